@@ -1,0 +1,9 @@
+/**
+ * The safe form of a URL (events.md): scheme, host, port and path exactly as configured
+ * (no `/` added when the path is empty); user information, query and fragment dropped.
+ */
+export function safeUrl(url: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)(?:[^/?#]*@)?([^/?#]*)([^?#]*)/.exec(url);
+  if (match === null) return "";
+  return `${match[1]}${match[2]}${match[3]}`;
+}
