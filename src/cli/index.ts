@@ -1,5 +1,5 @@
-import { packageVersion } from "./version.js";
 import { type CliIo, EXIT } from "./io.js";
+import { packageVersion } from "./version.js";
 
 export const HELP = `Usage: agentchaos <command> [options]
 

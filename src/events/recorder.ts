@@ -34,6 +34,11 @@ export class Recorder implements EventSink {
     return this.#sequence;
   }
 
+  /** Whole milliseconds since the recorder was created (the clock of `elapsed_ms`). */
+  elapsedMs(): number {
+    return Math.floor(performance.now() - this.#origin);
+  }
+
   emit<P extends EventPayload>(payload: P): AgentChaosEvent<P> {
     if (this.#fd === null) throw new Error("recorder is closed");
     const event: AgentChaosEvent<P> = {
@@ -42,7 +47,7 @@ export class Recorder implements EventSink {
       run_id: this.runId,
       sequence: this.#sequence + 1,
       timestamp: new Date().toISOString(),
-      elapsed_ms: Math.floor(performance.now() - this.#origin),
+      elapsed_ms: this.elapsedMs(),
       type: payload.kind,
       component: EVENT_COMPONENT[payload.kind],
       payload,

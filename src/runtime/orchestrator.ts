@@ -1,0 +1,158 @@
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { analyze } from "../analysis/analyze.js";
+import type { Analysis } from "../analysis/types.js";
+import { readEvents } from "../events/reader.js";
+import { Recorder } from "../events/recorder.js";
+import type { AgentChaosEvent, RunErrorReason } from "../events/types.js";
+import { startProxy } from "../proxy/server.js";
+import { buildReport } from "../report/build.js";
+import type { Report } from "../report/types.js";
+import { writeReport } from "../report/writer.js";
+import type { Scenario } from "../scenario/types.js";
+import { exitCodeFor } from "./exit-code.js";
+import { makeRunId } from "./run-id.js";
+import { runSteps, type StepContext } from "./steps.js";
+
+export interface ExperimentOptions {
+  /** Where the run folder is created (with parents); relative paths resolve against the process cwd. */
+  readonly outputDir: string;
+  /** Interruption (SIGINT/SIGTERM): stop everything, complete the run folder, exit code 130. */
+  readonly interrupt?: AbortSignal;
+  /** A second interruption: skip grace periods. */
+  readonly forceStop?: AbortSignal;
+  /** Called synchronously after each event is recorded (live terminal lines). */
+  readonly onEvent?: (event: AgentChaosEvent) => void;
+  /** Each complete line of workload output. */
+  readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
+}
+
+export interface ExperimentOutcome {
+  readonly runId: string;
+  readonly runDir: string;
+  readonly reportPath: string;
+  readonly report: Report;
+  readonly analysis: Analysis;
+  readonly interrupted: boolean;
+  readonly exitCode: number;
+}
+
+/** Raised when no run folder could be made; nothing was started. */
+export class RunFolderError extends Error {
+  readonly code = "RUN_FOLDER_FAILED";
+}
+
+async function createRunFolder(outputDir: string): Promise<{ runId: string; runDir: string }> {
+  const base = resolve(outputDir);
+  try {
+    await mkdir(base, { recursive: true });
+  } catch (error) {
+    throw new RunFolderError(
+      `cannot create output folder (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      {
+        cause: error,
+      },
+    );
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const runId = makeRunId();
+    const runDir = join(base, runId);
+    try {
+      await mkdir(runDir);
+      return { runId, runDir };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        throw new RunFolderError(
+          `cannot create run folder (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+  }
+  throw new RunFolderError("cannot create a unique run folder");
+}
+
+/**
+ * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
+ * managed dependency, proxy, workload, cleanup of every process, analysis, report.
+ */
+export async function runExperiment(
+  scenario: Scenario,
+  options: ExperimentOptions,
+): Promise<ExperimentOutcome> {
+  const { runId, runDir } = await createRunFolder(options.outputDir);
+  await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
+  await writeFile(join(runDir, "stdout.log"), "");
+  await writeFile(join(runDir, "stderr.log"), "");
+  const recorder = new Recorder(join(runDir, "events.jsonl"), runId);
+  const live: AgentChaosEvent[] = [];
+  recorder.onEvent((event) => {
+    live.push(event);
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A failing display never breaks the recording.
+    }
+  });
+
+  const interrupt = options.interrupt ?? new AbortController().signal;
+  const context: StepContext = {
+    scenario,
+    runId,
+    runDir,
+    sink: recorder,
+    interrupt,
+    forceStop: options.forceStop ?? new AbortController().signal,
+    startProxy,
+    ...(options.onWorkloadLine === undefined ? {} : { onWorkloadLine: options.onWorkloadLine }),
+  };
+
+  recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
+  await runSteps(context);
+
+  const events = await readBack(recorder, live);
+  const first = analyze(scenario, events);
+  const completed = recorder.emit({
+    kind: "RUN_COMPLETED",
+    result: first.result,
+    reason_code: first.reasonCode,
+    duration_ms: recorder.elapsedMs(),
+  });
+  recorder.close();
+  const analysis = analyze(scenario, [...events, completed]);
+  const report = buildReport({
+    scenario,
+    analysis,
+    runId,
+    managedDependency: scenario.dependency.start !== null,
+  });
+  const reportPath = await writeReport(runDir, report);
+  const interrupted = interrupt.aborted;
+  return {
+    runId,
+    runDir,
+    reportPath,
+    report,
+    analysis,
+    interrupted,
+    exitCode: exitCodeFor(analysis.result, analysis.reasonCode, interrupted),
+  };
+}
+
+/** The recorded stream, read back strictly from events.jsonl; the in-memory copy only if that fails. */
+async function readBack(recorder: Recorder, live: readonly AgentChaosEvent[]): Promise<AgentChaosEvent[]> {
+  try {
+    return await readEvents(recorder.path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason: RunErrorReason = "INTERNAL_ERROR";
+    recorder.emit({
+      kind: "RUN_ERROR",
+      reason_code: reason,
+      message: `event stream could not be read back (${typeof code === "string" ? code : "error"})`,
+    });
+    return [...live];
+  }
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
+import { EVENT_COMPONENT } from "../../src/events/types.js";
+import { exitCodeFor } from "../../src/runtime/exit-code.js";
+import { makeRunId } from "../../src/runtime/run-id.js";
+import { formatElapsed, formatLiveLine, useColour } from "../../src/runtime/terminal.js";
+
+function event(payload: EventPayload, elapsed: number): AgentChaosEvent {
+  return {
+    schema_version: 1,
+    event_id: "6f1c2a36-0c53-4a53-9a55-3f6f0d7f4f10",
+    run_id: "20261129T183821Z-1a2b3c4d",
+    sequence: 1,
+    timestamp: "2026-11-29T18:38:21.123Z",
+    elapsed_ms: elapsed,
+    type: payload.kind,
+    component: EVENT_COMPONENT[payload.kind],
+    payload,
+  };
+}
+
+describe("live terminal lines", () => {
+  it("formats elapsed time as seconds with three decimals padded to eight characters", () => {
+    expect(formatElapsed(183)).toBe("0000.183");
+    expect(formatElapsed(0)).toBe("0000.000");
+    expect(formatElapsed(12_345_678)).toBe("12345.678");
+  });
+
+  it("renders each operation event exactly as run.md shows", () => {
+    const op = "b3f2c1a0-1111-4222-8333-944455556666";
+    const fp = "a".repeat(64);
+    const lines = [
+      event({ kind: "OPERATION_OBSERVED", operation_id: op, protocol: "http", method: "GET", path: "/customer/123", query_hash: fp, body_hash: fp, fingerprint: fp }, 183),
+      event({ kind: "FAULT_INJECTED", operation_id: op, fault_type: "http_error", parameters: { status_code: 503 } }, 196),
+      event({ kind: "OPERATION_FAILED", operation_id: op, fingerprint: fp, failure_kind: "injected_http_error", status_code: 503, fault_related: true }, 197),
+      event({ kind: "RETRY_OBSERVED", operation_id: op, retry_of_operation_id: op, fingerprint: fp, attempt: 2 }, 250),
+      event({ kind: "OPERATION_SUCCEEDED", operation_id: op, fingerprint: fp, status_code: 200, duration_ms: 3, fault_related: true }, 260),
+    ].map((e) => formatLiveLine(e, false));
+    expect(lines.join("")).toBe(
+      [
+        "0000.183  TOOL_CALL      GET /customer/123",
+        '0000.196  CHAOS          http_error {"status_code":503}',
+        "0000.197  TOOL_FAILURE   injected_http_error",
+        "0000.250  RETRY          attempt=2",
+        "0000.260  SUCCESS        200",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("prints nothing for lifecycle events", () => {
+    expect(formatLiveLine(event({ kind: "RUN_STARTED", scenario_name: "x" }, 0), false)).toBeNull();
+  });
+
+  it("uses colour only on a terminal without NO_COLOR", () => {
+    expect(useColour(true, {})).toBe(true);
+    expect(useColour(true, { NO_COLOR: "1" })).toBe(false);
+    expect(useColour(false, {})).toBe(false);
+    expect(useColour(undefined, {})).toBe(false);
+  });
+});
+
+describe("run ids and exit codes", () => {
+  it("makes run ids of UTC time and eight lowercase hex characters", () => {
+    expect(makeRunId(new Date("2026-11-29T18:38:21.999Z"))).toMatch(/^20261129T183821Z-[0-9a-f]{8}$/);
+    expect(makeRunId()).not.toBe(makeRunId());
+  });
+
+  it("maps results and reasons to the contract's exit codes", () => {
+    expect(exitCodeFor("PASSED", "BASELINE_SUCCEEDED", false)).toBe(0);
+    expect(exitCodeFor("RECOVERED", "RECOVERY_OBSERVED", false)).toBe(0);
+    expect(exitCodeFor("FAILED", "RECOVERY_NOT_OBSERVED", false)).toBe(1);
+    for (const reason of ["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", "WORKLOAD_SPAWN_FAILED", "INTERNAL_ERROR"]) {
+      expect(exitCodeFor("FAILED", reason, false)).toBe(3);
+    }
+    expect(exitCodeFor("FAILED", "INTERRUPTED", true)).toBe(130);
+    expect(exitCodeFor("FAILED", "WORKLOAD_NOT_COMPLETED", true)).toBe(130);
+  });
+});
