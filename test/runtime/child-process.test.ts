@@ -46,7 +46,9 @@ async function pidsOf(file: string): Promise<{ child: number; grandchild: number
 describe("ManagedProcess", () => {
   it("writes raw output to its log files and reports each line with its stream", async () => {
     const lines: string[] = [];
-    const child = await start(["exit-code.mjs", "7"], { onLine: (stream, line) => lines.push(`${stream}:${line}`) });
+    const child = await start(["exit-code.mjs", "7"], {
+      onLine: (stream, line) => lines.push(`${stream}:${line}`),
+    });
     const exit = await child.reap();
     expect(exit.exitCode).toBe(7);
     expect(await readFile(join(dir.path, "out.log"), "utf8")).toBe("out line\n");
@@ -57,7 +59,11 @@ describe("ManagedProcess", () => {
   it("passes the spec's env and the extra env over the parent environment", async () => {
     const child = await ManagedProcess.start({
       spec: {
-        command: [process.execPath, "-e", "console.log(process.env.A + ' ' + process.env.B + ' ' + typeof process.env.PATH)"],
+        command: [
+          process.execPath,
+          "-e",
+          "console.log(process.env.A + ' ' + process.env.B + ' ' + typeof process.env.PATH)",
+        ],
         cwd: programs,
         env: { A: "from-spec", B: "from-spec" },
       },

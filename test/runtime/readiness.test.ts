@@ -36,7 +36,10 @@ describe("waitUntilReady", () => {
     const url = await serve(() => 200);
     await new Promise<void>((resolve) => server?.close(() => resolve()));
     server = null;
-    expect(await waitUntilReady(url, 300, new AbortController().signal)).toEqual({ ready: false, reason: "timeout" });
+    expect(await waitUntilReady(url, 300, new AbortController().signal)).toEqual({
+      ready: false,
+      reason: "timeout",
+    });
   });
 
   it("stops waiting when aborted", async () => {

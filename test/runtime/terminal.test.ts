@@ -30,11 +30,54 @@ describe("live terminal lines", () => {
     const op = "b3f2c1a0-1111-4222-8333-944455556666";
     const fp = "a".repeat(64);
     const lines = [
-      event({ kind: "OPERATION_OBSERVED", operation_id: op, protocol: "http", method: "GET", path: "/customer/123", query_hash: fp, body_hash: fp, fingerprint: fp }, 183),
-      event({ kind: "FAULT_INJECTED", operation_id: op, fault_type: "http_error", parameters: { status_code: 503 } }, 196),
-      event({ kind: "OPERATION_FAILED", operation_id: op, fingerprint: fp, failure_kind: "injected_http_error", status_code: 503, fault_related: true }, 197),
-      event({ kind: "RETRY_OBSERVED", operation_id: op, retry_of_operation_id: op, fingerprint: fp, attempt: 2 }, 250),
-      event({ kind: "OPERATION_SUCCEEDED", operation_id: op, fingerprint: fp, status_code: 200, duration_ms: 3, fault_related: true }, 260),
+      event(
+        {
+          kind: "OPERATION_OBSERVED",
+          operation_id: op,
+          protocol: "http",
+          method: "GET",
+          path: "/customer/123",
+          query_hash: fp,
+          body_hash: fp,
+          fingerprint: fp,
+        },
+        183,
+      ),
+      event(
+        {
+          kind: "FAULT_INJECTED",
+          operation_id: op,
+          fault_type: "http_error",
+          parameters: { status_code: 503 },
+        },
+        196,
+      ),
+      event(
+        {
+          kind: "OPERATION_FAILED",
+          operation_id: op,
+          fingerprint: fp,
+          failure_kind: "injected_http_error",
+          status_code: 503,
+          fault_related: true,
+        },
+        197,
+      ),
+      event(
+        { kind: "RETRY_OBSERVED", operation_id: op, retry_of_operation_id: op, fingerprint: fp, attempt: 2 },
+        250,
+      ),
+      event(
+        {
+          kind: "OPERATION_SUCCEEDED",
+          operation_id: op,
+          fingerprint: fp,
+          status_code: 200,
+          duration_ms: 3,
+          fault_related: true,
+        },
+        260,
+      ),
     ].map((e) => formatLiveLine(e, false));
     expect(lines.join("")).toBe(
       [
@@ -70,7 +113,12 @@ describe("run ids and exit codes", () => {
     expect(exitCodeFor("PASSED", "BASELINE_SUCCEEDED", false)).toBe(0);
     expect(exitCodeFor("RECOVERED", "RECOVERY_OBSERVED", false)).toBe(0);
     expect(exitCodeFor("FAILED", "RECOVERY_NOT_OBSERVED", false)).toBe(1);
-    for (const reason of ["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", "WORKLOAD_SPAWN_FAILED", "INTERNAL_ERROR"]) {
+    for (const reason of [
+      "DEPENDENCY_START_FAILED",
+      "PROXY_START_FAILED",
+      "WORKLOAD_SPAWN_FAILED",
+      "INTERNAL_ERROR",
+    ]) {
       expect(exitCodeFor("FAILED", reason, false)).toBe(3);
     }
     expect(exitCodeFor("FAILED", "INTERRUPTED", true)).toBe(130);

@@ -1,0 +1,165 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/runtime/process-group.js";
+import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
+import { eventually, tempDir } from "../helpers/temp.js";
+
+let dir: { path: string; remove: () => Promise<void> };
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  killStrayClis();
+  await dir.remove();
+});
+
+interface RecordedRun {
+  report: { result: string; reason_code: string; diagnostics: string[]; workload: Record<string, unknown> };
+  events: { type: string; payload: Record<string, unknown> }[];
+}
+
+async function readRun(outputDir: string): Promise<RecordedRun> {
+  const runDir = onlyRunDir(outputDir);
+  const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+  const events = (await readFile(join(runDir, "events.jsonl"), "utf8"))
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  return { report, events };
+}
+
+function pidsOf(run: RecordedRun): number[] {
+  return run.events.filter((e) => typeof e.payload.pid === "number").map((e) => e.payload.pid as number);
+}
+
+async function scenario(name: string, body: string): Promise<string> {
+  return writeScenario(dir.path, name, `schema_version: 1\nname: ${name}\n${body}success:\n  exit_code: 0\n`);
+}
+
+describe("no process outlives a run", () => {
+  it("a timed-out workload whose grandchild ignores SIGTERM is killed with its whole tree", async () => {
+    const port = await freePort();
+    const pidFile = join(dir.path, "tree.json");
+    const file = await scenario(
+      "timeout-tree",
+      `${fixtureDependency(port)}workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "stubborn-tree.mjs"), pidFile, "stubborn"])}
+timeout_seconds: 1
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(1);
+    const run = await readRun(out);
+    expect(run.report.reason_code).toBe("WORKLOAD_TIMED_OUT");
+    expect(run.report.diagnostics).toEqual(["process exceeded 1 second timeout"]);
+    const tree = JSON.parse(await readFile(pidFile, "utf8")) as { child: number; grandchild: number };
+    const all = [...pidsOf(run), tree.child, tree.grandchild];
+    expect(all.length).toBe(4);
+    expect(await eventually(() => all.every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    expect(run.events.at(-1)?.type).toBe("RUN_COMPLETED");
+  });
+
+  it("SIGINT during a run stops everything, completes the run folder and exits 130", async () => {
+    const port = await freePort();
+    const file = await scenario(
+      "interrupted",
+      `${fixtureDependency(port)}workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "forever.mjs")])}
+`,
+    );
+    const out = join(dir.path, "runs");
+    let sent = false;
+    const result = await runBuiltCli(["run", file, "--output-dir", out], {
+      onStdout: (text, child) => {
+        if (!sent && text.includes("[workload OUT] running")) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      },
+    });
+    expect(sent).toBe(true);
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain("Result: FAILED\nReason: INTERRUPTED\n");
+    const run = await readRun(out);
+    expect(run.report.reason_code).toBe("INTERRUPTED");
+    expect(run.report.workload.interrupted).toBe(true);
+    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    expect(inspected.code).toBe(0);
+  });
+
+  it("a dependency that never becomes ready fails setup with exit 3 and is stopped", async () => {
+    const port = await freePort();
+    const file = await scenario(
+      "never-ready",
+      `${fixtureDependency(port, ["--ready-after", "600000"], 0.5)}workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "forever.mjs")])}
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(3);
+    const run = await readRun(out);
+    expect(run.report.reason_code).toBe("DEPENDENCY_START_FAILED");
+    expect(run.report.diagnostics).toEqual(["dependency did not become ready within 0.5s"]);
+    expect(run.events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "DEPENDENCY_STARTED",
+      "RUN_ERROR",
+      "DEPENDENCY_STOPPED",
+      "RUN_COMPLETED",
+    ]);
+    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+  });
+
+  it("a dependency that exits before becoming ready is reported with its exit code", async () => {
+    const port = await freePort();
+    const file = await scenario(
+      "dependency-exits",
+      `dependency:
+  type: http
+  base_url: http://127.0.0.1:${port}
+  start:
+    command: ${yamlList([process.execPath, "-e", "process.exit(4)"])}
+    readiness:
+      path: /health
+workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "forever.mjs")])}
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(3);
+    const run = await readRun(out);
+    expect(run.report.diagnostics).toEqual(["dependency exited with code 4 before becoming ready"]);
+  });
+
+  it("a workload command that does not exist fails setup with exit 3 and stops the dependency", async () => {
+    const port = await freePort();
+    const file = await scenario(
+      "no-such-workload",
+      `${fixtureDependency(port)}workload:
+  command: [agentchaos-no-such-program-xyz]
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(3);
+    const run = await readRun(out);
+    expect(run.report.reason_code).toBe("WORKLOAD_SPAWN_FAILED");
+    expect(run.report.diagnostics).toEqual(["workload could not be started (spawn ENOENT)"]);
+    expect(run.events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "DEPENDENCY_STARTED",
+      "DEPENDENCY_READY",
+      "INJECTOR_STARTED",
+      "RUN_ERROR",
+      "DEPENDENCY_STOPPED",
+      "RUN_COMPLETED",
+    ]);
+    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+  });
+});

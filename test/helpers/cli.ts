@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+export const BIN = join(ROOT, "dist", "bin", "agentchaos.js");
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills any CLI process a failed test left running (call from afterEach). */
+export function killStrayClis(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
+/**
+ * Runs the built CLI as a real process. `onStdout` sees output as it arrives (to send a
+ * signal at the right moment); the process is killed if it outlives `timeoutMs`.
+ */
+export function runBuiltCli(
+  args: readonly string[],
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    onStdout?: (text: string, child: ChildProcess) => void;
+  } = {},
+): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    running.add(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      options.onStdout?.(stdout, child);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** The single run folder created under an output dir. */
+export function onlyRunDir(outputDir: string): string {
+  const entries = readdirSync(outputDir);
+  if (entries.length !== 1) throw new Error(`expected one run folder, found ${entries.length}`);
+  return join(outputDir, entries[0] as string);
+}
