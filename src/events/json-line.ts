@@ -1,0 +1,34 @@
+import { parse as parseLossless } from "lossless-json";
+
+/**
+ * A JSON number written with a fraction or an exponent (`1.0`, `2e3`). Event schema 1 has no
+ * such field, and `1.0` must not pass for the integer `1` as it would after `JSON.parse`.
+ */
+export class NonIntegerNumber {
+  readonly literal: string;
+  constructor(literal: string) {
+    this.literal = literal;
+  }
+}
+
+/**
+ * Finds a number literal with a fraction or exponent right after `":`, `,` or `[`. A match
+ * inside a string is a harmless false positive (it only selects the exact, slower parser).
+ */
+const MAYBE_NON_INTEGER = /(?:"[ \t\r\n]*:|[,[])[ \t\r\n]*-?\d+[.eE]/;
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+/**
+ * Parses one line of JSON, keeping the difference between integer and non-integer literals:
+ * a non-integer literal becomes a `NonIntegerNumber`. Throws `SyntaxError` on invalid JSON.
+ * Lines without a non-integer literal (all real events) take the fast `JSON.parse` path.
+ */
+export function parseJsonLine(line: string): unknown {
+  if (!MAYBE_NON_INTEGER.test(line)) return JSON.parse(line);
+  return parseLossless(line, null, {
+    parseNumber: (literal) =>
+      INTEGER_LITERAL.test(literal) ? Number(literal) : new NonIntegerNumber(literal),
+    onDuplicateKey: ({ newValue }) => newValue,
+  });
+}

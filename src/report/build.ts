@@ -1,0 +1,150 @@
+/**
+ * Builds the report object of a finished run from the scenario and its analysis (pure).
+ * Schema 3 exactly when the fault uses a seeded probability window; otherwise schema 2
+ * (baselines and occurrence schedules), the shape the Python tool 0.4.0 writes.
+ */
+import type { Analysis, ProbabilityEvidence } from "../analysis/types.js";
+import { AgentChaosError } from "../errors.js";
+import type { Scenario } from "../scenario/types.js";
+import type { ReportArtifacts, ReportTiming, ReportV2, ReportV3, ReportWorkload } from "./types.js";
+
+export interface BuildReportInput {
+  readonly scenario: Scenario;
+  readonly analysis: Analysis;
+  readonly runId: string;
+  /** Whether the scenario started its dependency (`dependency.start`), which adds its two logs. */
+  readonly managedDependency: boolean;
+}
+
+/**
+ * Used only if the analysis saw no event at all. A run always records `RUN_STARTED` first, so
+ * this never appears in practice; a fixed, parseable instant keeps the report valid and the
+ * builder free of clocks.
+ */
+export const NO_EVENTS_TIMESTAMP = "1970-01-01T00:00:00.000Z";
+
+function mismatch(): AgentChaosError {
+  return new AgentChaosError(
+    "REPORT_EVIDENCE_MISMATCH",
+    "The analysed trigger evidence does not match the scenario's fault trigger.",
+  );
+}
+
+function artifacts(managedDependency: boolean): ReportArtifacts {
+  return {
+    scenario: "scenario.yaml",
+    events: "events.jsonl",
+    stdout: "stdout.log",
+    stderr: "stderr.log",
+    dependency_stdout: managedDependency ? "dependency.stdout.log" : null,
+    dependency_stderr: managedDependency ? "dependency.stderr.log" : null,
+    report: "report.json",
+  };
+}
+
+function common(input: BuildReportInput) {
+  const { scenario, analysis, runId } = input;
+  const { metrics } = analysis;
+  const workload: ReportWorkload = {
+    name: scenario.workload.name ?? scenario.workload.command[0],
+    expected_exit_code: scenario.success.exitCode,
+    exit_code: metrics.workloadExitCode,
+    timed_out: metrics.workloadTimedOut,
+    interrupted: metrics.workloadInterrupted,
+  };
+  const timing: ReportTiming = {
+    started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
+    completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,
+  };
+  return {
+    head: {
+      run_id: runId,
+      scenario_name: scenario.name,
+      result: analysis.result,
+      reason_code: analysis.reasonCode,
+      duration_ms: metrics.durationMs,
+      faults_injected: metrics.faultsInjected,
+      operations_observed: metrics.operationsObserved,
+      successful_operations: metrics.successfulOperations,
+      failed_operations: metrics.failedOperations,
+      retries_observed: metrics.retriesObserved,
+      workload_exit_code: metrics.workloadExitCode,
+      workload,
+    },
+    recovery: {
+      required: analysis.recovery.required,
+      successful: analysis.recovery.successful,
+      evidence: analysis.recovery.evidence.map((row) => ({
+        failed_operation_id: row.failed_operation_id,
+        retry_operation_id: row.retry_operation_id,
+        recovery_latency_ms: row.recovery_latency_ms,
+      })),
+    },
+    tail: {
+      timing,
+      artifacts: artifacts(input.managedDependency),
+      diagnostics: [...analysis.diagnostics],
+    },
+  };
+}
+
+function buildV2(input: BuildReportInput): ReportV2 {
+  const { head, recovery, tail } = common(input);
+  const fault = input.scenario.fault;
+  const evidence = input.analysis.trigger;
+  const schedule = evidence?.kind === "occurrence_schedule" ? evidence : null;
+  // A configured fault needs its schedule evidence; a baseline has none.
+  if ((fault === null) !== (evidence === null) || (evidence !== null && schedule === null)) throw mismatch();
+  const scheduled = [...(schedule?.scheduledOccurrences ?? [])];
+  const completed = [...(schedule?.completedOccurrences ?? [])];
+  return {
+    schema_version: 2,
+    ...head,
+    fault: {
+      configured: fault !== null,
+      type: fault?.type ?? null,
+      injected: completed.length > 0,
+      scheduled_occurrences: scheduled,
+      completed_occurrences: completed,
+      schedule_completed: schedule?.completed ?? true,
+    },
+    recovery,
+    ...tail,
+  };
+}
+
+function buildV3(input: BuildReportInput, type: string, evidence: ProbabilityEvidence): ReportV3 {
+  const { head, recovery, tail } = common(input);
+  return {
+    schema_version: 3,
+    ...head,
+    fault: {
+      configured: true,
+      type,
+      injected: input.analysis.metrics.faultsInjected > 0,
+      trigger: {
+        kind: "seeded_probability",
+        probability: evidence.probability,
+        seed: evidence.seed,
+        window: {
+          start_occurrence: evidence.window.startOccurrence,
+          end_occurrence: evidence.window.endOccurrence,
+        },
+        evaluated_occurrences: evidence.evaluatedOccurrences,
+        selected_occurrences: [...evidence.selectedOccurrences],
+        completed: evidence.completed,
+      },
+    },
+    recovery,
+    ...tail,
+  };
+}
+
+/** The report of a finished run, keys in the order of reports.md. */
+export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
+  const fault = input.scenario.fault;
+  if (fault?.trigger.kind !== "seeded_probability") return buildV2(input);
+  const evidence = input.analysis.trigger;
+  if (evidence?.kind !== "seeded_probability") throw mismatch();
+  return buildV3(input, fault.type, evidence);
+}

@@ -1,0 +1,21 @@
+import type { ReportV2, ReportV3 } from "../types.js";
+import { checkFaultV2, checkFaultV3 } from "./fault-rules.js";
+import { checkOutcome, checkWorkload } from "./outcome-rules.js";
+import { checkMetrics, checkRecovery } from "./recovery-rules.js";
+import { type Violation, Violations } from "./violation.js";
+
+/**
+ * Every consistency rule of reports.md "Strict reading" that a schema-2 or schema-3 report
+ * breaks, in a fixed order (fault, recovery, metrics, workload, outcome). Pure; empty when the
+ * report is consistent.
+ */
+export function consistencyViolations(report: ReportV2 | ReportV3): Violation[] {
+  const violations = new Violations();
+  if (report.schema_version === 2) checkFaultV2(report, violations);
+  else checkFaultV3(report, violations);
+  checkRecovery(report, violations);
+  checkMetrics(report, violations);
+  checkWorkload(report, violations);
+  checkOutcome(report, violations);
+  return violations.list;
+}

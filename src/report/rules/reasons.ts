@@ -1,0 +1,25 @@
+import type { RunResult } from "../../events/types.js";
+
+/** Reason codes of a `RUN_ERROR`: the report only has to say `FAILED` (analysis.md rule 1). */
+export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set([
+  "DEPENDENCY_START_FAILED",
+  "PROXY_START_FAILED",
+  "WORKLOAD_SPAWN_FAILED",
+  "INTERNAL_ERROR",
+]);
+
+/** Reason codes of a workload that did not finish as expected (analysis.md rules 2–5). */
+export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([
+  "WORKLOAD_NOT_COMPLETED",
+  "INTERRUPTED",
+  "WORKLOAD_TIMED_OUT",
+  "WORKLOAD_EXIT_CODE_MISMATCH",
+]);
+
+/**
+ * Schema 3: a `FAILED` run with a run-error or workload reason may have stopped before its
+ * trigger evidence was complete, so its counts and selections need not agree.
+ */
+export function mayHaveIncompleteEvidence(result: RunResult, reasonCode: string): boolean {
+  return result === "FAILED" && (RUN_ERROR_REASONS.has(reasonCode) || WORKLOAD_REASONS.has(reasonCode));
+}

@@ -1,0 +1,138 @@
+/**
+ * Strict reading of a parsed JSON tree (lossless-json: every number is a `LosslessNumber` that
+ * keeps its text). Objects must have exactly the listed keys; integers must be written as
+ * integers (`2`, never `2.0` or `2e0`); `null` only where a reader asks for it. Every violation
+ * throws `REPORT_SCHEMA_INVALID` with the key path.
+ */
+import { isLosslessNumber } from "lossless-json";
+import { invalidAt } from "./errors.js";
+
+const INTEGER_TEXT = /^-?\d+$/;
+/** Unknown key names come from the file: only well-formed names are echoed in the key path. */
+const PRINTABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+export function childPath(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return path === "" ? key : `${path}.${key}`;
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/** The exact integer a JSON number token denotes, or null when it is not an integer literal. */
+export function integerLiteral(value: unknown): bigint | null {
+  if (!isLosslessNumber(value) || !INTEGER_TEXT.test(value.value)) return null;
+  return BigInt(value.value);
+}
+
+function safeInteger(value: unknown, path: string): number {
+  const exact = integerLiteral(value);
+  if (exact === null || exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw invalidAt(path);
+  }
+  return Number(exact);
+}
+
+/** One JSON object being read: typed accessors for its keys, each failing with its own path. */
+export class StrictObject {
+  private constructor(
+    private readonly value: Record<string, unknown>,
+    readonly path: string,
+  ) {}
+
+  /** Checks that `value` is an object with exactly `keys` (no unknown key, none missing). */
+  static of(value: unknown, path: string, keys: readonly string[]): StrictObject {
+    if (!isJsonObject(value)) throw invalidAt(path === "" ? null : path);
+    for (const key of Object.keys(value)) {
+      if (!keys.includes(key)) throw invalidAt(PRINTABLE_KEY.test(key) ? childPath(path, key) : path || null);
+    }
+    for (const key of keys) {
+      if (!Object.hasOwn(value, key)) throw invalidAt(childPath(path, key));
+    }
+    return new StrictObject(value, path);
+  }
+
+  raw(key: string): unknown {
+    return this.value[key];
+  }
+
+  at(key: string): string {
+    return childPath(this.path, key);
+  }
+
+  object(key: string, keys: readonly string[]): StrictObject {
+    return StrictObject.of(this.value[key], this.at(key), keys);
+  }
+
+  nullableObject(key: string, keys: readonly string[]): StrictObject | null {
+    return this.value[key] === null ? null : this.object(key, keys);
+  }
+
+  string(key: string): string {
+    const value = this.value[key];
+    if (typeof value !== "string") throw invalidAt(this.at(key));
+    return value;
+  }
+
+  nullableString(key: string): string | null {
+    return this.value[key] === null ? null : this.string(key);
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[]): T {
+    const value = this.string(key);
+    if (!(allowed as readonly string[]).includes(value)) throw invalidAt(this.at(key));
+    return value as T;
+  }
+
+  boolean(key: string): boolean {
+    const value = this.value[key];
+    if (typeof value !== "boolean") throw invalidAt(this.at(key));
+    return value;
+  }
+
+  /** An integer in JavaScript's safe range (counts, durations, ordinals, exit codes). */
+  integer(key: string): number {
+    return safeInteger(this.value[key], this.at(key));
+  }
+
+  nullableInteger(key: string): number | null {
+    return this.value[key] === null ? null : this.integer(key);
+  }
+
+  /** An integer of any size, kept exactly. */
+  bigInteger(key: string): bigint {
+    const exact = integerLiteral(this.value[key]);
+    if (exact === null) throw invalidAt(this.at(key));
+    return exact;
+  }
+
+  /** Any finite JSON number, integer or not. */
+  number(key: string): number {
+    const value = this.value[key];
+    const parsed = isLosslessNumber(value) ? Number(value.value) : Number.NaN;
+    if (!Number.isFinite(parsed)) throw invalidAt(this.at(key));
+    return parsed;
+  }
+
+  integerList(key: string): number[] {
+    return this.list(key).map((item, index) => safeInteger(item, childPath(this.at(key), index)));
+  }
+
+  stringList(key: string): string[] {
+    return this.list(key).map((item, index) => {
+      if (typeof item !== "string") throw invalidAt(childPath(this.at(key), index));
+      return item;
+    });
+  }
+
+  objectList(key: string, keys: readonly string[]): StrictObject[] {
+    return this.list(key).map((item, index) => StrictObject.of(item, childPath(this.at(key), index), keys));
+  }
+
+  private list(key: string): unknown[] {
+    const value = this.value[key];
+    if (!Array.isArray(value)) throw invalidAt(this.at(key));
+    return value;
+  }
+}

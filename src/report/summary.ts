@@ -1,0 +1,52 @@
+/**
+ * The result summary of reports.md, printed by `run` at the end and by `inspect`: one renderer,
+ * so live and saved output cannot drift. Never prints ids, evidence rows, diagnostics, seeds,
+ * payloads, the scenario or logs.
+ */
+import { resolve } from "node:path";
+import type { Report } from "./types.js";
+
+const LABEL_WIDTH = 23;
+
+function line(label: string, value: string): string {
+  return `${label.padEnd(LABEL_WIDTH)}${value}\n`;
+}
+
+/** `Window evaluations:` (probability windows only) and `Faults injected:` lines. */
+function faultLines(report: Report): string {
+  if (report.schema_version === 1) return line("Faults injected:", String(report.faults_injected));
+  if (report.schema_version === 2) {
+    return line("Faults injected:", `${report.faults_injected}/${report.fault.scheduled_occurrences.length}`);
+  }
+  const trigger = report.fault.trigger;
+  if (trigger?.kind === "seeded_probability") {
+    const windowSize = trigger.window.end_occurrence - trigger.window.start_occurrence + 1;
+    return (
+      line("Window evaluations:", `${trigger.evaluated_occurrences}/${windowSize}`) +
+      line("Faults injected:", String(report.faults_injected))
+    );
+  }
+  const scheduled = trigger === null ? 0 : trigger.scheduled_occurrences.length;
+  return line("Faults injected:", `${report.faults_injected}/${scheduled}`);
+}
+
+function recoveryLine(report: Report): string {
+  if (report.schema_version === 1)
+    return line("Successful recovery:", report.recovery.observed ? "yes" : "no");
+  return line("Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`);
+}
+
+/** The summary text, byte for byte; `reportPath` is printed absolute and resolved. */
+export function renderSummary(report: Report, reportPath: string): string {
+  return [
+    "\nExperiment complete.\n\n",
+    `Result: ${report.result}\n`,
+    `Reason: ${report.reason_code}\n\n`,
+    faultLines(report),
+    line("Failed operations:", String(report.failed_operations)),
+    line("Retries:", String(report.retries_observed)),
+    recoveryLine(report),
+    line("Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`),
+    `\nReport:\n${resolve(reportPath)}\n`,
+  ].join("");
+}

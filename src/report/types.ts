@@ -1,0 +1,133 @@
+/**
+ * The `report.json` objects of schemas 1, 2 and 3 (spec reports.md), with the key names and the
+ * key order of the file. Plain data: built by `buildReport`, read by `readReport`.
+ * Every name starts with `Report` because the library entry re-exports these types next to the
+ * scenario and event types.
+ */
+import type { RunResult } from "../events/types.js";
+
+export type ReportSchemaVersion = 1 | 2 | 3;
+
+export interface ReportWorkload {
+  readonly name: string;
+  readonly expected_exit_code: number;
+  readonly exit_code: number | null;
+  readonly timed_out: boolean;
+  readonly interrupted: boolean;
+}
+
+export interface ReportTiming {
+  /** Timestamp of the first event. */
+  readonly started_at: string;
+  /** Timestamp of the last event. */
+  readonly completed_at: string;
+}
+
+/** Paths relative to the run folder. */
+export interface ReportArtifacts {
+  readonly scenario: string;
+  readonly events: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly dependency_stdout: string | null;
+  readonly dependency_stderr: string | null;
+  readonly report: string;
+}
+
+/** Schema 1 (read only). */
+export interface ReportFaultV1 {
+  readonly configured: boolean;
+  readonly type: string | null;
+  readonly injected: boolean;
+}
+
+export interface ReportRecoveryV1 {
+  readonly observed: boolean;
+  readonly failed_operation_id: string | null;
+  readonly retry_operation_id: string | null;
+  readonly recovery_latency_ms: number | null;
+}
+
+/** Schema 2: the occurrence schedule is spelled out on the fault itself. */
+export interface ReportFaultV2 {
+  readonly configured: boolean;
+  readonly type: string | null;
+  readonly injected: boolean;
+  readonly scheduled_occurrences: readonly number[];
+  readonly completed_occurrences: readonly number[];
+  readonly schedule_completed: boolean;
+}
+
+export interface ReportEvidenceRow {
+  readonly failed_operation_id: string;
+  readonly retry_operation_id: string | null;
+  readonly recovery_latency_ms: number | null;
+}
+
+/** Schemas 2 and 3. */
+export interface ReportRecoveryV2 {
+  readonly required: number;
+  readonly successful: number;
+  readonly evidence: readonly ReportEvidenceRow[];
+}
+
+export interface ReportOccurrenceScheduleTrigger {
+  readonly kind: "occurrence_schedule";
+  readonly scheduled_occurrences: readonly number[];
+  readonly completed_occurrences: readonly number[];
+  readonly completed: boolean;
+}
+
+export interface ReportProbabilityWindow {
+  readonly start_occurrence: number;
+  readonly end_occurrence: number;
+}
+
+export interface ReportSeededProbabilityTrigger {
+  readonly kind: "seeded_probability";
+  readonly probability: number;
+  /** 0 .. 2^64 − 1, exact; written as plain integer digits. */
+  readonly seed: bigint;
+  readonly window: ReportProbabilityWindow;
+  readonly evaluated_occurrences: number;
+  /** The injected ordinals, increasing. */
+  readonly selected_occurrences: readonly number[];
+  readonly completed: boolean;
+}
+
+export type ReportTriggerV3 = ReportOccurrenceScheduleTrigger | ReportSeededProbabilityTrigger;
+
+/** Schema 3: the trigger evidence is a tagged object, `null` for a baseline. */
+export interface ReportFaultV3 {
+  readonly configured: boolean;
+  readonly type: string | null;
+  readonly injected: boolean;
+  readonly trigger: ReportTriggerV3 | null;
+}
+
+interface ReportBase<V extends ReportSchemaVersion, F, R> {
+  readonly schema_version: V;
+  readonly run_id: string;
+  readonly scenario_name: string;
+  readonly result: RunResult;
+  readonly reason_code: string;
+  readonly duration_ms: number;
+  readonly faults_injected: number;
+  readonly operations_observed: number;
+  readonly successful_operations: number;
+  readonly failed_operations: number;
+  readonly retries_observed: number;
+  readonly workload_exit_code: number | null;
+  readonly workload: ReportWorkload;
+  readonly fault: F;
+  readonly recovery: R;
+  readonly timing: ReportTiming;
+  readonly artifacts: ReportArtifacts;
+  readonly diagnostics: readonly string[];
+}
+
+export type ReportV1 = ReportBase<1, ReportFaultV1, ReportRecoveryV1>;
+export type ReportV2 = ReportBase<2, ReportFaultV2, ReportRecoveryV2>;
+export type ReportV3 = ReportBase<3, ReportFaultV3, ReportRecoveryV2>;
+
+export type Report = ReportV1 | ReportV2 | ReportV3;
