@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// A tiny, deterministic HTTP dependency for the bundled examples.
+// Usage: node fake-api.mjs --port N [--host 127.0.0.1]   (--port 0 picks a free port)
+// Prints one line `fake-api listening on http://<host>:<port>` once it accepts connections.
+import http from "node:http";
+import { parseArgs } from "node:util";
+
+function usage(message) {
+  process.stderr.write(`fake-api: ${message} (usage: node fake-api.mjs --port N [--host HOST])\n`);
+  process.exit(2);
+}
+
+function readOptions() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: { port: { type: "string" }, host: { type: "string", default: "127.0.0.1" } },
+      strict: true,
+    }));
+  } catch {
+    usage("invalid arguments");
+  }
+  if (values.port === undefined) usage("--port is required");
+  if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) usage("--port must be an integer 0-65535");
+  return { port: Number(values.port), host: values.host };
+}
+
+function send(res, status, body) {
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Returns the decoded single path segment after `prefix`, or undefined when the path does not fit. */
+function idAfter(path, prefix) {
+  if (!path.startsWith(prefix)) return undefined;
+  const raw = path.slice(prefix.length);
+  if (raw === "" || raw.includes("/")) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function route(method, path) {
+  if (method !== "GET") return undefined;
+  if (path === "/health") return '{"status":"ok"}';
+  const customer = idAfter(path, "/customer/");
+  if (customer !== undefined) return `{"id":${JSON.stringify(customer)},"name":"Ada Lovelace","tier":"gold"}`;
+  const order = idAfter(path, "/orders/");
+  if (order !== undefined) return `{"id":${JSON.stringify(order)},"status":"ready","total":42.0}`;
+  return undefined;
+}
+
+const { port, host } = readOptions();
+const server = http.createServer((req, res) => {
+  const path = (req.url ?? "/").split("?")[0];
+  req.resume();
+  const body = route(req.method, path);
+  if (body === undefined) send(res, 404, '{"error":"not found"}');
+  else send(res, 200, body);
+});
+
+server.on("error", (error) => {
+  process.stderr.write(`fake-api: cannot listen (${error.code ?? error.name})\n`);
+  process.exit(1);
+});
+
+server.listen(port, host, () => {
+  const address = server.address();
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  process.stdout.write(`fake-api listening on http://${shownHost}:${address.port}\n`);
+});
+
+function stop() {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);

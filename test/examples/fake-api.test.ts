@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { runProgram, startServer, stopAll, stopProgram } from "./helpers/programs.js";
+
+afterEach(stopAll);
+
+async function get(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; type: string | null; body: string }> {
+  const response = await fetch(url, init);
+  return { status: response.status, type: response.headers.get("content-type"), body: await response.text() };
+}
+
+describe("the fake API", () => {
+  it("answers the health, customer and order routes with the documented JSON bodies", async () => {
+    const { url } = await startServer("fake-api.mjs");
+    expect(await get(`${url}/health`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"status":"ok"}',
+    });
+    expect(await get(`${url}/customer/123`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"id":"123","name":"Ada Lovelace","tier":"gold"}',
+    });
+    expect(await get(`${url}/orders/7?expand=all`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"id":"7","status":"ready","total":42.0}',
+    });
+  });
+
+  it("answers 404 to unknown paths, nested ids and methods other than GET", async () => {
+    const { url } = await startServer("fake-api.mjs");
+    expect((await get(`${url}/`)).status).toBe(404);
+    expect((await get(`${url}/customer/`)).status).toBe(404);
+    expect((await get(`${url}/customer/1/x`)).status).toBe(404);
+    expect((await get(`${url}/customers/1`)).status).toBe(404);
+    expect((await get(`${url}/customer/1`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("exits with code 0 on SIGTERM and on SIGINT", async () => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const { url, program } = await startServer("fake-api.mjs");
+      expect((await get(`${url}/health`)).status).toBe(200);
+      expect(await stopProgram(program, signal)).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it("refuses to start without --port, with exit code 2 and one line of usage", async () => {
+    const result = await runProgram("fake-api.mjs");
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Failure, type FlakyFront, startFlakyFront } from "./helpers/flaky-front.js";
+import { runProgram, startServer, stopAll } from "./helpers/programs.js";
+
+const fronts: FlakyFront[] = [];
+afterEach(async () => {
+  await Promise.all(fronts.splice(0).map((front) => front.close()));
+  await stopAll();
+});
+
+const ANSWER_LINE = "Answer: Echo: Say hello to Agent Chaos";
+const AGENTS = [
+  { sdk: "openai", script: "llm-agents/openai-agent.mjs", path: "/v1/chat/completions", overloaded: 503 },
+  { sdk: "anthropic", script: "llm-agents/anthropic-agent.mjs", path: "/v1/messages", overloaded: 529 },
+] as const;
+
+async function fakeLlm(): Promise<string> {
+  return (await startServer("fake-llm/server.mjs")).url;
+}
+
+async function front(failures: Failure[]): Promise<FlakyFront> {
+  const started = await startFlakyFront(await fakeLlm(), failures);
+  fronts.push(started);
+  return started;
+}
+
+describe.each(AGENTS)("the $sdk example agent", ({ script, path, overloaded }) => {
+  it("gets the canned answer from the fake LLM in one plain completion", async () => {
+    const url = await fakeLlm();
+    const result = await runProgram(script, { LLM_API_URL: url, LLM_MODE: "complete" });
+    expect(result.code).toBe(0);
+    expect(result.lines).toEqual([ANSWER_LINE]);
+  });
+
+  it("gets the canned answer streamed in more than one chunk", async () => {
+    const url = await fakeLlm();
+    const result = await runProgram(script, {
+      LLM_API_URL: "",
+      AGENTCHAOS_PROXY_URL: url,
+      LLM_MODE: "stream",
+    });
+    expect(result.code).toBe(0);
+    expect(result.lines[0]).toBe(ANSWER_LINE);
+    const chunks = Number(/^Streamed chunks: (\d+)$/.exec(result.lines[1] ?? "")?.[1]);
+    expect(chunks).toBeGreaterThan(1);
+  });
+
+  it(`is retried by its SDK after a ${overloaded}, with the same body and x-stainless-retry-count 1`, async () => {
+    const server = await front([{ status: overloaded }]);
+    const result = await runProgram(script, { LLM_API_URL: server.url });
+    expect(result.code).toBe(0);
+    expect(result.lines).toEqual([ANSWER_LINE]);
+    expect(server.seen.map((r) => r.path)).toEqual([path, path]);
+    expect(server.seen[1]?.body).toBe(server.seen[0]?.body);
+    expect(server.seen.map((r) => r.headers["x-stainless-retry-count"])).toEqual(["0", "1"]);
+  });
+
+  it("is retried by its SDK after a 429, waiting the Retry-After seconds", async () => {
+    const server = await front([{ status: 429, headers: { "Retry-After": "1" } }]);
+    const result = await runProgram(script, { LLM_API_URL: server.url });
+    expect(result.code).toBe(0);
+    const [first, second] = server.seen;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("is retried by its SDK after a dropped connection", async () => {
+    const server = await front([{ drop: true }]);
+    const result = await runProgram(script, { LLM_API_URL: server.url });
+    expect(result.code).toBe(0);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("makes three attempts by default, then exits 1 printing only the error class", async () => {
+    const server = await front([{ status: 500 }, { status: 500 }, { status: 500 }]);
+    const result = await runProgram(script, { LLM_API_URL: server.url });
+    expect(result.code).toBe(1);
+    expect(server.seen).toHaveLength(3);
+    expect(result.stderr).toMatch(/: InternalServerError\n$/);
+    expect(result.stderr).not.toContain(server.url);
+  });
+
+  it("makes a single attempt with LLM_MAX_RETRIES=0", async () => {
+    const server = await front([{ status: overloaded }]);
+    const result = await runProgram(script, { LLM_API_URL: server.url, LLM_MAX_RETRIES: "0" });
+    expect(result.code).toBe(1);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe("the example agents' usage errors", () => {
+  it.each(AGENTS)("the $sdk agent exits 2 without a URL to talk to", async ({ script }) => {
+    const result = await runProgram(script, { LLM_API_URL: "", AGENTCHAOS_PROXY_URL: "" });
+    expect(result.code).toBe(2);
+  });
+});
