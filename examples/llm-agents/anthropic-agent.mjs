@@ -22,12 +22,18 @@ await runAgent("anthropic-agent", async () => {
   const stream = await client.messages.create({ ...request, stream: true });
   let answer = "";
   let chunks = 0;
+  let firstAt = 0;
+  let lastAt = 0;
   for await (const event of stream) {
     if (event.type === "content_block_delta" && event.delta.type === "text_delta") {
       answer += event.delta.text;
       chunks += 1;
+      lastAt = performance.now();
+      if (chunks === 1) firstAt = lastAt;
     }
   }
   console.log(`Answer: ${answer}`);
   console.log(`Streamed chunks: ${chunks}`);
+  // How far apart the first and last pieces arrived: near 0 if something buffered the stream.
+  console.log(`Stream spread ms: ${Math.round(lastAt - firstAt)}`);
 });

@@ -21,13 +21,19 @@ await runAgent("openai-agent", async () => {
   const stream = await client.chat.completions.create({ ...request, stream: true });
   let answer = "";
   let chunks = 0;
+  let firstAt = 0;
+  let lastAt = 0;
   for await (const chunk of stream) {
     const piece = chunk.choices[0]?.delta.content;
     if (piece) {
       answer += piece;
       chunks += 1;
+      lastAt = performance.now();
+      if (chunks === 1) firstAt = lastAt;
     }
   }
   console.log(`Answer: ${answer}`);
   console.log(`Streamed chunks: ${chunks}`);
+  // How far apart the first and last pieces arrived: near 0 if something buffered the stream.
+  console.log(`Stream spread ms: ${Math.round(lastAt - firstAt)}`);
 });

@@ -1,0 +1,61 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+
+/** The README's table of LLM scenarios: file → result, reason, exit, injected, retries. */
+const TABLE = [
+  ["openai_429_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
+  ["openai_503_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
+  ["openai_disconnect_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
+  ["openai_503_no_retries_failure", "FAILED", "WORKLOAD_EXIT_CODE_MISMATCH", 1, 1, 0],
+  ["anthropic_529_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
+  ["anthropic_429_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
+  ["openai_stream_no_fault", "PASSED", "BASELINE_SUCCEEDED", 0, 0, 0],
+  ["anthropic_stream_latency_tolerated", "PASSED", "FAULT_TOLERATED", 0, 1, 0],
+] as const;
+
+let out: { path: string; remove: () => Promise<void> };
+beforeAll(async () => {
+  out = await tempDir();
+});
+afterEach(() => killStrayClis());
+afterAll(async () => {
+  await out.remove();
+});
+
+describe("official-SDK agents under faults, through the built CLI", () => {
+  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, injected, retries) => {
+    const outputDir = join(out.path, name);
+    const run = await runBuiltCli(["run", `examples/scenarios/llm/${name}.yaml`, "--output-dir", outputDir]);
+    expect(run.code).toBe(exit);
+    const runDir = onlyRunDir(outputDir);
+    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+    expect(report).toMatchObject({
+      result,
+      reason_code: reason,
+      faults_injected: injected,
+      retries_observed: retries,
+    });
+    const stdout = await readFile(join(runDir, "stdout.log"), "utf8");
+    if (exit === 0) expect(stdout).toContain("Answer: Echo: Say hello to Agent Chaos\n");
+  });
+
+  it("a streamed completion reaches the agent in pieces spread over time, not all at once", async () => {
+    const outputDir = join(out.path, "stream-pieces");
+    const run = await runBuiltCli([
+      "run",
+      "examples/scenarios/llm/openai_stream_no_fault.yaml",
+      "--output-dir",
+      outputDir,
+    ]);
+    expect(run.code).toBe(0);
+    const stdout = await readFile(join(onlyRunDir(outputDir), "stdout.log"), "utf8");
+    const chunks = Number(/Streamed chunks: (\d+)/.exec(stdout)?.[1]);
+    const spread = Number(/Stream spread ms: (\d+)/.exec(stdout)?.[1]);
+    expect(chunks).toBeGreaterThan(2);
+    // The fake LLM waits 25 ms between chunks; a buffering proxy would deliver them together.
+    expect(spread).toBeGreaterThanOrEqual((chunks - 1) * 20);
+  });
+});
