@@ -17,6 +17,8 @@ export interface StepContext {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
 }
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */
 class SetupFailure extends Error {
   readonly reason: RunErrorReason;
@@ -212,7 +214,8 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
   });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<{ how: "timeout" }>((resolve) => {
-    timer = setTimeout(() => resolve({ how: "timeout" }), scenario.timeoutSeconds * 1000);
+    // Node timers cap at 2^31-1 ms (about 24.8 days); longer limits are clamped to that.
+    timer = setTimeout(() => resolve({ how: "timeout" }), Math.min(scenario.timeoutSeconds * 1000, MAX_TIMER_MS));
   });
   let onAbort: (() => void) | undefined;
   const interrupted = new Promise<{ how: "interrupted" }>((resolve) => {

@@ -1,0 +1,68 @@
+import { AgentChaosError } from "../errors.js";
+
+export type ScenarioErrorCode =
+  | "SCENARIO_NOT_FOUND"
+  | "SCENARIO_UNREADABLE"
+  | "SCENARIO_NOT_UTF8"
+  | "SCENARIO_EMPTY"
+  | "SCENARIO_YAML_SYNTAX"
+  | "SCENARIO_NOT_MAPPING"
+  | "SCENARIO_MULTIPLE_DOCUMENTS"
+  | "SCENARIO_INVALID";
+
+/** One validation problem, pointing into the file. `line` and `column` are 1-based. */
+export interface ScenarioProblem {
+  /** Key path in the spec's notation: `fault.trigger.occurrences[1]`. */
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  /** What was expected (and, where safe, what was found). */
+  readonly message: string;
+  /** The source line and, below it, a caret under the column (two lines, no trailing newline). */
+  readonly excerpt: string;
+}
+
+/**
+ * Why a scenario could not be loaded. `detail` is the one-line reason for every code except
+ * `SCENARIO_INVALID`, which lists its `problems` instead. Neither ever holds a value of the
+ * file that could be a secret (environment values, URL user information).
+ */
+export class ScenarioError extends AgentChaosError {
+  declare readonly code: ScenarioErrorCode;
+  readonly detail: string;
+  readonly problems: readonly ScenarioProblem[];
+
+  constructor(
+    code: ScenarioErrorCode,
+    detail: string,
+    options: { problems?: readonly ScenarioProblem[]; cause?: unknown } = {},
+  ) {
+    super(code, `${code}: ${detail}`, options.cause === undefined ? {} : { cause: options.cause });
+    this.detail = detail;
+    this.problems = options.problems ?? [];
+  }
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
+}
+
+/**
+ * The text printed after `Invalid scenario: ` (no trailing newline). `displayPath` is the path
+ * as the user gave it. One line for every reason but `SCENARIO_INVALID`, which lists every
+ * problem with its key path, line, column and a caret excerpt.
+ */
+export function formatScenarioError(error: ScenarioError, displayPath: string): string {
+  if (error.code === "SCENARIO_NOT_FOUND") return `file not found: ${displayPath}`;
+  if (error.code !== "SCENARIO_INVALID") return `${displayPath}: ${error.detail}`;
+  const count = error.problems.length;
+  const lines = [`${displayPath}: ${count} ${count === 1 ? "problem" : "problems"}`];
+  for (const problem of error.problems) {
+    lines.push(`  ${problem.path} (line ${problem.line}, column ${problem.column}): ${problem.message}`);
+    if (problem.excerpt !== "") lines.push(indent(problem.excerpt, "      "));
+  }
+  return lines.join("\n");
+}

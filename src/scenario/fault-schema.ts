@@ -1,0 +1,74 @@
+import * as z from "zod";
+import { describe, integer, mapping, matching, nonEmptyString, positiveInteger } from "./fields.js";
+import { triggerSchema, type WrittenNumberAt } from "./trigger-schema.js";
+import { FAULT_TYPES, type Fault, type Target } from "./types.js";
+
+const targetSchema = mapping(
+  {
+    method: nonEmptyString().optional(),
+    path: matching(/^\/[^?[\]]*$/, "a path that begins with / and has no ?, [ or ]"),
+  },
+  "fault.target",
+).transform(
+  (target): Target => ({
+    method: target.method === undefined ? null : target.method.toUpperCase(),
+    path: target.path,
+  }),
+);
+
+/** The keys every fault type shares; each type adds exactly its own (scenario.md, Fault). */
+function faultMapping<Type extends Fault["type"], Own extends z.ZodRawShape>(
+  type: Type,
+  own: Own,
+  writtenNumberAt: WrittenNumberAt,
+) {
+  return mapping(
+    { type: z.literal(type), target: targetSchema, trigger: triggerSchema(writtenNumberAt), ...own },
+    `an ${type} fault`,
+  );
+}
+
+const TYPE_LIST = FAULT_TYPES.join(", ");
+
+function typeError(issue: { code?: string; input?: unknown }): string {
+  if (issue.code === "invalid_type") return `expected a fault mapping or null, got ${describe(issue.input)}`;
+  const type =
+    typeof issue.input === "object" && issue.input !== null ? Reflect.get(issue.input, "type") : undefined;
+  if (type === undefined) return `missing; expected one of ${TYPE_LIST}`;
+  const found = typeof type === "string" ? JSON.stringify(type) : describe(type);
+  return `expected one of ${TYPE_LIST}, got ${found}`;
+}
+
+/** `fault`: discriminated by `type`; absent or null is a baseline run. */
+export function faultSchema(writtenNumberAt: WrittenNumberAt) {
+  const latency = faultMapping("http_latency", { latency_ms: positiveInteger }, writtenNumberAt).transform(
+    ({ type, target, trigger, latency_ms }): Fault => ({ type, target, trigger, latencyMs: latency_ms }),
+  );
+  const error = faultMapping(
+    "http_error",
+    { status_code: integer("an integer from 400 to 599", 400n, 599n) },
+    writtenNumberAt,
+  ).transform(
+    ({ type, target, trigger, status_code }): Fault => ({ type, target, trigger, statusCode: status_code }),
+  );
+  const rateLimit = faultMapping(
+    "http_rate_limit",
+    { retry_after_seconds: integer("an integer of at least 0", 0n) },
+    writtenNumberAt,
+  ).transform(
+    ({ type, target, trigger, retry_after_seconds }): Fault => ({
+      type,
+      target,
+      trigger,
+      retryAfterSeconds: retry_after_seconds,
+    }),
+  );
+  const malformedJson = faultMapping("http_malformed_json", {}, writtenNumberAt);
+  const disconnect = faultMapping("http_disconnect", {}, writtenNumberAt);
+
+  return z
+    .discriminatedUnion("type", [latency, error, rateLimit, malformedJson, disconnect], { error: typeError })
+    .nullable()
+    .optional()
+    .transform((fault): Fault | null => fault ?? null);
+}
