@@ -1,0 +1,10 @@
+import type { LatencyFault } from "../scenario/types.js";
+import type { FaultExecutor } from "./types.js";
+
+/** `http_latency`: wait `latency_ms`, then forward as usual (unless the wait was abandoned). */
+export const latency: FaultExecutor<LatencyFault> = {
+  parameters: (fault) => ({ latency_ms: fault.latencyMs }),
+  async execute(fault, context) {
+    if (await context.hold(fault.latencyMs)) context.forward();
+  },
+};

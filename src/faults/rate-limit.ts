@@ -1,0 +1,21 @@
+import type { RateLimitFault } from "../scenario/types.js";
+import type { FaultExecutor } from "./types.js";
+
+/** `http_rate_limit`: answer 429 with an integer `Retry-After`; the upstream never sees the request. */
+export const rateLimit: FaultExecutor<RateLimitFault> = {
+  parameters: (fault) => ({ retry_after_seconds: fault.retryAfterSeconds }),
+  execute(fault, context) {
+    context.respond(
+      {
+        status: 429,
+        headers: {
+          "Retry-After": String(fault.retryAfterSeconds),
+          "X-Agent-Chaos-Fault": "http_rate_limit",
+          "Content-Type": "application/json",
+        },
+        body: '{"error": "rate limited by Agent Chaos"}',
+      },
+      "injected_rate_limit",
+    );
+  },
+};

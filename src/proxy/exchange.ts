@@ -1,0 +1,29 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Operation } from "./operation.js";
+
+/** One operation together with the workload's side of its HTTP exchange. */
+export interface Exchange {
+  readonly operation: Operation;
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  /** The raw request target to forward: path plus `?query` when there is one. */
+  readonly target: string;
+  /** The body as read (null when empty). */
+  readonly body: Buffer | null;
+}
+
+/** Ends the workload's connection abruptly (no further byte of a response). */
+export function cutConnection(exchange: Exchange): void {
+  exchange.response.destroy();
+  exchange.request.socket.destroy();
+}
+
+/** Something went wrong inside the proxy itself: record it (unless already recorded) and cut the connection. Never throws. */
+export function failInternally(exchange: Exchange): void {
+  try {
+    exchange.operation.fail("proxy_error", null);
+  } catch {
+    // The sink itself failed: nothing more can be recorded; the connection is cut below.
+  }
+  cutConnection(exchange);
+}

@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+
+/** Lowercase hex SHA-256 of a string's UTF-8 bytes, or of raw bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+const EMPTY_HASH = sha256Hex("");
+
+/** `query_hash`: SHA-256 of the raw query string without `?` (the empty string when there is none). */
+export function queryHash(rawQuery: string): string {
+  return rawQuery === "" ? EMPTY_HASH : sha256Hex(rawQuery);
+}
+
+/** `body_hash`: SHA-256 of the request body bytes. */
+export function bodyHash(body: Uint8Array): string {
+  return body.length === 0 ? EMPTY_HASH : sha256Hex(body);
+}
+
+/** `fingerprint`: SHA-256 of `METHOD \0 path \0 query_hash \0 body_hash`, method upper-cased. */
+export function fingerprint(method: string, path: string, queryHashHex: string, bodyHashHex: string): string {
+  return sha256Hex(`${method.toUpperCase()}\0${path}\0${queryHashHex}\0${bodyHashHex}`);
+}
+
+/**
+ * Percent-decodes a request path the way the operation's `path` is defined: `%XX` escapes
+ * become bytes, the bytes are read as UTF-8 and invalid sequences become U+FFFD (never throws).
+ */
+export function decodePath(rawPath: string): string {
+  if (!rawPath.includes("%")) return rawPath;
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const match of rawPath.matchAll(/%[0-9A-Fa-f]{2}/g)) {
+    parts.push(Buffer.from(rawPath.slice(last, match.index), "utf8"));
+    parts.push(Buffer.of(Number.parseInt(match[0].slice(1), 16)));
+    last = match.index + 3;
+  }
+  parts.push(Buffer.from(rawPath.slice(last), "utf8"));
+  return Buffer.concat(parts).toString("utf8");
+}

@@ -1,0 +1,88 @@
+import type { Dispatcher } from "undici";
+import { Pool } from "undici";
+import type { ResponseRelay } from "../faults/types.js";
+
+/** One request as it goes upstream. */
+export interface UpstreamRequest {
+  readonly method: string;
+  /** The raw request target: path plus `?query` when there is one. */
+  readonly target: string;
+  /** Flat name/value list, already filtered for hop-by-hop headers. */
+  readonly headers: string[];
+  readonly body: Buffer | null;
+}
+
+/**
+ * The upstream of one proxy: a keep-alive `undici` pool to `base_url`'s origin. It never
+ * follows redirects, ignores `HTTP_PROXY` and friends (no proxy agent is involved) and
+ * verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
+ * requests that carry no `Authorization` of their own.
+ */
+export class Upstream {
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #authorization: string | null;
+
+  /** Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL. */
+  constructor(baseUrl: string) {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("unsupported scheme");
+    this.#pool = new Pool(url.origin);
+    this.#prefix = url.pathname.replace(/\/+$/, "");
+    this.#authorization =
+      url.username === "" && url.password === ""
+        ? null
+        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+  }
+
+  /** Sends `request`; the response (or the transport failure) goes to `relay`. Never throws. */
+  send(request: UpstreamRequest, relay: ResponseRelay): void {
+    const headers = this.#authorization === null ? request.headers : this.#withCredentials(request.headers);
+    try {
+      this.#pool.dispatch(
+        { path: this.#prefix + request.target, method: request.method, headers, body: request.body },
+        relayHandler(relay),
+      );
+    } catch (error) {
+      relay.error(error instanceof Error ? error : new Error("dispatch failed"));
+    }
+  }
+
+  /** Ends every upstream connection at once (pending requests fail). */
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+
+  #withCredentials(headers: string[]): string[] {
+    for (let i = 0; i < headers.length; i += 2) {
+      if (headers[i]?.toLowerCase() === "authorization") return headers;
+    }
+    return [...headers, "authorization", this.#authorization as string];
+  }
+}
+
+function relayHandler(relay: ResponseRelay): Dispatcher.DispatchHandler {
+  let started = false;
+  return {
+    // Its presence selects undici's controller-based handler API.
+    onRequestStart() {},
+    onResponseStart(controller, statusCode, headers) {
+      if (statusCode < 200) return;
+      started = true;
+      relay.start(statusCode, headers, {
+        pause: () => controller.pause(),
+        resume: () => controller.resume(),
+        abort: () => controller.abort(new Error("relay aborted")),
+      });
+    },
+    onResponseData(_controller, chunk) {
+      if (started) relay.data(chunk);
+    },
+    onResponseEnd() {
+      relay.end();
+    },
+    onResponseError(_controller, error) {
+      relay.error(error);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+
+/** The hop-by-hop set of proxy.md; never forwarded in either direction. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/**
+ * Request headers never forwarded upstream: the hop-by-hop set, `host` and `content-length`
+ * (proxy.md), plus `expect`, which is answered by the proxy's own HTTP server (an upstream
+ * `100 Continue` cannot be relayed once the body has been read whole).
+ */
+const DROPPED_REQUEST = new Set([...HOP_BY_HOP, "host", "content-length", "expect"]);
+
+/** Response headers never relayed: the hop-by-hop set and `content-length` (own framing). */
+const DROPPED_RESPONSE = new Set([...HOP_BY_HOP, "content-length"]);
+
+/**
+ * Filters Node's flat `rawHeaders` (name, value, name, value, …) for the upstream request,
+ * keeping order, duplicates and the client's spelling of the names.
+ */
+export function upstreamRequestHeaders(rawHeaders: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (!DROPPED_REQUEST.has(name.toLowerCase())) kept.push(name, rawHeaders[i + 1] as string);
+  }
+  return kept;
+}
+
+/** Filters upstream response headers (lower-case names) for the workload. */
+export function clientResponseHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const kept: OutgoingHttpHeaders = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !DROPPED_RESPONSE.has(name)) kept[name] = value;
+  }
+  return kept;
+}
+
+/** True when a response's `Content-Type` is `text/event-stream` (parameters ignored). */
+export function isEventStream(headers: IncomingHttpHeaders): boolean {
+  const value = headers["content-type"];
+  if (typeof value !== "string") return false;
+  const semicolon = value.indexOf(";");
+  const mediaType = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+  return mediaType === "text/event-stream";
+}

@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { ArmedFault } from "../faults/registry.js";
+import type { ResponseRelay } from "../faults/types.js";
+import { type RequestBody, readBody } from "./body.js";
+import { type Exchange, failInternally } from "./exchange.js";
+import { createFaultContext } from "./fault-context.js";
+import { decodePath, fingerprint, queryHash } from "./fingerprint.js";
+import type { Upstream } from "./forward.js";
+import { upstreamRequestHeaders } from "./headers.js";
+import type { HeldOperations } from "./holds.js";
+import type { OperationLedger } from "./operation.js";
+import { defaultRelay } from "./relay.js";
+import { FORWARDED_METHODS, METHOD_NOT_ALLOWED, REQUEST_TOO_LARGE, sendSynthetic } from "./responses.js";
+import { splitTarget } from "./target.js";
+
+export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRelay) => ResponseRelay) => void;
+
+export interface PipelineParts {
+  readonly ledger: OperationLedger;
+  readonly holds: HeldOperations;
+  readonly upstream: Upstream;
+  /** Each with its own trigger state; all matching ones count, the first selected one acts. */
+  readonly faults: readonly ArmedFault[];
+}
+
+/**
+ * The request pipeline: read the body → open the operation → the synchronous selection
+ * section → a fault executor or the normal forward. No exception leaves it.
+ */
+export function createRequestHandler(
+  parts: PipelineParts,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const { ledger, holds, upstream, faults } = parts;
+
+  const forward: Forwarder = (exchange, wrap) => {
+    if (exchange.operation.finished) return;
+    const relay = defaultRelay(exchange);
+    upstream.send(
+      {
+        method: exchange.request.method as string,
+        target: exchange.target,
+        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
+        body: exchange.body,
+      },
+      wrap === undefined ? relay : wrap(relay),
+    );
+  };
+
+  /** One tick, no await: observe → supersede a held twin → retry link → count and decide → inject. */
+  const select = (exchange: Exchange): ArmedFault | null => {
+    const { operation } = exchange;
+    operation.observe();
+    holds.supersede(operation.fingerprint);
+    operation.linkRetry();
+    let chosen: ArmedFault | null = null;
+    for (const fault of faults) {
+      if (fault.matches(operation.identity.method, operation.identity.path) && fault.decide())
+        chosen ??= fault;
+    }
+    if (chosen !== null) operation.injected(chosen.type, chosen.parameters);
+    return chosen;
+  };
+
+  const handle = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: RequestBody,
+    receivedAt: number,
+  ) => {
+    if (ledger.sealed) {
+      response.destroy();
+      return;
+    }
+    const method = request.method as string;
+    const target = splitTarget(request.url ?? "/");
+    const path = decodePath(target.rawPath);
+    const query = queryHash(target.rawQuery);
+    const operation = ledger.begin(
+      {
+        method,
+        path,
+        queryHash: query,
+        bodyHash: body.hash,
+        fingerprint: fingerprint(method, path, query, body.hash),
+      },
+      receivedAt,
+    );
+    const exchange: Exchange = { operation, request, response, target: target.forward, body: body.bytes };
+    try {
+      if (body.tooLarge) {
+        operation.observe();
+        operation.fail("request_body_too_large", 413);
+        sendSynthetic(response, REQUEST_TOO_LARGE);
+        return;
+      }
+      const fault = select(exchange);
+      if (fault === null) {
+        forward(exchange);
+        return;
+      }
+      const pending = fault.execute(createFaultContext(exchange, holds, forward));
+      if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
+    } catch {
+      failInternally(exchange);
+    }
+  };
+
+  return (request, response) => {
+    const receivedAt = performance.now();
+    try {
+      if (!FORWARDED_METHODS.has(request.method ?? "")) {
+        sendSynthetic(response, METHOD_NOT_ALLOWED);
+        return;
+      }
+      readBody(request, (body) => {
+        try {
+          handle(request, response, body, receivedAt);
+        } catch {
+          response.destroy();
+        }
+      });
+    } catch {
+      response.destroy();
+    }
+  };
+}

@@ -1,0 +1,139 @@
+import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import type { Exchange } from "./exchange.js";
+import { clientResponseHeaders, isEventStream } from "./headers.js";
+import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The proxy's own relay: `text/event-stream` responses are streamed chunk by chunk, every
+ * other response is buffered whole (up to 10 MiB). Either way the terminal event is recorded
+ * before the response is completed towards the workload.
+ */
+export function defaultRelay(exchange: Exchange): ResponseRelay {
+  let active: ResponseRelay = new BufferedRelay(exchange);
+  return {
+    start(status, headers, control) {
+      if (isEventStream(headers)) active = new StreamRelay(exchange);
+      active.start(status, headers, control);
+    },
+    data: (chunk) => active.data(chunk),
+    end: () => active.end(),
+    error: (error) => active.error(error),
+  };
+}
+
+class BufferedRelay implements ResponseRelay {
+  readonly #exchange: Exchange;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #status = 0;
+  #headers: Headers = {};
+  #control: UpstreamControl | null = null;
+  #done = false;
+
+  constructor(exchange: Exchange) {
+    this.#exchange = exchange;
+  }
+
+  start(status: number, headers: Headers, control: UpstreamControl): void {
+    this.#status = status;
+    this.#headers = headers;
+    this.#control = control;
+  }
+
+  data(chunk: Buffer): void {
+    if (this.#done) return;
+    this.#size += chunk.length;
+    if (this.#size <= BODY_LIMIT) {
+      this.#chunks.push(chunk);
+      return;
+    }
+    this.#done = true;
+    this.#chunks = [];
+    this.#control?.abort();
+    this.#exchange.operation.fail("proxy_error", 502);
+    sendSynthetic(this.#exchange.response, UPSTREAM_TOO_LARGE);
+  }
+
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const { operation, request, response } = this.#exchange;
+    const headers = clientResponseHeaders(this.#headers);
+    const status = this.#status;
+    if (request.method !== "HEAD" && status !== 204 && status !== 304) headers["content-length"] = this.#size;
+    if (response.destroyed) {
+      operation.settle(status);
+      return;
+    }
+    try {
+      response.writeHead(status, headers);
+    } catch (error) {
+      this.#done = false;
+      this.error(error instanceof Error ? error : new Error("invalid upstream header"));
+      return;
+    }
+    operation.settle(status);
+    response.end(this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#size));
+  }
+
+  error(error: Error): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#chunks = [];
+    this.#exchange.operation.fail("proxy_error", 502);
+    sendSynthetic(this.#exchange.response, upstreamFailed(error));
+  }
+}
+
+class StreamRelay implements ResponseRelay {
+  readonly #exchange: Exchange;
+  #status = 0;
+  #control: UpstreamControl | null = null;
+  /** Set once the relay answered on its own (a header the workload's side rejects). */
+  #replaced = false;
+
+  constructor(exchange: Exchange) {
+    this.#exchange = exchange;
+  }
+
+  start(status: number, headers: Headers, control: UpstreamControl): void {
+    const { operation, response } = this.#exchange;
+    this.#status = status;
+    this.#control = control;
+    try {
+      response.writeHead(status, clientResponseHeaders(headers));
+    } catch (error) {
+      this.#replaced = true;
+      control.abort();
+      operation.fail("proxy_error", 502);
+      sendSynthetic(response, upstreamFailed(error));
+      return;
+    }
+    response.on("drain", () => control.resume());
+    response.once("close", () => {
+      if (response.writableFinished) return;
+      operation.fail("client_disconnected", status);
+      control.abort();
+    });
+    response.flushHeaders();
+  }
+
+  data(chunk: Buffer): void {
+    if (!this.#replaced && !this.#exchange.response.write(chunk)) this.#control?.pause();
+  }
+
+  end(): void {
+    if (this.#replaced) return;
+    this.#exchange.operation.settle(this.#status);
+    this.#exchange.response.end();
+  }
+
+  error(): void {
+    if (this.#replaced) return;
+    this.#exchange.operation.fail("upstream_stream_interrupted", this.#status);
+    this.#exchange.response.destroy();
+    this.#exchange.request.socket.destroy();
+  }
+}

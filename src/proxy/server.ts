@@ -1,0 +1,94 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { EventSink } from "../events/types.js";
+import { armFault } from "../faults/registry.js";
+import type { Fault } from "../scenario/types.js";
+import { ProxyError } from "./errors.js";
+import { Upstream } from "./forward.js";
+import { HeldOperations } from "./holds.js";
+import { OperationLedger } from "./operation.js";
+import { createRequestHandler } from "./pipeline.js";
+
+export interface ProxyOptions {
+  readonly upstreamBaseUrl: string;
+  readonly fault: Fault | null;
+  readonly sink: EventSink;
+}
+
+export interface RunningProxy {
+  readonly url: string;
+  /** stops listening, ends open connections and pending waits, closes the upstream pool */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the reverse proxy on 127.0.0.1 (an OS-chosen port). It records only operation
+ * events through `sink`. Rejects with a `ProxyError` (code `PROXY_START_FAILED`) when the
+ * upstream URL is unusable or it cannot listen.
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  let upstream: Upstream;
+  try {
+    upstream = new Upstream(options.upstreamBaseUrl);
+  } catch (cause) {
+    throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
+      cause,
+    });
+  }
+  const ledger = new OperationLedger(options.sink);
+  const holds = new HeldOperations();
+  const faults = options.fault === null ? [] : [armFault(options.fault)];
+  const server = createServer({ noDelay: true }, createRequestHandler({ ledger, holds, upstream, faults }));
+
+  let port: number;
+  try {
+    port = await listen(server);
+  } catch (cause) {
+    await upstream.close().catch(() => {});
+    const code = (cause as { code?: unknown }).code;
+    const reason = typeof code === "string" ? code : "listen error";
+    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= shutDown(server, ledger, holds, upstream);
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      server.on("error", () => {}); // accept-time errors must not crash the run; the request simply fails
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Stops listening; every operation still open is recorded as `client_disconnected` (its
+ * workload connection is being ended), pending waits are cleared, client connections and the
+ * upstream pool are destroyed. Nothing is recorded after this resolves.
+ */
+async function shutDown(
+  server: Server,
+  ledger: OperationLedger,
+  holds: HeldOperations,
+  upstream: Upstream,
+): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  try {
+    holds.abandonAll();
+    for (const operation of ledger.unfinished()) operation.fail("client_disconnected", null);
+  } finally {
+    ledger.seal();
+    server.closeAllConnections();
+  }
+  await Promise.all([stopped, upstream.close().catch(() => {})]);
+}

@@ -1,0 +1,176 @@
+/**
+ * Real-socket fixtures for proxy tests: an in-memory event sink, a `node:http` upstream on
+ * port 0 that counts its hits, fault builders and a cleanup stack run after every test.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import type {
+  AgentChaosEvent,
+  EventPayload,
+  EventSink,
+  EventType,
+  PayloadOf,
+} from "../../src/events/types.js";
+import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
+import type { Fault, Target, Trigger } from "../../src/scenario/types.js";
+
+/** Collects events in memory with recorder-like envelopes (sequence from 1). */
+export class MemorySink implements EventSink {
+  readonly events: AgentChaosEvent[] = [];
+
+  emit<P extends EventPayload>(payload: P): AgentChaosEvent<P> {
+    const event: AgentChaosEvent<P> = {
+      schema_version: 1,
+      event_id: randomUUID(),
+      run_id: "test-run",
+      sequence: this.events.length + 1,
+      timestamp: new Date().toISOString(),
+      elapsed_ms: 0,
+      type: payload.kind,
+      component: "proxy",
+      payload,
+    };
+    this.events.push(event);
+    return event;
+  }
+
+  payloads(): EventPayload[] {
+    return this.events.map((event) => event.payload);
+  }
+
+  ofKind<T extends EventType>(kind: T): PayloadOf<T>[] {
+    return this.payloads().filter((payload): payload is PayloadOf<T> => payload.kind === kind);
+  }
+
+  /** Event kinds of one operation, in recorder order. */
+  kindsOf(operationId: string): EventType[] {
+    return this.payloads()
+      .filter((payload) => "operation_id" in payload && payload.operation_id === operationId)
+      .map((payload) => payload.kind);
+  }
+}
+
+export interface UpstreamHit {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly rawHeaders: string[];
+  readonly body: Buffer;
+}
+
+export interface TestUpstream {
+  readonly url: string;
+  readonly hits: UpstreamHit[];
+  readonly server: Server;
+}
+
+export type UpstreamHandler = (request: IncomingMessage, response: ServerResponse, body: Buffer) => void;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+
+/** Runs `fn` after the current test, even when it fails (last registered runs first). */
+export function onCleanup(fn: () => Promise<void> | void): void {
+  cleanups.push(fn);
+}
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** A real `node:http` upstream; the default handler answers 200 `{"ok":true}`. */
+export async function startUpstream(handler?: UpstreamHandler): Promise<TestUpstream> {
+  const hits: UpstreamHit[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks);
+      hits.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        rawHeaders: request.rawHeaders,
+        body,
+      });
+      if (handler !== undefined) handler(request, response, body);
+      else response.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, server };
+}
+
+/** Starts a proxy in front of `upstreamBaseUrl`, closed after the test. */
+export async function startTestProxy(
+  upstreamBaseUrl: string,
+  fault: Fault | null = null,
+  sink: EventSink = new MemorySink(),
+): Promise<RunningProxy> {
+  const proxy = await startProxy({ upstreamBaseUrl, fault, sink });
+  onCleanup(() => proxy.close());
+  return proxy;
+}
+
+export function schedule(...occurrences: number[]): Trigger {
+  return { kind: "occurrence_schedule", occurrences };
+}
+
+export function target(path: string, method: string | null = null): Target {
+  return { method, path };
+}
+
+const ANY: Target = { method: null, path: "/*" };
+
+export const faults = {
+  latency: (latencyMs: number, trigger: Trigger, on: Target = ANY): Fault => ({
+    type: "http_latency",
+    target: on,
+    trigger,
+    latencyMs,
+  }),
+  error: (statusCode: number, trigger: Trigger, on: Target = ANY): Fault => ({
+    type: "http_error",
+    target: on,
+    trigger,
+    statusCode,
+  }),
+  rateLimit: (retryAfterSeconds: number, trigger: Trigger, on: Target = ANY): Fault => ({
+    type: "http_rate_limit",
+    target: on,
+    trigger,
+    retryAfterSeconds,
+  }),
+  malformedJson: (trigger: Trigger, on: Target = ANY): Fault => ({
+    type: "http_malformed_json",
+    target: on,
+    trigger,
+  }),
+  disconnect: (trigger: Trigger, on: Target = ANY): Fault => ({
+    type: "http_disconnect",
+    target: on,
+    trigger,
+  }),
+};
+
+/** Resolves after `ms`, for deliberate pauses (never for waiting on an outcome). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` until true, failing after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+    await sleep(5);
+  }
+}
