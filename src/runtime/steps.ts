@@ -215,7 +215,10 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<{ how: "timeout" }>((resolve) => {
     // Node timers cap at 2^31-1 ms (about 24.8 days); longer limits are clamped to that.
-    timer = setTimeout(() => resolve({ how: "timeout" }), Math.min(scenario.timeoutSeconds * 1000, MAX_TIMER_MS));
+    timer = setTimeout(
+      () => resolve({ how: "timeout" }),
+      Math.min(scenario.timeoutSeconds * 1000, MAX_TIMER_MS),
+    );
   });
   let onAbort: (() => void) | undefined;
   const interrupted = new Promise<{ how: "interrupted" }>((resolve) => {

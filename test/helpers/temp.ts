@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** A fresh temp folder; the returned function removes it. */
-export async function tempDir(prefix = "agentchaos-test-"): Promise<{ path: string; remove: () => Promise<void> }> {
+export async function tempDir(
+  prefix = "agentchaos-test-",
+): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
