@@ -5,15 +5,32 @@ export type ReadinessOutcome =
   | { readonly ready: false; readonly reason: "timeout" | "aborted" };
 
 const ATTEMPT_TIMEOUT_MS = 500;
+
+/**
+ * Where readiness is polled: the base URL's origin and path prefix (its query and fragment
+ * dropped, as the proxy does) plus the readiness path; user information becomes Basic credentials.
+ */
+export function readinessTarget(
+  baseUrl: string,
+  path: string,
+): { url: string; headers: Record<string, string> } {
+  const base = new URL(baseUrl);
+  const headers: Record<string, string> = {};
+  if (base.username !== "" || base.password !== "") {
+    const credentials = `${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+  }
+  return { url: `${base.origin}${base.pathname.replace(/\/+$/, "")}${path}`, headers };
+}
 const INTERVAL_MS = 50;
 
 /**
- * Polls `GET url` about every 50 ms, each attempt limited to 0.5 s, until a status 200–399.
+ * Polls `GET target.url` about every 50 ms, each attempt limited to 0.5 s, until a status 200–399.
  * Redirects are not followed; proxy environment variables are ignored (a plain undici Agent).
  * `stop` aborts the wait (dependency exited, interruption).
  */
 export async function waitUntilReady(
-  url: string,
+  target: { readonly url: string; readonly headers: Record<string, string> },
   timeoutMs: number,
   stop: AbortSignal,
 ): Promise<ReadinessOutcome> {
@@ -28,7 +45,12 @@ export async function waitUntilReady(
         AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, deadline - started)),
       ]);
       try {
-        const response = await request(url, { method: "GET", dispatcher, signal: attempt });
+        const response = await request(target.url, {
+          method: "GET",
+          headers: target.headers,
+          dispatcher,
+          signal: attempt,
+        });
         await response.body.dump();
         if (response.statusCode >= 200 && response.statusCode < 400) return { ready: true };
       } catch {

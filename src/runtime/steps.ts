@@ -4,7 +4,7 @@ import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import { safeUrl } from "../scenario/safe-url.js";
 import type { Scenario } from "../scenario/types.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
-import { waitUntilReady } from "./readiness.js";
+import { readinessTarget, waitUntilReady } from "./readiness.js";
 
 export interface StepContext {
   readonly scenario: Scenario;
@@ -130,8 +130,8 @@ async function startDependency(context: StepContext): Promise<ManagedProcess | n
     stopWaiting.abort();
   });
   try {
-    const url = `${scenario.dependency.baseUrl.replace(/\/+$/, "")}${start.readiness.path}`;
-    const outcome = await waitUntilReady(url, start.readiness.timeoutSeconds * 1000, stopWaiting.signal);
+    const target = readinessTarget(scenario.dependency.baseUrl, start.readiness.path);
+    const outcome = await waitUntilReady(target, start.readiness.timeoutSeconds * 1000, stopWaiting.signal);
     if (outcome.ready) {
       sink.emit({ kind: "DEPENDENCY_READY", base_url: baseUrl, readiness_path: start.readiness.path });
       return dependency;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitUntilReady } from "../../src/runtime/readiness.js";
+import { readinessTarget, waitUntilReady } from "../../src/runtime/readiness.js";
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -21,22 +21,44 @@ async function serve(handler: (hits: number) => number): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`;
 }
 
+describe("readinessTarget", () => {
+  it("appends the readiness path to the base URL's path prefix, dropping query and fragment", () => {
+    expect(readinessTarget("http://127.0.0.1:8080/v1/?q=1#f", "/health")).toEqual({
+      url: "http://127.0.0.1:8080/v1/health",
+      headers: {},
+    });
+    expect(readinessTarget("http://127.0.0.1:8080", "/health").url).toBe("http://127.0.0.1:8080/health");
+  });
+
+  it("sends URL user information as Basic credentials, not in the URL", () => {
+    const target = readinessTarget("http://ada:s%3Dcret@127.0.0.1:8080", "/health");
+    expect(target.url).toBe("http://127.0.0.1:8080/health");
+    expect(target.headers).toEqual({
+      authorization: `Basic ${Buffer.from("ada:s=cret").toString("base64")}`,
+    });
+  });
+});
+
 describe("waitUntilReady", () => {
   it("keeps polling through 503 answers until a 2xx arrives", async () => {
     const url = await serve((hits) => (hits < 4 ? 503 : 200));
-    expect(await waitUntilReady(url, 5000, new AbortController().signal)).toEqual({ ready: true });
+    expect(await waitUntilReady({ url, headers: {} }, 5000, new AbortController().signal)).toEqual({
+      ready: true,
+    });
   });
 
   it("accepts a redirect status as ready without following it", async () => {
     const url = await serve(() => 302);
-    expect(await waitUntilReady(url, 5000, new AbortController().signal)).toEqual({ ready: true });
+    expect(await waitUntilReady({ url, headers: {} }, 5000, new AbortController().signal)).toEqual({
+      ready: true,
+    });
   });
 
   it("gives up with a timeout when nothing listens", async () => {
     const url = await serve(() => 200);
     await new Promise<void>((resolve) => server?.close(() => resolve()));
     server = null;
-    expect(await waitUntilReady(url, 300, new AbortController().signal)).toEqual({
+    expect(await waitUntilReady({ url, headers: {} }, 300, new AbortController().signal)).toEqual({
       ready: false,
       reason: "timeout",
     });
@@ -46,6 +68,9 @@ describe("waitUntilReady", () => {
     const url = await serve(() => 503);
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
-    expect(await waitUntilReady(url, 10_000, stop.signal)).toEqual({ ready: false, reason: "aborted" });
+    expect(await waitUntilReady({ url, headers: {} }, 10_000, stop.signal)).toEqual({
+      ready: false,
+      reason: "aborted",
+    });
   });
 });
