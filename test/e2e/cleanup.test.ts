@@ -91,6 +91,37 @@ timeout_seconds: 1
     expect(inspected.code).toBe(0);
   });
 
+  it("a second SIGINT skips the grace period and still leaves no process behind", async () => {
+    const port = await freePort();
+    const pidFile = join(dir.path, "tree.json");
+    const file = await scenario(
+      "double-interrupt",
+      `${fixtureDependency(port)}workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "stubborn-tree.mjs"), pidFile, "stubborn"])}
+`,
+    );
+    const out = join(dir.path, "runs");
+    let signals = 0;
+    const result = await runBuiltCli(["run", file, "--output-dir", out], {
+      onStdout: (text, child) => {
+        if (signals === 0 && text.includes("[workload OUT] tree started")) {
+          signals = 2;
+          child.kill("SIGINT");
+          setTimeout(() => child.kill("SIGINT"), 100);
+        }
+      },
+    });
+    expect(signals).toBe(2);
+    expect(result.code).toBe(130);
+    const run = await readRun(out);
+    expect(run.report.reason_code).toBe("INTERRUPTED");
+    // The stubborn leader ignores SIGTERM, so only the forced SIGKILL can have ended it.
+    expect(run.report.workload.exit_code).toBe(-9);
+    const tree = JSON.parse(await readFile(pidFile, "utf8")) as { child: number; grandchild: number };
+    const all = [...pidsOf(run), tree.child, tree.grandchild];
+    expect(await eventually(() => all.every((pid) => !processAlive(pid)), 3000)).toBe(true);
+  });
+
   it("a dependency that never becomes ready fails setup with exit 3 and is stopped", async () => {
     const port = await freePort();
     const file = await scenario(
