@@ -110,7 +110,7 @@ export class ManagedProcess {
    * `force` skips the grace period. Resolves when the leader has exited and its output is flushed.
    */
   async stop(force?: AbortSignal): Promise<ProcessExit> {
-    await terminateGroup(this.pid, force);
+    await terminateGroup(this.pid, this.exited, force);
     const exit = await this.exited;
     await this.#drainOutput();
     return exit;
@@ -119,7 +119,7 @@ export class ManagedProcess {
   /** Waits for the leader's exit, then ends whatever it left behind in its group. */
   async reap(force?: AbortSignal): Promise<ProcessExit> {
     const exit = await this.exited;
-    if (groupAlive(this.pid)) await terminateGroup(this.pid, force);
+    if (groupAlive(this.pid)) await terminateGroup(this.pid, this.exited, force);
     await this.#drainOutput();
     return exit;
   }
@@ -144,12 +144,22 @@ export class ManagedProcess {
   }
 }
 
-async function terminateGroup(pgid: number, force?: AbortSignal): Promise<void> {
+async function terminateGroup(
+  pgid: number,
+  leaderExited: Promise<unknown>,
+  force?: AbortSignal,
+): Promise<void> {
   if (!groupAlive(pgid)) return;
   signalGroup(pgid, force?.aborted ? "SIGKILL" : "SIGTERM");
   const deadline = Date.now() + GRACE_MS;
+  // The leader's exit is the usual moment the group empties: look again right then.
+  let leaderGone = false;
+  void leaderExited.then(() => {
+    leaderGone = true;
+  });
   while (groupAlive(pgid) && Date.now() < deadline && !force?.aborted) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const tick = new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await (leaderGone ? tick : Promise.race([tick, leaderExited]));
   }
   if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
 }

@@ -1,17 +1,13 @@
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { analyze } from "../analysis/analyze.js";
 import type { Analysis } from "../analysis/types.js";
-import { readEvents } from "../events/reader.js";
 import { Recorder } from "../events/recorder.js";
-import type { AgentChaosEvent, RunErrorReason } from "../events/types.js";
-import { startProxy } from "../proxy/server.js";
-import { buildReport } from "../report/build.js";
+import type { AgentChaosEvent } from "../events/types.js";
 import type { Report } from "../report/types.js";
-import { writeReport } from "../report/writer.js";
 import type { Scenario } from "../scenario/types.js";
 import { exitCodeFor } from "./exit-code.js";
 import { makeRunId } from "./run-id.js";
+import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
 
 export interface ExperimentOptions {
@@ -87,9 +83,7 @@ export async function runExperiment(
   await writeFile(join(runDir, "stdout.log"), "");
   await writeFile(join(runDir, "stderr.log"), "");
   const recorder = new Recorder(join(runDir, "events.jsonl"), runId);
-  const live: AgentChaosEvent[] = [];
   recorder.onEvent((event) => {
-    live.push(event);
     try {
       options.onEvent?.(event);
     } catch {
@@ -97,6 +91,11 @@ export async function runExperiment(
     }
   });
 
+  let modules: Promise<RunModules> | null = null;
+  const load = (): Promise<RunModules> => {
+    modules ??= loadRunModules();
+    return modules;
+  };
   const interrupt = options.interrupt ?? new AbortController().signal;
   const context: StepContext = {
     scenario,
@@ -105,14 +104,16 @@ export async function runExperiment(
     sink: recorder,
     interrupt,
     forceStop: options.forceStop ?? new AbortController().signal,
-    startProxy,
+    preload: () => void load(),
+    startProxy: async (proxyOptions) => (await load()).startProxy(proxyOptions),
     ...(options.onWorkloadLine === undefined ? {} : { onWorkloadLine: options.onWorkloadLine }),
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
   await runSteps(context);
 
-  const events = await readBack(recorder, live);
+  const { analyze, buildReport, readEvents, writeReport } = await load();
+  const events = await readBack(recorder, readEvents);
   const first = analyze(scenario, events);
   const completed = recorder.emit({
     kind: "RUN_COMPLETED",
@@ -141,18 +142,23 @@ export async function runExperiment(
   };
 }
 
-/** The recorded stream, read back strictly from events.jsonl; the in-memory copy only if that fails. */
-async function readBack(recorder: Recorder, live: readonly AgentChaosEvent[]): Promise<AgentChaosEvent[]> {
+/**
+ * The recorded stream, read back strictly from events.jsonl. Should that ever fail, the run
+ * records an INTERNAL_ERROR and is judged on that alone.
+ */
+async function readBack(
+  recorder: Recorder,
+  readEvents: RunModules["readEvents"],
+): Promise<AgentChaosEvent[]> {
   try {
     return await readEvents(recorder.path);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const reason: RunErrorReason = "INTERNAL_ERROR";
-    recorder.emit({
+    const failure = recorder.emit({
       kind: "RUN_ERROR",
-      reason_code: reason,
+      reason_code: "INTERNAL_ERROR",
       message: `event stream could not be read back (${typeof code === "string" ? code : "error"})`,
     });
-    return [...live];
+    return [failure];
   }
 }

@@ -1,4 +1,5 @@
-import { Agent, request } from "undici";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 
 export type ReadinessOutcome =
   | { readonly ready: true }
@@ -26,7 +27,7 @@ const INTERVAL_MS = 50;
 
 /**
  * Polls `GET target.url` about every 50 ms, each attempt limited to 0.5 s, until a status 200–399.
- * Redirects are not followed; proxy environment variables are ignored (a plain undici Agent).
+ * Redirects are not followed; proxy environment variables are ignored (Node's HTTP client reads none).
  * `stop` aborts the wait (dependency exited, interruption).
  */
 export async function waitUntilReady(
@@ -34,35 +35,42 @@ export async function waitUntilReady(
   timeoutMs: number,
   stop: AbortSignal,
 ): Promise<ReadinessOutcome> {
-  const dispatcher = new Agent({ keepAliveTimeout: 10, connectTimeout: ATTEMPT_TIMEOUT_MS });
   const deadline = Date.now() + timeoutMs;
-  try {
-    while (!stop.aborted) {
-      const started = Date.now();
-      if (started >= deadline) return { ready: false, reason: "timeout" };
-      const attempt = AbortSignal.any([
-        stop,
-        AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, deadline - started)),
-      ]);
-      try {
-        const response = await request(target.url, {
-          method: "GET",
-          headers: target.headers,
-          dispatcher,
-          signal: attempt,
-        });
-        await response.body.dump();
-        if (response.statusCode >= 200 && response.statusCode < 400) return { ready: true };
-      } catch {
-        // Not listening yet, reset, or the attempt timed out: try again.
-      }
-      const pause = Math.min(INTERVAL_MS - (Date.now() - started), deadline - Date.now());
-      if (pause > 0) await sleep(pause, stop);
-    }
-    return { ready: false, reason: "aborted" };
-  } finally {
-    await dispatcher.destroy();
+  while (!stop.aborted) {
+    const started = Date.now();
+    if (started >= deadline) return { ready: false, reason: "timeout" };
+    const attempt = AbortSignal.any([
+      stop,
+      AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, deadline - started)),
+    ]);
+    const status = await probe(target, attempt);
+    if (status !== null && status >= 200 && status < 400) return { ready: true };
+    const pause = Math.min(INTERVAL_MS - (Date.now() - started), deadline - Date.now());
+    if (pause > 0) await sleep(pause, stop);
   }
+  return { ready: false, reason: "aborted" };
+}
+
+/** One readiness attempt on a fresh connection: the status, or null when it failed or was cut off. */
+function probe(
+  target: { readonly url: string; readonly headers: Record<string, string> },
+  signal: AbortSignal,
+): Promise<number | null> {
+  const send = target.url.startsWith("https:") ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const outgoing = send(
+      target.url,
+      { method: "GET", headers: target.headers, agent: false, signal },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? null));
+        response.on("error", () => resolve(null));
+        response.on("close", () => resolve(null));
+      },
+    );
+    outgoing.on("error", () => resolve(null));
+    outgoing.end();
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -13,6 +13,8 @@ export interface StepContext {
   readonly sink: EventSink;
   readonly interrupt: AbortSignal;
   readonly forceStop: AbortSignal;
+  /** Starts loading what the rest of the run needs, while the dependency boots. */
+  readonly preload: () => void;
   readonly startProxy: (options: ProxyOptions) => Promise<RunningProxy>;
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
 }
@@ -121,6 +123,7 @@ async function startDependency(context: StepContext): Promise<ManagedProcess | n
   }
   const baseUrl = safeUrl(scenario.dependency.baseUrl);
   sink.emit({ kind: "DEPENDENCY_STARTED", base_url: baseUrl, pid: dependency.pid });
+  context.preload();
   const stopWaiting = new AbortController();
   const onInterrupt = (): void => stopWaiting.abort();
   context.interrupt.addEventListener("abort", onInterrupt, { once: true });

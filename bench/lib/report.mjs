@@ -1,0 +1,89 @@
+// Turns the results object into the terminal report (the same figures as latest.json).
+import { formatTable } from "./table.mjs";
+
+const NAMES = { direct: "direct", bare: "bare proxy", agentchaos: "Agent Chaos" };
+
+const SECTIONS = {
+  passThrough: (r) => [
+    `1. Pass-through (small JSON upstream; ${r.warmupS} s warm-up, then ${r.rounds} interleaved rounds of ${r.roundS} s)`,
+    formatTable(
+      ["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx"],
+      ["c1", "c64"].flatMap((level) =>
+        Object.entries(r.byTarget).map(([name, runs]) => {
+          const run = runs[level];
+          return [NAMES[name], run.connections, run.rps, run.p50Ms, run.p99Ms, run.errors, run.non2xx];
+        }),
+      ),
+    ),
+    `req/s Agent Chaos / bare: ${r.rpsRatioVsBare.c1}x at 1, ${r.rpsRatioVsBare.c64}x at 64;` +
+      ` Agent Chaos / direct: ${r.rpsRatioVsDirect.c1}x at 1, ${r.rpsRatioVsDirect.c64}x at 64`,
+    `added p50 at 1 connection: bare ${r.addedP50MsAt1.bare} ms, Agent Chaos ${r.addedP50MsAt1.agentchaos} ms` +
+      ` (${r.addedP50RatioAt1 ?? "-"}x); events recorded ${r.eventsRecorded}` +
+      ` for ${r.measuredRequestsThroughAgentChaos} measured requests (plus warm-up)`,
+  ],
+  streaming: (r) => [
+    `2. Streaming (SSE, median of ${r.runs} runs)`,
+    formatTable(
+      ["target", "TTFB ms", "total ms", "events"],
+      ["direct", "bare", "agentchaos"].map((name) => [
+        NAMES[name],
+        r[name].ttfbMs,
+        r[name].totalMs,
+        `${r[name].eventsReceived}/${r.expectedEvents}`,
+      ]),
+    ),
+  ],
+  cliStart: (r) => [
+    `3. CLI start (median of ${r.runs} runs)`,
+    formatTable(
+      ["command", "wall ms", "vs node -e 0"],
+      [
+        ["node -e 0", r.node.medianMs, "1x"],
+        ["agentchaos --version", r.version.medianMs, `${r.versionRatioVsNode}x`],
+        ["agentchaos validate api_503_recovery.yaml", r.validate.medianMs, `${r.validateRatioVsNode}x`],
+      ],
+    ),
+    ...(r.nonZeroExit ? [`non-zero exits: ${JSON.stringify(r.nonZeroExit)}`] : []),
+  ],
+  runOverhead: (r) => [
+    `4. Run overhead (no_fault.yaml, median of ${r.runs} runs)`,
+    formatTable(
+      ["how", "wall ms"],
+      [
+        ["agentchaos run", r.agentchaosMs],
+        ["same dependency + workload by hand", r.baselineMs],
+        ["overhead", r.overheadMs],
+      ],
+    ),
+    ...(r.nonZeroExit ? [`non-zero exits: ${JSON.stringify(r.nonZeroExit)}`] : []),
+  ],
+  memory: (r) => [
+    `5. Memory (${r.connections} concurrent keep-alive connections, ${r.durationS} s)`,
+    formatTable(
+      ["proxy", "idle RSS MB", "peak RSS MB", "req/s", "p99 ms", "errors", "non-2xx"],
+      ["agentchaos", "bare"].map((name) => {
+        const m = r[name];
+        return [NAMES[name], m.idleRssMb, m.peakRssMb, m.rps, m.p99Ms, m.errors, m.non2xx];
+      }),
+    ),
+  ],
+};
+
+/** The whole report as text. */
+export function renderReport(results, errors, goals) {
+  const blocks = [];
+  for (const [name, render] of Object.entries(SECTIONS)) {
+    if (results[name]) blocks.push(render(results[name]).join("\n"));
+    else if (errors[name]) blocks.push(`${name}: not measured (${errors[name]})`);
+  }
+  blocks.push(
+    [
+      "Goals",
+      formatTable(
+        ["goal", "target", "actual", "status"],
+        goals.map((g) => [g.goal, g.target, g.actual, g.status]),
+      ),
+    ].join("\n"),
+  );
+  return `${blocks.join("\n\n")}\n`;
+}

@@ -1,0 +1,61 @@
+// Profiles where Agent Chaos spends CPU, for the bench's findings (not part of `npm run bench`).
+//   node bench/profile.mjs proxy [connections] [seconds]   the proxy child under /json load
+//   node bench/profile.mjs bare [connections] [seconds]    the same for the bare reference proxy
+//   node bench/profile.mjs cli <agentchaos args...>         one CLI invocation
+// Writes the .cpuprofile to bench/results/ and prints self time by area and by function.
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { summariseProfile } from "./lib/cpu-profile.mjs";
+import { measureLoad } from "./lib/load.mjs";
+import { CLI, ROOT } from "./lib/paths.mjs";
+import { runCommand, stopAll } from "./lib/processes.mjs";
+import { formatTable } from "./lib/table.mjs";
+import { startAgentChaosProxy, startBareProxy, startUpstream } from "./lib/targets.mjs";
+import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
+
+const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
+const [mode = "proxy", ...rest] = process.argv.slice(2);
+const profileDir = join(RESULTS, `profile-${mode}`);
+await rm(profileDir, { recursive: true, force: true });
+await mkdir(profileDir, { recursive: true });
+const execArgv = ["--cpu-prof", "--cpu-prof-dir", profileDir];
+process.once("SIGINT", async () => {
+  await stopAll();
+  removeAllTempDirs();
+  process.exit(130);
+});
+
+if (mode === "proxy" || mode === "bare") {
+  const [connections = "64", seconds = "5"] = rest;
+  const start = mode === "proxy" ? startAgentChaosProxy : startBareProxy;
+  const upstream = await startUpstream();
+  try {
+    const proxy = await start(upstream.url, { execArgv });
+    try {
+      const load = await measureLoad(`${proxy.url}/json`, {
+        connections: Number(connections),
+        durationS: Number(seconds),
+      });
+      process.stdout.write(`load: ${JSON.stringify(load)}\n`);
+    } finally {
+      await proxy.stop();
+    }
+  } finally {
+    await upstream.stop();
+  }
+} else if (mode === "cli") {
+  const { code, wallMs } = await runCommand(process.execPath, [...execArgv, CLI, ...rest], { cwd: ROOT });
+  process.stdout.write(`exit ${code} after ${wallMs.toFixed(0)} ms\n`);
+} else {
+  process.stderr.write("usage: node bench/profile.mjs proxy|bare [connections] [seconds] | cli <args...>\n");
+  process.exit(2);
+}
+
+for (const file of await readdir(profileDir)) {
+  const summary = await summariseProfile(join(profileDir, file));
+  const rows = (list) => list.map((entry) => [entry.share, entry.selfMs, entry.name]);
+  process.stdout.write(`\n${file}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms\n`);
+  process.stdout.write(`${formatTable(["self %", "self ms", "area"], rows(summary.areas.slice(0, 12)))}\n\n`);
+  process.stdout.write(`${formatTable(["self %", "self ms", "function"], rows(summary.functions))}\n`);
+}

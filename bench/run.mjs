@@ -1,0 +1,61 @@
+// `npm run bench`: runs the measurements (all, or the ones named on the command line, e.g.
+// `node bench/run.mjs streaming memory`), prints a table and writes the same figures to
+// bench/results/latest.json. Goals are reported, never asserted; the exit code is 1 only when a
+// measurement could not be taken. Never part of `npm test`. Profiling: bench/profile.mjs.
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { judgeGoals } from "./lib/goals.mjs";
+import { stopAll } from "./lib/processes.mjs";
+import { renderReport } from "./lib/report.mjs";
+import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
+import { cliStart } from "./measure/cli-start.mjs";
+import { memory } from "./measure/memory.mjs";
+import { passThrough } from "./measure/pass-through.mjs";
+import { runOverhead } from "./measure/run-overhead.mjs";
+import { streaming } from "./measure/streaming.mjs";
+
+const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory };
+const DEADLINE_MS = 175_000;
+const RESULTS = new URL("./results/", import.meta.url);
+
+async function abort(message, exitCode) {
+  process.stderr.write(`\nbench: ${message}; stopping its processes\n`);
+  await stopAll();
+  removeAllTempDirs();
+  process.exit(exitCode);
+}
+
+process.once("SIGINT", () => abort("interrupted", 130));
+process.once("SIGTERM", () => abort("terminated", 143));
+const deadline = setTimeout(() => abort(`over the ${DEADLINE_MS / 1000} s limit`, 1), DEADLINE_MS);
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in MEASUREMENTS));
+if (unknown.length > 0)
+  await abort(`unknown measurement ${unknown.join(", ")} (${Object.keys(MEASUREMENTS)})`, 2);
+
+const results = {};
+const errors = {};
+for (const [name, measure] of Object.entries(MEASUREMENTS)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  const started = performance.now();
+  process.stderr.write(`bench: ${name}...`);
+  try {
+    results[name] = await measure();
+  } catch (error) {
+    errors[name] = error instanceof Error ? error.message : String(error);
+    await stopAll();
+    removeAllTempDirs();
+  }
+  process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
+clearTimeout(deadline);
+
+const goals = judgeGoals(results);
+const machine = { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length };
+process.stdout.write(`\n${renderReport(results, errors, goals)}`);
+await mkdir(RESULTS, { recursive: true });
+const document = { generatedAt: new Date().toISOString(), machine, results, errors, goals };
+await writeFile(new URL("latest.json", RESULTS), `${JSON.stringify(document, null, 2)}\n`);
+process.stdout.write(`\nwritten to bench/results/latest.json\n`);
+if (Object.keys(errors).length > 0) process.exitCode = 1;
