@@ -1,9 +1,16 @@
 // 5. Memory: peak RSS of the Agent Chaos proxy process (and, for context, the bare proxy) while
 // CONNECTIONS concurrent keep-alive connections send requests through it for DURATION_S seconds.
+import { once } from "node:events";
+import { readdirSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { measureLoad } from "../lib/load.mjs";
+import { CLI, ROOT } from "../lib/paths.mjs";
+import { spawnTracked, stopChild } from "../lib/processes.mjs";
 import { round } from "../lib/stats.mjs";
 import { startAgentChaosProxy, startBareProxy, startUpstream } from "../lib/targets.mjs";
+import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
 const CONNECTIONS = 1000;
 const DURATION_S = 4;
@@ -13,7 +20,8 @@ export async function memory() {
   try {
     const agentchaos = await measureProxy(upstream.url, startAgentChaosProxy);
     const bare = await measureProxy(upstream.url, startBareProxy);
-    return { connections: CONNECTIONS, durationS: DURATION_S, agentchaos, bare };
+    const cliRun = await measureCliRun(upstream.url);
+    return { connections: CONNECTIONS, durationS: DURATION_S, agentchaos, bare, cliRun };
   } finally {
     await upstream.stop();
   }
@@ -55,5 +63,53 @@ async function statusKb(pid, field) {
     return match ? Number(match[1]) : null;
   } catch {
     return null;
+  }
+}
+
+const LOAD_WORKLOAD = fileURLToPath(new URL("../servers/load-workload.mjs", import.meta.url));
+
+/**
+ * The whole `agentchaos run` process (scenario loader, recorder, proxy, analysis, report) while
+ * its workload drives CONNECTIONS connections through the proxy: peak RSS of the CLI process.
+ */
+async function measureCliRun(upstreamUrl) {
+  const dir = makeTempDir("agentchaos-bench-run-");
+  try {
+    const scenario = join(dir, "memory.yaml");
+    writeFileSync(
+      scenario,
+      [
+        "schema_version: 1",
+        "name: bench-memory",
+        "dependency:",
+        "  type: http",
+        `  base_url: ${upstreamUrl}`,
+        "workload:",
+        `  command: ${JSON.stringify([process.execPath, LOAD_WORKLOAD])}`,
+        `  env: {BENCH_CONNECTIONS: "${CONNECTIONS}", BENCH_DURATION_S: "${DURATION_S}"}`,
+        "success:",
+        "  exit_code: 0",
+        "timeout_seconds: 60",
+        "",
+      ].join("\n"),
+    );
+    const child = spawnTracked(process.execPath, [CLI, "run", scenario, "--output-dir", join(dir, "runs")], {
+      cwd: ROOT,
+    });
+    let peakKb = 0;
+    const sample = setInterval(async () => {
+      peakKb = Math.max(peakKb, (await statusKb(child.pid, "VmHWM")) ?? 0);
+    }, 100);
+    const timer = setTimeout(() => stopChild(child), 60_000);
+    const [code] = await once(child, "exit");
+    clearInterval(sample);
+    clearTimeout(timer);
+    const runDir = join(dir, "runs", readdirSync(join(dir, "runs"))[0] ?? "");
+    const load = JSON.parse(
+      (await readFile(join(runDir, "stdout.log"), "utf8")).trim().split("\n").at(-1) ?? "{}",
+    );
+    return { exitCode: code, peakRssMb: peakKb > 0 ? round(peakKb / 1024, 1) : null, rps: load.rps ?? null };
+  } finally {
+    removeTempDir(dir);
   }
 }
