@@ -43,7 +43,6 @@ const SECTIONS = {
         ["agentchaos validate api_503_recovery.yaml", r.validate.medianMs, `${r.validateRatioVsNode}x`],
       ],
     ),
-    ...(r.nonZeroExit ? [`non-zero exits: ${JSON.stringify(r.nonZeroExit)}`] : []),
   ],
   runOverhead: (r) => [
     `4. Run overhead (no_fault.yaml, median of ${r.runs} runs)`,
@@ -55,7 +54,6 @@ const SECTIONS = {
         ["overhead", r.overheadMs],
       ],
     ),
-    ...(r.nonZeroExit ? [`non-zero exits: ${JSON.stringify(r.nonZeroExit)}`] : []),
   ],
   memory: (r) => [
     `5. Memory (${r.connections} concurrent keep-alive connections, ${r.durationS} s)`,
@@ -66,6 +64,7 @@ const SECTIONS = {
         return [NAMES[name], m.idleRssMb, m.peakRssMb, m.rps, m.p99Ms, m.errors, m.non2xx];
       }),
     ),
+    `whole \`agentchaos run\` process under the same load (scenario loader, live output, post-run analysis and report included): peak RSS ${r.cliRun.peakRssMb} MB, ${r.cliRun.rps} req/s, exit ${r.cliRun.exitCode}`,
   ],
 };
 

@@ -33,7 +33,8 @@ export async function runOverhead() {
     const agentchaosMs = round(median(samples.agentchaos), 1);
     const baselineMs = round(median(samples.baseline), 1);
     const result = { runs: RUNS, agentchaosMs, baselineMs, overheadMs: round(agentchaosMs - baselineMs, 1) };
-    if (Object.keys(failures).length > 0) result.nonZeroExit = failures;
+    // A command that failed measured nothing worth comparing.
+    if (Object.keys(failures).length > 0) throw new Error(`non-zero exits: ${JSON.stringify(failures)}`);
     return result;
   } finally {
     removeTempDir(outputDir);
