@@ -1,19 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/runtime/process-group.js";
-import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually, tempDir } from "../helpers/temp.js";
+import { eventually } from "../helpers/temp.js";
 
-let dir: { path: string; remove: () => Promise<void> };
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  killStrayClis();
-  await dir.remove();
-});
+const dir = testFolder("each");
 
 interface RecordedRun {
   report: { result: string; reason_code: string; diagnostics: string[]; workload: Record<string, unknown> };

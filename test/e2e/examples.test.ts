@@ -1,8 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { killStrayClis, onlyRunDir, ROOT, runBuiltCli } from "../helpers/cli.js";
-import { tempDir } from "../helpers/temp.js";
+import { describe, expect, it } from "vitest";
+import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 /** examples.md: file → result, reason, exit, injected, failed ops, retries, recoveries, schedule lists. */
 const TABLE = [
@@ -32,14 +31,7 @@ const PROBABILITY: Record<string, { evaluated: number; selected: number[]; compl
   api_503_probability_incomplete: { evaluated: 3, selected: [2], completed: false },
 };
 
-let out: { path: string; remove: () => Promise<void> };
-beforeAll(async () => {
-  out = await tempDir();
-});
-afterEach(() => killStrayClis());
-afterAll(async () => {
-  await out.remove();
-});
+const out = testFolder("all");
 
 describe("bundled examples through the built CLI", () => {
   it.each(TABLE)(

@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
-import { tempDir } from "../helpers/temp.js";
+import { describe, expect, it } from "vitest";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 /** The README's table of LLM scenarios: file → result, reason, exit, injected, retries. */
 const TABLE = [
@@ -16,14 +15,7 @@ const TABLE = [
   ["anthropic_stream_latency_tolerated", "PASSED", "FAULT_TOLERATED", 0, 1, 0],
 ] as const;
 
-let out: { path: string; remove: () => Promise<void> };
-beforeAll(async () => {
-  out = await tempDir();
-});
-afterEach(() => killStrayClis());
-afterAll(async () => {
-  await out.remove();
-});
+const out = testFolder("all");
 
 describe("official-SDK agents under faults, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, injected, retries) => {

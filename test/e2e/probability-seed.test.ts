@@ -1,18 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { fixtureDependency, freePort, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { tempDir } from "../helpers/temp.js";
 
-let dir: { path: string; remove: () => Promise<void> };
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  killStrayClis();
-  await dir.remove();
-});
+const dir = testFolder("each");
 
 /** Fetches /item/1 and /item/2, each retried until it succeeds. */
 const RETRYING_WORKLOAD = `

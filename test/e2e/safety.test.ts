@@ -1,9 +1,8 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { killStrayClis, onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { fixtureDependency, freePort, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { tempDir } from "../helpers/temp.js";
 
 const SECRETS = {
   userInfo: "planted-user-info-Zk39",
@@ -13,14 +12,7 @@ const SECRETS = {
   environment: "planted-env-value-Tr64",
 };
 
-let dir: { path: string; remove: () => Promise<void> };
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  killStrayClis();
-  await dir.remove();
-});
+const dir = testFolder("each");
 
 describe("planted secrets", () => {
   it("appear in no file or terminal line that Agent Chaos itself generates", async () => {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { tempDir } from "./temp.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "dist", "bin", "agentchaos.js");
@@ -63,4 +65,32 @@ export function onlyRunDir(outputDir: string): string {
   const entries = readdirSync(outputDir);
   if (entries.length !== 1) throw new Error(`expected one run folder, found ${entries.length}`);
   return join(outputDir, entries[0] as string);
+}
+
+/**
+ * A temp folder for the calling file's tests: fresh for each test (`each`) or shared by all of
+ * them (`all`). After each test any CLI it left running is killed; the folder is removed.
+ */
+export function testFolder(scope: "each" | "all"): { readonly path: string } {
+  let current: { path: string; remove: () => Promise<void> } | null = null;
+  const create = async (): Promise<void> => {
+    current = await tempDir();
+  };
+  const remove = async (): Promise<void> => {
+    await current?.remove();
+    current = null;
+  };
+  if (scope === "each") beforeEach(create);
+  else beforeAll(create);
+  afterEach(async () => {
+    killStrayClis();
+    if (scope === "each") await remove();
+  });
+  if (scope === "all") afterAll(remove);
+  return {
+    get path(): string {
+      if (current === null) throw new Error("testFolder() is only available inside a test");
+      return current.path;
+    },
+  };
 }
