@@ -55,34 +55,37 @@ timeout_seconds: 1
     expect(run.events.at(-1)?.type).toBe("RUN_COMPLETED");
   });
 
-  it("SIGINT during a run stops everything, completes the run folder and exits 130", async () => {
-    const port = await freePort();
-    const file = await scenario(
-      "interrupted",
-      `${fixtureDependency(port)}workload:
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "%s during a run stops everything, completes the run folder and exits 130",
+    async (signal) => {
+      const port = await freePort();
+      const file = await scenario(
+        "interrupted",
+        `${fixtureDependency(port)}workload:
   command: ${yamlList([process.execPath, join(PROGRAMS, "forever.mjs")])}
 `,
-    );
-    const out = join(dir.path, "runs");
-    let sent = false;
-    const result = await runBuiltCli(["run", file, "--output-dir", out], {
-      onStdout: (text, child) => {
-        if (!sent && text.includes("[workload OUT] running")) {
-          sent = true;
-          child.kill("SIGINT");
-        }
-      },
-    });
-    expect(sent).toBe(true);
-    expect(result.code).toBe(130);
-    expect(result.stdout).toContain("Result: FAILED\nReason: INTERRUPTED\n");
-    const run = await readRun(out);
-    expect(run.report.reason_code).toBe("INTERRUPTED");
-    expect(run.report.workload.interrupted).toBe(true);
-    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
-    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
-    expect(inspected.code).toBe(0);
-  });
+      );
+      const out = join(dir.path, "runs");
+      let sent = false;
+      const result = await runBuiltCli(["run", file, "--output-dir", out], {
+        onStdout: (text, child) => {
+          if (!sent && text.includes("[workload OUT] running")) {
+            sent = true;
+            child.kill(signal);
+          }
+        },
+      });
+      expect(sent).toBe(true);
+      expect(result.code).toBe(130);
+      expect(result.stdout).toContain("Result: FAILED\nReason: INTERRUPTED\n");
+      const run = await readRun(out);
+      expect(run.report.reason_code).toBe("INTERRUPTED");
+      expect(run.report.workload.interrupted).toBe(true);
+      expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+      const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+      expect(inspected.code).toBe(0);
+    },
+  );
 
   it("a second SIGINT skips the grace period and still leaves no process behind", async () => {
     const port = await freePort();
