@@ -1,9 +1,12 @@
 import type { FailureKind } from "../events/types.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 
+/** The longest delay one Node timer can wait; a longer one would fire after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface Hold {
   readonly exchange: Exchange;
-  readonly timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   readonly onClose: () => void;
   readonly resolve: (elapsed: boolean) => void;
 }
@@ -27,13 +30,25 @@ export class HeldOperations {
       }
       const hold: Hold = {
         exchange,
-        timer: setTimeout(() => {
-          this.#release(hold);
-          resolve(true);
-        }, ms),
+        timer: undefined,
         onClose: () => this.#abandon(hold, "client_disconnected"),
         resolve,
       };
+      // A wait longer than one timer allows is chained, so every `latency_ms` is honoured.
+      const wait = (remaining: number) => {
+        hold.timer = setTimeout(
+          () => {
+            if (remaining > MAX_TIMER_MS) {
+              wait(remaining - MAX_TIMER_MS);
+              return;
+            }
+            this.#release(hold);
+            resolve(true);
+          },
+          Math.min(remaining, MAX_TIMER_MS),
+        );
+      };
+      wait(ms);
       response.once("close", hold.onClose);
       this.#byFingerprint.set(operation.fingerprint, hold);
     });

@@ -130,6 +130,24 @@ describe("http_latency", () => {
     });
   });
 
+  it("keeps holding a request whose latency_ms exceeds the longest single Node timer", async () => {
+    const upstream = await startUpstream();
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, faults.latency(3_000_000_000, schedule(1)), sink);
+
+    const outcome = sendWithNodeHttp(`${proxy.url}/slow`);
+    await eventually(() => sink.ofKind("FAULT_INJECTED").length === 1);
+    await sleep(200);
+
+    expect(upstream.hits).toHaveLength(0);
+    expect(sink.ofKind("OPERATION_SUCCEEDED")).toEqual([]);
+    await proxy.close();
+    expect("error" in (await outcome)).toBe(true);
+    expect(sink.ofKind("OPERATION_FAILED")).toMatchObject([
+      { failure_kind: "client_disconnected", status_code: null },
+    ]);
+  });
+
   it("ends pending waits on close: the timer is cleared, the workload's connection is ended, nothing is forwarded", async () => {
     const upstream = await startUpstream();
     const sink = new MemorySink();
