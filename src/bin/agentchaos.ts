@@ -8,6 +8,9 @@ const onSignal = (): void => {
   else interrupt.abort();
 };
 process.on("SIGINT", onSignal);
+// A closed terminal or pipe (`agentchaos run … | head -1`) only loses output: the run goes on
+// and still completes its run folder.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 process.on("SIGTERM", onSignal);
 
 runCli(process.argv.slice(2), {

@@ -1,12 +1,12 @@
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { copyFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Analysis } from "../analysis/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { Report } from "../report/types.js";
 import type { Scenario } from "../scenario/types.js";
 import { exitCodeFor } from "./exit-code.js";
-import { makeRunId } from "./run-id.js";
+import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
 
@@ -31,43 +31,6 @@ export interface ExperimentOutcome {
   readonly analysis: Analysis;
   readonly interrupted: boolean;
   readonly exitCode: number;
-}
-
-/** Raised when no run folder could be made; nothing was started. */
-export class RunFolderError extends Error {
-  readonly code = "RUN_FOLDER_FAILED";
-}
-
-async function createRunFolder(outputDir: string): Promise<{ runId: string; runDir: string }> {
-  const base = resolve(outputDir);
-  try {
-    await mkdir(base, { recursive: true });
-  } catch (error) {
-    throw new RunFolderError(
-      `cannot create output folder (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      {
-        cause: error,
-      },
-    );
-  }
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const runId = makeRunId();
-    const runDir = join(base, runId);
-    try {
-      await mkdir(runDir);
-      return { runId, runDir };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new RunFolderError(
-          `cannot create run folder (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-          {
-            cause: error,
-          },
-        );
-      }
-    }
-  }
-  throw new RunFolderError("cannot create a unique run folder");
 }
 
 /**

@@ -1,8 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/runtime/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";
 
@@ -188,5 +190,58 @@ workload:
       "RUN_COMPLETED",
     ]);
     expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+  });
+});
+
+describe("a closed output pipe", () => {
+  it("loses only the output: the run completes its report and stops its processes", async () => {
+    const out = join(dir.path, "runs");
+    const child = spawn(
+      process.execPath,
+      [BIN, "run", "examples/scenarios/api_503_recovery.yaml", "--output-dir", out],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const run = await readRun(out);
+    expect(run.report.result).toBe("RECOVERED");
+    expect(run.events.at(-1)?.type).toBe("RUN_COMPLETED");
+    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+  });
+});
+
+describe("an output folder that cannot be created", () => {
+  it("is a setup failure (exit 3) with one clear line, and nothing is started", async () => {
+    const blocker = join(dir.path, "a-file");
+    await writeFile(blocker, "");
+    const result = await runBuiltCli([
+      "run",
+      "examples/scenarios/no_fault.yaml",
+      "--output-dir",
+      join(blocker, "runs"),
+    ]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe("Cannot start experiment: cannot create output folder (ENOTDIR)\n");
+  });
+
+  it("under /proc fails at once instead of hanging", async () => {
+    const result = await runBuiltCli(
+      ["run", "examples/scenarios/no_fault.yaml", "--output-dir", "/proc/agentchaos-nope"],
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^Cannot start experiment: cannot create output folder \([A-Z]+\)\n$/);
   });
 });

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { renderSummary } from "../../report/summary.js";
-import { RunFolderError, runExperiment } from "../../runtime/orchestrator.js";
+import { runExperiment } from "../../runtime/orchestrator.js";
+import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
