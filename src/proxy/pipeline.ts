@@ -11,8 +11,8 @@ import { upstreamRequestHeaders } from "./headers.js";
 import type { HeldOperations } from "./holds.js";
 import type { OperationLedger } from "./operation.js";
 import { defaultRelay } from "./relay.js";
+import { splitTarget } from "./request-target.js";
 import { FORWARDED_METHODS, METHOD_NOT_ALLOWED, REQUEST_TOO_LARGE, sendSynthetic } from "./responses.js";
-import { splitTarget } from "./target.js";
 
 export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRelay) => ResponseRelay) => void;
 

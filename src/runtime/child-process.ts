@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
+import { AgentChaosError } from "../errors.js";
 import type { CommandSpec } from "../scenario/types.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 
@@ -20,13 +21,12 @@ export interface ManagedProcessOptions {
   readonly onLine?: (stream: "out" | "err", line: string) => void;
 }
 
-/** Raised synchronously when the command cannot be started; `code` is the errno code (ENOENT, EACCES, …). */
-export class SpawnError extends Error {
-  readonly code: string;
-  constructor(code: string) {
-    super(`spawn ${code}`);
-    this.name = "SpawnError";
-    this.code = code;
+/** The command could not be started; `errno` is the system's code (ENOENT, EACCES, …). */
+export class SpawnError extends AgentChaosError {
+  readonly errno: string;
+  constructor(errno: string) {
+    super("SPAWN_FAILED", `spawn ${errno}`);
+    this.errno = errno;
   }
 }
 
@@ -137,10 +137,6 @@ export class ManagedProcess {
       this.#child.stderr?.destroy();
       await this.#outputClosed;
     }
-  }
-
-  get exitedAlready(): boolean {
-    return this.#child.exitCode !== null || this.#child.signalCode !== null;
   }
 }
 

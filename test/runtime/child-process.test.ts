@@ -82,7 +82,7 @@ describe("ManagedProcess", () => {
       stderrPath: join(dir.path, "err.log"),
     });
     await expect(failure).rejects.toBeInstanceOf(SpawnError);
-    await expect(failure).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(failure).rejects.toMatchObject({ code: "SPAWN_FAILED", errno: "ENOENT" });
   });
 
   it("rejects with SpawnError for a working directory that does not exist", async () => {
@@ -91,7 +91,7 @@ describe("ManagedProcess", () => {
       stdoutPath: join(dir.path, "out.log"),
       stderrPath: join(dir.path, "err.log"),
     });
-    await expect(failure).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(failure).rejects.toMatchObject({ code: "SPAWN_FAILED", errno: "ENOENT" });
   });
 
   it("records a signal death as the negative signal number", async () => {

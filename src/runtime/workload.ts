@@ -1,0 +1,92 @@
+import { join } from "node:path";
+import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { SetupFailure, type StepContext, seconds } from "./step-context.js";
+
+// Node timers cap at 2^31-1 ms (about 24.8 days); longer workload limits are clamped to that.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Spawns the workload, waits for its exit, its time limit or an interruption, records the completion. */
+export async function runWorkload(context: StepContext, proxyUrl: string): Promise<void> {
+  const { scenario, runDir } = context;
+  const workloadSpec = scenario.workload;
+  const extraEnv: Record<string, string> = {
+    AGENTCHAOS_PROXY_URL: proxyUrl,
+    AGENTCHAOS_RUN_ID: context.runId,
+  };
+  if (workloadSpec.proxyUrlEnv !== null) extraEnv[workloadSpec.proxyUrlEnv] = proxyUrl;
+  let workload: ManagedProcess;
+  try {
+    workload = await ManagedProcess.start({
+      spec: workloadSpec,
+      extraEnv,
+      stdoutPath: join(runDir, "stdout.log"),
+      stderrPath: join(runDir, "stderr.log"),
+      ...(context.onWorkloadLine === undefined ? {} : { onLine: context.onWorkloadLine }),
+    });
+  } catch (error) {
+    if (error instanceof SpawnError) {
+      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `workload could not be started (spawn ${error.errno})`);
+    }
+    throw error;
+  }
+  try {
+    await superviseWorkload(context, workload);
+  } finally {
+    // Whatever happened above, nothing the workload started may outlive the run.
+    await workload.stop(context.forceStop);
+  }
+}
+
+async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<void> {
+  const { scenario, sink } = context;
+  const workloadSpec = scenario.workload;
+  const startedAt = performance.now();
+  sink.emit({
+    kind: "WORKLOAD_STARTED",
+    name: workloadSpec.name ?? workloadSpec.command[0],
+    pid: workload.pid,
+  });
+
+  let exitedAt = 0;
+  const exited = workload.exited.then((exit) => {
+    exitedAt = performance.now();
+    return { how: "exited" as const, exit };
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<{ how: "timeout" }>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ how: "timeout" }),
+      Math.min(scenario.timeoutSeconds * 1000, MAX_TIMER_MS),
+    );
+  });
+  let onAbort: (() => void) | undefined;
+  const interrupted = new Promise<{ how: "interrupted" }>((resolve) => {
+    onAbort = () => resolve({ how: "interrupted" });
+    if (context.interrupt.aborted) onAbort();
+    else context.interrupt.addEventListener("abort", onAbort, { once: true });
+  });
+  const first = await Promise.race([exited, timedOut, interrupted]);
+  clearTimeout(timer);
+  if (onAbort !== undefined) context.interrupt.removeEventListener("abort", onAbort);
+
+  let exit: ProcessExit;
+  if (first.how === "exited") {
+    exit = await workload.reap(context.forceStop);
+  } else {
+    exit = await workload.stop(context.forceStop);
+  }
+  const ended = first.how === "exited" ? exitedAt : performance.now();
+  sink.emit({
+    kind: "WORKLOAD_COMPLETED",
+    exit_code: exit.exitCode,
+    timed_out: first.how === "timeout",
+    interrupted: first.how === "interrupted",
+    duration_ms: Math.max(0, Math.round(ended - startedAt)),
+    error:
+      first.how === "timeout"
+        ? `process exceeded ${seconds(scenario.timeoutSeconds)} second timeout`
+        : first.how === "interrupted"
+          ? "process interrupted"
+          : null,
+  });
+}
