@@ -1,5 +1,6 @@
-import type { Dispatcher } from "undici";
-import { Pool } from "undici";
+import type { Dispatcher, Pool } from "undici";
+// The Pool module alone (see src/types/undici-pool.d.ts for why not the package index).
+import PoolClass from "undici/lib/dispatcher/pool.js";
 import type { ResponseRelay } from "../faults/types.js";
 
 /** One request as it goes upstream. */
@@ -27,7 +28,7 @@ export class Upstream {
   constructor(baseUrl: string) {
     const url = new URL(baseUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("unsupported scheme");
-    this.#pool = new Pool(url.origin);
+    this.#pool = new PoolClass(url.origin);
     this.#prefix = url.pathname.replace(/\/+$/, "");
     this.#authorization =
       url.username === "" && url.password === ""
