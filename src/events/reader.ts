@@ -144,32 +144,23 @@ function truncatedTail(line: number): EventsError {
  * duplicates) are left to the analyzer, which reports them as a result.
  */
 export function parseEventsText(text: string, options: ReadEventsOptions = {}): AgentChaosEvent[] {
-  const lines = text.split("\n");
-  const tail = lines.pop() ?? "";
-  const events = lines.map((line, index) => parseEventLine(line, index + 1));
-  if (tail !== "" && options.allowTruncatedTail !== true) throw truncatedTail(lines.length + 1);
+  const events: AgentChaosEvent[] = [];
+  let start = 0;
+  // Line by line, so no array of every line's text is ever held next to the parsed events.
+  for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+    events.push(parseEventLine(text.slice(start, end), events.length + 1));
+    start = end + 1;
+  }
+  if (start < text.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
   return events;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function decode(bytes: Uint8Array): string {
+function decodeLine(bytes: Uint8Array, line: number): string {
   try {
     return utf8.decode(bytes);
   } catch (cause) {
-    let start = 0;
-    let line = 1;
-    for (let end = bytes.indexOf(10); ; end = bytes.indexOf(10, start)) {
-      const stop = end === -1 ? bytes.length : end;
-      try {
-        utf8.decode(bytes.subarray(start, stop));
-      } catch {
-        break;
-      }
-      if (end === -1) break;
-      start = end + 1;
-      line++;
-    }
     throw new EventsError("EVENTS_INVALID", `Invalid event on line ${line}: the line is not valid UTF-8.`, {
       line,
       keyPath: "",
@@ -193,9 +184,15 @@ export async function readEvents(path: string, options: ReadEventsOptions = {}):
     }
     throw new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
   }
-  // The tail after the last newline is split off as bytes: a crash may cut a UTF-8 sequence.
-  const complete = bytes.lastIndexOf(10) + 1;
-  const events = parseEventsText(decode(bytes.subarray(0, complete)));
-  if (complete < bytes.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
+  // Decoded and parsed one line at a time (the whole text is never one string); the tail after
+  // the last newline stays bytes, since a crash may have cut a UTF-8 sequence.
+  const events: AgentChaosEvent[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
+    const line = events.length + 1;
+    events.push(parseEventLine(decodeLine(bytes.subarray(start, end), line), line));
+    start = end + 1;
+  }
+  if (start < bytes.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
   return events;
 }
