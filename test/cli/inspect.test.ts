@@ -14,8 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/index.js";
-import type { CliIo } from "../../src/cli/io.js";
+import { type Captured, runInProcess } from "../helpers/in-process.js";
 
 const VALID = join(import.meta.dirname, "..", "fixtures", "reports", "valid");
 const INVALID = join(import.meta.dirname, "..", "fixtures", "reports", "invalid");
@@ -31,17 +30,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function inspect(target: string, cwd = dir): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd,
-    env: {},
-  };
-  const code = await runCli(["inspect", target], io);
-  return { code, stdout, stderr };
+function inspect(target: string, cwd = dir): Promise<Captured> {
+  return runInProcess(["inspect", target], cwd);
 }
 
 async function copyFixture(folder: string, name: string, to = join(dir, "report.json")): Promise<string> {

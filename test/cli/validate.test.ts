@@ -2,29 +2,13 @@ import { access, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/index.js";
-import type { CliIo } from "../../src/cli/io.js";
+import { type Captured, runInProcess } from "../helpers/in-process.js";
 import { tempDir } from "../helpers/temp.js";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/scenarios");
 
-interface Captured {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function validate(path: string, cwd = FIXTURES): Promise<Captured> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd,
-    env: {},
-  };
-  const code = await runCli(["validate", path], io);
-  return { code, stdout, stderr };
+function validate(path: string, cwd = FIXTURES): Promise<Captured> {
+  return runInProcess(["validate", path], cwd);
 }
 
 describe("agentchaos validate", () => {
