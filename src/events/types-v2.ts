@@ -1,0 +1,189 @@
+/**
+ * Event schema 2 (spec v2/evidence.md). Envelope as schema 1 with `schema_version: 2`; payload
+ * keys are declared in their contract order: builders create payload objects with `kind` first
+ * and the other keys in this order.
+ */
+import type {
+  Component,
+  FailureKind,
+  RunCompletedPayload,
+  RunErrorPayload,
+  RunStartedPayload,
+  WorkloadCompletedPayload,
+  WorkloadStartedPayload,
+} from "./types.js";
+
+export type FailureKindV2 =
+  | FailureKind
+  | "injected_llm_error"
+  | "injected_stream_truncated"
+  | "injected_stream_reset"
+  | "injected_stream_error_event"
+  | "injected_response_lost"
+  | "tool_error"
+  | "rpc_error"
+  | "client_cancelled"
+  | "connection_closed"
+  | "injected_rpc_error"
+  | "injected_tool_error"
+  | "injected_no_response";
+
+export type NotAppliedReason =
+  | "upstream_status"
+  | "not_a_stream"
+  | "ended_before_cut"
+  | "upstream_failed"
+  | "another_fault_acted";
+
+export interface DependencyStartedPayloadV2 {
+  kind: "DEPENDENCY_STARTED";
+  dependency: string;
+  base_url: string;
+  pid: number;
+}
+export interface DependencyReadyPayloadV2 {
+  kind: "DEPENDENCY_READY";
+  dependency: string;
+  base_url: string;
+  readiness_path: string;
+}
+export interface InjectorStartedPayloadV2 {
+  kind: "INJECTOR_STARTED";
+  dependency: string;
+  proxy_url: string | null;
+  upstream_url: string | null;
+}
+export interface SessionStartedPayload {
+  kind: "SESSION_STARTED";
+  dependency: string;
+  session: number;
+  pid: number;
+}
+export interface SessionEndedPayload {
+  kind: "SESSION_ENDED";
+  dependency: string;
+  session: number;
+  exit_code: number | null;
+}
+export interface OperationObservedPayloadV2 {
+  kind: "OPERATION_OBSERVED";
+  operation_id: string;
+  dependency: string;
+  protocol: "http" | "mcp";
+  method: string;
+  path: string;
+  query_hash: string | null;
+  body_hash: string;
+  fingerprint: string;
+  session: number | null;
+  idempotency_key_hash: string | null;
+}
+export interface FaultInjectedPayloadV2 {
+  kind: "FAULT_INJECTED";
+  operation_id: string;
+  fault_id: string;
+  fault_type: string;
+  parameters: Record<string, number>;
+}
+export interface FaultNotAppliedPayload {
+  kind: "FAULT_NOT_APPLIED";
+  operation_id: string;
+  fault_id: string;
+  reason: NotAppliedReason;
+}
+export interface RetryObservedPayloadV2 {
+  kind: "RETRY_OBSERVED";
+  operation_id: string;
+  retry_of_operation_id: string;
+  fingerprint: string;
+  attempt: number;
+}
+export interface OperationFailedPayloadV2 {
+  kind: "OPERATION_FAILED";
+  operation_id: string;
+  fingerprint: string;
+  failure_kind: FailureKindV2;
+  status_code: number | null;
+  fault_related: boolean;
+  retry_after_ms: number | null;
+  upstream_status: number | null;
+  rpc_error_code: number | null;
+  relayed_events: number | null;
+}
+export interface OperationSucceededPayloadV2 {
+  kind: "OPERATION_SUCCEEDED";
+  operation_id: string;
+  fingerprint: string;
+  status_code: number | null;
+  duration_ms: number;
+  fault_related: boolean;
+  relayed_events: number | null;
+  closed_by_client: boolean;
+}
+export interface DependencyStoppedPayloadV2 {
+  kind: "DEPENDENCY_STOPPED";
+  dependency: string;
+  exit_code: number | null;
+}
+
+export type EventPayloadV2 =
+  | RunStartedPayload
+  | DependencyStartedPayloadV2
+  | DependencyReadyPayloadV2
+  | InjectorStartedPayloadV2
+  | SessionStartedPayload
+  | SessionEndedPayload
+  | WorkloadStartedPayload
+  | OperationObservedPayloadV2
+  | FaultInjectedPayloadV2
+  | FaultNotAppliedPayload
+  | RetryObservedPayloadV2
+  | OperationFailedPayloadV2
+  | OperationSucceededPayloadV2
+  | WorkloadCompletedPayload
+  | DependencyStoppedPayloadV2
+  | RunErrorPayload
+  | RunCompletedPayload;
+
+export type EventTypeV2 = EventPayloadV2["kind"];
+
+/** The component each schema-2 event type is emitted by (the shim's events are `proxy`). */
+export const EVENT_COMPONENT_V2 = {
+  RUN_STARTED: "orchestrator",
+  DEPENDENCY_STARTED: "dependency",
+  DEPENDENCY_READY: "dependency",
+  INJECTOR_STARTED: "injector",
+  SESSION_STARTED: "proxy",
+  SESSION_ENDED: "proxy",
+  WORKLOAD_STARTED: "workload",
+  OPERATION_OBSERVED: "proxy",
+  FAULT_INJECTED: "proxy",
+  FAULT_NOT_APPLIED: "proxy",
+  RETRY_OBSERVED: "proxy",
+  OPERATION_FAILED: "proxy",
+  OPERATION_SUCCEEDED: "proxy",
+  WORKLOAD_COMPLETED: "workload",
+  DEPENDENCY_STOPPED: "dependency",
+  RUN_ERROR: "orchestrator",
+  RUN_COMPLETED: "orchestrator",
+} as const satisfies Record<EventTypeV2, Component>;
+
+/** One line of a schema-2 events.jsonl, envelope keys in contract order. */
+export interface AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> {
+  schema_version: 2;
+  event_id: string;
+  run_id: string;
+  sequence: number;
+  timestamp: string;
+  elapsed_ms: number;
+  type: P["kind"];
+  component: Component;
+  payload: P;
+}
+
+export type PayloadOfV2<T extends EventTypeV2> = Extract<EventPayloadV2, { kind: T }>;
+
+/** What schema-2 producers (proxies, shim channel, orchestrator) depend on. */
+export interface EventSinkV2 {
+  emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
+}

@@ -1,0 +1,220 @@
+/**
+ * A validated schema-2 scenario (spec v2/scenario.md): plain data, no behaviour. Produced by
+ * `loadScenario` for `schema_version: 2`, consumed by the runtime, the proxies, the MCP shim and
+ * the schema-2 analyzer.
+ */
+import type { CommandSpec, DependencyStart, Trigger } from "./types.js";
+
+/** The five schema-1 HTTP faults, which keep their keys and bytes in schema 2. */
+export type ClassicHttpFaultType =
+  | "http_latency"
+  | "http_error"
+  | "http_rate_limit"
+  | "http_malformed_json"
+  | "http_disconnect";
+
+/** The HTTP faults schema 2 adds (v2/faults.md). */
+export type LlmHttpFaultType =
+  | "http_llm_error"
+  | "http_stream_truncate"
+  | "http_stream_reset"
+  | "http_stream_stall"
+  | "http_stream_error_event"
+  | "http_response_lost";
+
+/** JSON-RPC level faults (v2/mcp.md). */
+export type McpFaultType =
+  | "mcp_error"
+  | "mcp_tool_error"
+  | "mcp_latency"
+  | "mcp_no_response"
+  | "mcp_disconnect";
+
+export type HttpFaultTypeV2 = ClassicHttpFaultType | LlmHttpFaultType;
+export type FaultTypeV2 = HttpFaultTypeV2 | McpFaultType;
+
+export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
+  "http_latency",
+  "http_error",
+  "http_rate_limit",
+  "http_malformed_json",
+  "http_disconnect",
+  "http_llm_error",
+  "http_stream_truncate",
+  "http_stream_reset",
+  "http_stream_stall",
+  "http_stream_error_event",
+  "http_response_lost",
+];
+
+export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
+  "mcp_error",
+  "mcp_tool_error",
+  "mcp_latency",
+  "mcp_no_response",
+  "mcp_disconnect",
+];
+
+export const FAULT_TYPES_V2: readonly FaultTypeV2[] = [...HTTP_FAULT_TYPES_V2, ...MCP_FAULT_TYPES];
+
+export type RecoveryMode = "chain" | "fifo";
+export type Expectation = "recover" | "handle" | "give_up";
+
+/** An `http` dependency (optionally an MCP server over Streamable HTTP). */
+export interface HttpDependencyV2 {
+  readonly name: string;
+  readonly type: "http";
+  /** As written (may hold `{port}` and user info; never print it, use `safeUrl` on the resolved form). */
+  readonly baseUrl: string;
+  /** `{port}` stays as written here; the runtime substitutes it per run. */
+  readonly start: DependencyStart | null;
+  /** Extra variable that receives this dependency's proxy URL. */
+  readonly urlEnv: string | null;
+  readonly protocol: "http" | "mcp";
+  /** JSON Pointers removed from JSON bodies before fingerprinting; empty = none. */
+  readonly ignoreJsonFields: readonly string[];
+  /** Whether `base_url` holds `{port}`. */
+  readonly usesPortPlaceholder: boolean;
+}
+
+/** An MCP server the workload spawns through the shim (v2/mcp.md). */
+export interface McpStdioDependency extends CommandSpec {
+  readonly name: string;
+  readonly type: "mcp_stdio";
+}
+
+export type DependencyV2 = HttpDependencyV2 | McpStdioDependency;
+
+/** An HTTP request target (schema 1's target). */
+export interface HttpTarget {
+  readonly kind: "http";
+  /** Upper case, or null for every method. */
+  readonly method: string | null;
+  readonly path: string;
+}
+
+/** A JSON-RPC target: at least one of the two is non-null. */
+export interface McpTarget {
+  readonly kind: "mcp";
+  /** Exact, case-sensitive JSON-RPC method, or null for any. */
+  readonly method: string | null;
+  /** Glob on the target name (`*` the only wildcard), or null for any. */
+  readonly name: string | null;
+}
+
+export type TargetV2 = HttpTarget | McpTarget;
+
+interface FaultBaseV2 {
+  /** `^[a-z0-9][a-z0-9_-]{0,63}$`, default `f<position>`. */
+  readonly id: string;
+  /** The dependency name (resolved even when the file leaves it out). */
+  readonly dependency: string;
+  readonly target: TargetV2;
+  readonly trigger: Trigger;
+  readonly expect: Expectation;
+}
+
+type Cut =
+  | { readonly afterEvents: number; readonly afterBytes: null }
+  | { readonly afterEvents: null; readonly afterBytes: number };
+
+export interface LatencyFaultV2 extends FaultBaseV2 {
+  readonly type: "http_latency";
+  readonly latencyMs: number;
+}
+export interface HttpErrorFaultV2 extends FaultBaseV2 {
+  readonly type: "http_error";
+  readonly statusCode: number;
+}
+export interface RateLimitFaultV2 extends FaultBaseV2 {
+  readonly type: "http_rate_limit";
+  readonly retryAfterSeconds: number;
+}
+export interface MalformedJsonFaultV2 extends FaultBaseV2 {
+  readonly type: "http_malformed_json";
+}
+export interface DisconnectFaultV2 extends FaultBaseV2 {
+  readonly type: "http_disconnect";
+}
+export interface LlmErrorFault extends FaultBaseV2 {
+  readonly type: "http_llm_error";
+  readonly provider: "openai" | "anthropic";
+  readonly statusCode: number;
+  readonly retryAfterSeconds: number | null;
+  readonly retryAfterMs: number | null;
+  readonly shouldRetry: boolean | null;
+}
+export type StreamTruncateFault = FaultBaseV2 & Cut & { readonly type: "http_stream_truncate" };
+export type StreamResetFault = FaultBaseV2 & Cut & { readonly type: "http_stream_reset" };
+export type StreamStallFault = FaultBaseV2 &
+  Cut & { readonly type: "http_stream_stall"; readonly stallMs: number };
+export type StreamErrorEventFault = FaultBaseV2 &
+  Cut & { readonly type: "http_stream_error_event"; readonly format: "openai" | "anthropic" };
+export interface ResponseLostFault extends FaultBaseV2 {
+  readonly type: "http_response_lost";
+}
+export interface McpErrorFault extends FaultBaseV2 {
+  readonly type: "mcp_error";
+  /** Default -32603. */
+  readonly code: number;
+}
+export interface McpToolErrorFault extends FaultBaseV2 {
+  readonly type: "mcp_tool_error";
+}
+export interface McpLatencyFault extends FaultBaseV2 {
+  readonly type: "mcp_latency";
+  readonly latencyMs: number;
+}
+export interface McpNoResponseFault extends FaultBaseV2 {
+  readonly type: "mcp_no_response";
+}
+export interface McpDisconnectFault extends FaultBaseV2 {
+  readonly type: "mcp_disconnect";
+}
+
+export type FaultV2 =
+  | LatencyFaultV2
+  | HttpErrorFaultV2
+  | RateLimitFaultV2
+  | MalformedJsonFaultV2
+  | DisconnectFaultV2
+  | LlmErrorFault
+  | StreamTruncateFault
+  | StreamResetFault
+  | StreamStallFault
+  | StreamErrorEventFault
+  | ResponseLostFault
+  | McpErrorFault
+  | McpToolErrorFault
+  | McpLatencyFault
+  | McpNoResponseFault
+  | McpDisconnectFault;
+
+export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
+export type CheckMode = "off" | "report" | "enforce";
+
+export interface ChecksConfig {
+  readonly retry_after: { readonly mode: CheckMode };
+  readonly retry_storm: { readonly mode: CheckMode; readonly maxAttempts: number; readonly minGapMs: number };
+  readonly duplicate_writes: { readonly mode: CheckMode };
+}
+
+export interface WorkloadV2 extends CommandSpec {
+  readonly name: string | null;
+}
+
+export interface ScenarioV2 {
+  readonly schemaVersion: 2;
+  readonly name: string;
+  /** In scenario order. */
+  readonly dependencies: readonly DependencyV2[];
+  readonly workload: WorkloadV2;
+  /** In list order; empty = a baseline run. */
+  readonly faults: readonly FaultV2[];
+  readonly recovery: RecoveryMode;
+  readonly checks: ChecksConfig;
+  readonly success: { readonly exitCode: number };
+  readonly timeoutSeconds: number;
+  /** Absolute path of the scenario file it was loaded from. */
+  readonly sourcePath: string;
+}
