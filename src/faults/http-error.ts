@@ -1,8 +1,7 @@
-import type { HttpErrorFault } from "../scenario/types.js";
-import type { FaultExecutor } from "./types.js";
+import type { FaultExecutor, FaultOf } from "./types.js";
 
 /** `http_error`: answer `status_code` with a fixed JSON body; the upstream never sees the request. */
-export const httpError: FaultExecutor<HttpErrorFault> = {
+export const httpError: FaultExecutor<FaultOf<"http_error">> = {
   parameters: (fault) => ({ status_code: fault.statusCode }),
   execute(fault, context) {
     context.respond(

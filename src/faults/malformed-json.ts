@@ -1,8 +1,7 @@
-import type { MalformedJsonFault } from "../scenario/types.js";
-import type { FaultExecutor } from "./types.js";
+import type { FaultExecutor, FaultOf } from "./types.js";
 
 /** `http_malformed_json`: answer 200 with JSON whose closing brace is missing on purpose. */
-export const malformedJson: FaultExecutor<MalformedJsonFault> = {
+export const malformedJson: FaultExecutor<FaultOf<"http_malformed_json">> = {
   parameters: () => ({}),
   execute(_fault, context) {
     context.respond(

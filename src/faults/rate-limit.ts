@@ -1,8 +1,7 @@
-import type { RateLimitFault } from "../scenario/types.js";
-import type { FaultExecutor } from "./types.js";
+import type { FaultExecutor, FaultOf } from "./types.js";
 
 /** `http_rate_limit`: answer 429 with an integer `Retry-After`; the upstream never sees the request. */
-export const rateLimit: FaultExecutor<RateLimitFault> = {
+export const rateLimit: FaultExecutor<FaultOf<"http_rate_limit">> = {
   parameters: (fault) => ({ retry_after_seconds: fault.retryAfterSeconds }),
   execute(fault, context) {
     context.respond(

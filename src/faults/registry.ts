@@ -1,40 +1,51 @@
-import { compileTarget } from "../scenario/target.js";
-import type { Fault, FaultType } from "../scenario/types.js";
+import type { InjectedFault, OperationIdentity } from "../proxy/operation.js";
+import { compileTargetV2 } from "../scenario/target.js";
+import type { Fault } from "../scenario/types.js";
+import type { ClassicHttpFaultType, FaultV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
 import { disconnect } from "./disconnect.js";
 import { httpError } from "./http-error.js";
 import { latency } from "./latency.js";
 import { malformedJson } from "./malformed-json.js";
 import { rateLimit } from "./rate-limit.js";
-import type { FaultContext, FaultExecutor } from "./types.js";
+import type { FaultContext, FaultExecutor, FaultOf } from "./types.js";
 
-/** Every fault type's executor; the compiler rejects a missing or mistyped entry. */
+/** Every HTTP fault type's executor; the compiler rejects a missing or mistyped entry. */
 export const FAULT_EXECUTORS = {
   http_latency: latency,
   http_error: httpError,
   http_rate_limit: rateLimit,
   http_malformed_json: malformedJson,
   http_disconnect: disconnect,
-} satisfies { [K in FaultType]: FaultExecutor<Extract<Fault, { type: K }>> };
+} satisfies { [K in ClassicHttpFaultType]: FaultExecutor<FaultOf<K>> };
+
+export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;
 
 /** One configured fault ready for traffic: its target, its own trigger state, its executor. */
-export interface ArmedFault {
-  readonly type: FaultType;
-  readonly parameters: Readonly<Record<string, number>>;
-  matches(method: string, path: string): boolean;
+export interface ArmedFault extends InjectedFault {
+  /** Whether the operation is one this fault's target names. */
+  matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
   execute(context: FaultContext): void | Promise<void>;
 }
 
-/** Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). */
-export function armFault(fault: Fault): ArmedFault {
-  const executor = FAULT_EXECUTORS[fault.type] as FaultExecutor<Fault>;
+type HttpFault = Fault | Extract<FaultV2, { type: HttpExecutableFaultType }>;
+
+/**
+ * Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). A
+ * schema-1 fault has no id: it is recorded without one.
+ */
+export function armFault(fault: HttpFault): ArmedFault {
+  const executor = FAULT_EXECUTORS[fault.type] as FaultExecutor<HttpFault>;
   const trigger = createTriggerState(fault.trigger);
+  const target = "kind" in fault.target ? fault.target : { kind: "http" as const, ...fault.target };
+  const matches = compileTargetV2(target);
   return {
+    id: "id" in fault ? fault.id : "",
     type: fault.type,
     parameters: executor.parameters(fault),
-    matches: compileTarget(fault.target),
+    matches,
     decide: () => trigger.decide(),
     execute: (context) => executor.execute(fault, context),
   };

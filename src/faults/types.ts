@@ -1,5 +1,7 @@
 import type { FailureKind } from "../events/types.js";
-import type { Fault } from "../scenario/types.js";
+import type { FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
+import type { FailureDetails } from "../proxy/operation.js";
+import type { FaultV2 } from "../scenario/types-v2.js";
 
 /** A fixed response a fault answers with; never built from dependency traffic. */
 export interface SyntheticResponse {
@@ -40,9 +42,18 @@ export interface UpstreamControl {
  */
 export interface FaultContext {
   /** Records the failure (`failureKind`, the response status) and answers with `response`; the upstream is never contacted. */
-  respond(response: SyntheticResponse, failureKind: FailureKind): void;
+  respond(
+    response: SyntheticResponse,
+    failureKind: FailureKind | FailureKindV2,
+    details?: FailureDetails,
+  ): void;
   /** Records the failure (status `null`), then ends the workload's connection without a single byte. */
-  disconnect(failureKind: FailureKind): void;
+  disconnect(failureKind: FailureKind | FailureKindV2, details?: FailureDetails): void;
+  /**
+   * Schema 2: records that this fault, although selected, could not act (v2/faults.md); call it
+   * before the operation's terminal event is recorded.
+   */
+  notApplied(reason: NotAppliedReason): void;
   /**
    * Holds the operation for `ms`. Resolves `true` when the wait elapsed; `false` when the
    * operation was abandoned meanwhile (`client_disconnected`, `client_timeout_inferred`,
@@ -53,8 +64,14 @@ export interface FaultContext {
   forward(relay?: (defaultRelay: ResponseRelay) => ResponseRelay): void;
 }
 
+/** The keys every fault shares; an executor sees only the type's own keys. */
+type SharedFaultKeys = "id" | "dependency" | "target" | "trigger" | "expect";
+
+/** A fault of type `K` as its executor sees it (schema-1 and schema-2 faults alike). */
+export type FaultOf<K extends FaultV2["type"]> = Omit<Extract<FaultV2, { type: K }>, SharedFaultKeys>;
+
 /** One fault type's behaviour; one file per fault, mapped by `registry.ts`. */
-export interface FaultExecutor<F extends Fault = Fault> {
+export interface FaultExecutor<F extends { readonly type: string }> {
   /** `FAULT_INJECTED.parameters` (integers only). */
   parameters(fault: F): Record<string, number>;
   /** Acts on a selected operation. May be async; it must not throw for traffic reasons. */

@@ -1,4 +1,3 @@
-import type { FailureKind } from "../events/types.js";
 import type { FaultContext, ResponseRelay, SyntheticResponse } from "../faults/types.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 import type { HeldOperations } from "./holds.js";
@@ -10,15 +9,19 @@ export function createFaultContext(
   exchange: Exchange,
   holds: HeldOperations,
   forward: Forwarder,
+  faultId: string,
 ): FaultContext {
   return {
-    respond(response: SyntheticResponse, failureKind: FailureKind) {
-      exchange.operation.fail(failureKind, response.status);
+    respond(response: SyntheticResponse, failureKind, details) {
+      exchange.operation.fail(failureKind, response.status, details);
       sendSynthetic(exchange.response, response);
     },
-    disconnect(failureKind: FailureKind) {
-      exchange.operation.fail(failureKind, null);
+    disconnect(failureKind, details) {
+      exchange.operation.fail(failureKind, null, details);
       cutConnection(exchange);
+    },
+    notApplied(reason) {
+      exchange.operation.notApplied(faultId, reason);
     },
     hold: (ms: number) => holds.hold(exchange, ms),
     forward(relay?: (defaultRelay: ResponseRelay) => ResponseRelay) {

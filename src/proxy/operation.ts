@@ -1,30 +1,67 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import type { EventPayload, EventSink, FailureKind } from "../events/types.js";
-import type { FaultType } from "../scenario/types.js";
+import type { EventPayload, FailureKind } from "../events/types.js";
+import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
 import { RetryCorrelation } from "./correlation.js";
 
 /** What identifies an operation: the recorded, safe facts of one request. */
 export interface OperationIdentity {
   readonly method: string;
   readonly path: string;
-  readonly queryHash: string;
+  /** null for MCP operations (schema 2). */
+  readonly queryHash: string | null;
   readonly bodyHash: string;
   readonly fingerprint: string;
+  /** Schema 2 only: `http` (default) or `mcp`. */
+  readonly protocol?: "http" | "mcp";
+  /** Schema 2 only: the MCP stdio session number, else null. */
+  readonly session?: number | null;
+  /** Schema 2 only: SHA-256 hex of the `Idempotency-Key` header value, else null. */
+  readonly idempotencyKeyHash?: string | null;
+}
+
+/** What records operation events: the run's recorder (either schema) or a test sink. */
+export interface PayloadSink {
+  emit(payload: EventPayload | EventPayloadV2): unknown;
+}
+
+/** Extra facts of a failure; schema 2 records them, schema 1 has no such keys. */
+export interface FailureDetails {
+  readonly retryAfterMs?: number | null;
+  readonly upstreamStatus?: number | null;
+  readonly rpcErrorCode?: number | null;
+  readonly relayedEvents?: number | null;
+}
+
+/** Extra facts of a success (schema 2). */
+export interface SuccessDetails {
+  readonly relayedEvents?: number | null;
+  readonly closedByClient?: boolean;
+}
+
+/** The fault that acts on an operation, as `FAULT_INJECTED` records it. */
+export interface InjectedFault {
+  /** Schema 2 fault id; ignored by schema 1 events. */
+  readonly id: string;
+  readonly type: string;
+  readonly parameters: Readonly<Record<string, number>>;
 }
 
 /**
- * All operations of one proxy: the sink they record into, retry correlation and the set of
- * operations still without a terminal event. Once sealed (proxy closed) nothing is recorded.
+ * All operations of one proxy (one dependency): the sink they record into, retry correlation
+ * and the set of operations still without a terminal event. Once sealed (proxy closed)
+ * nothing is recorded. `dependency` null records schema-1 events; a name records schema 2.
  */
 export class OperationLedger {
   readonly correlation = new RetryCorrelation();
-  readonly #sink: EventSink;
+  readonly dependency: string | null;
+  readonly #sink: PayloadSink;
   readonly #open = new Set<Operation>();
   #sealed = false;
 
-  constructor(sink: EventSink) {
+  constructor(sink: PayloadSink, dependency: string | null = null) {
     this.#sink = sink;
+    this.dependency = dependency;
   }
 
   get sealed(): boolean {
@@ -47,7 +84,7 @@ export class OperationLedger {
   }
 
   /** @internal */
-  emit(payload: EventPayload): void {
+  emit(payload: EventPayload | EventPayloadV2): void {
     if (!this.#sealed) this.#sink.emit(payload);
   }
 
@@ -84,17 +121,43 @@ export class Operation {
     return this.#finished;
   }
 
+  get dependency(): string | null {
+    return this.#ledger.dependency;
+  }
+
+  /** Whether a fault acted on this operation. */
+  get wasInjected(): boolean {
+    return this.#injected;
+  }
+
   observe(): void {
     const { method, path, queryHash, bodyHash, fingerprint } = this.identity;
+    const dependency = this.#ledger.dependency;
+    if (dependency === null) {
+      this.#ledger.emit({
+        kind: "OPERATION_OBSERVED",
+        operation_id: this.id,
+        protocol: "http",
+        method,
+        path,
+        query_hash: queryHash ?? "",
+        body_hash: bodyHash,
+        fingerprint,
+      });
+      return;
+    }
     this.#ledger.emit({
       kind: "OPERATION_OBSERVED",
       operation_id: this.id,
-      protocol: "http",
+      dependency,
+      protocol: this.identity.protocol ?? "http",
       method,
       path,
       query_hash: queryHash,
       body_hash: bodyHash,
       fingerprint,
+      session: this.identity.session ?? null,
+      idempotency_key_hash: this.identity.idempotencyKeyHash ?? null,
     });
   }
 
@@ -112,49 +175,103 @@ export class Operation {
     });
   }
 
-  injected(faultType: FaultType, parameters: Readonly<Record<string, number>>): void {
+  injected(fault: InjectedFault): void {
     this.#injected = true;
+    if (this.#ledger.dependency === null) {
+      this.#ledger.emit({
+        kind: "FAULT_INJECTED",
+        operation_id: this.id,
+        fault_type: fault.type,
+        parameters: { ...fault.parameters },
+      });
+      return;
+    }
     this.#ledger.emit({
       kind: "FAULT_INJECTED",
       operation_id: this.id,
-      fault_type: faultType,
-      parameters: { ...parameters },
+      fault_id: fault.id,
+      fault_type: fault.type,
+      parameters: { ...fault.parameters },
     });
   }
 
-  succeed(statusCode: number): boolean {
+  /**
+   * Schema 2: a fault that selected this operation did not act on it (v2/evidence.md). Must be
+   * recorded before the operation's terminal event.
+   */
+  notApplied(faultId: string, reason: NotAppliedReason): void {
+    if (this.#ledger.dependency === null) return;
+    this.#ledger.emit({ kind: "FAULT_NOT_APPLIED", operation_id: this.id, fault_id: faultId, reason });
+  }
+
+  /** `statusCode` null only for schema-2 MCP operations. */
+  succeed(statusCode: number | null, details: SuccessDetails = {}): boolean {
     if (!this.#finish()) return false;
-    this.#ledger.emit({
-      kind: "OPERATION_SUCCEEDED",
-      operation_id: this.id,
-      fingerprint: this.fingerprint,
-      status_code: statusCode,
-      duration_ms: Math.max(0, Math.round(performance.now() - this.receivedAt)),
-      fault_related: this.#injected || this.#retry,
-    });
+    const durationMs = Math.max(0, Math.round(performance.now() - this.receivedAt));
+    const faultRelated = this.#injected || this.#retry;
+    if (this.#ledger.dependency === null) {
+      this.#ledger.emit({
+        kind: "OPERATION_SUCCEEDED",
+        operation_id: this.id,
+        fingerprint: this.fingerprint,
+        status_code: statusCode ?? 0,
+        duration_ms: durationMs,
+        fault_related: faultRelated,
+      });
+    } else {
+      this.#ledger.emit({
+        kind: "OPERATION_SUCCEEDED",
+        operation_id: this.id,
+        fingerprint: this.fingerprint,
+        status_code: statusCode,
+        duration_ms: durationMs,
+        fault_related: faultRelated,
+        relayed_events: details.relayedEvents ?? null,
+        closed_by_client: details.closedByClient ?? false,
+      });
+    }
     this.#ledger.correlation.succeeded(this.id);
     return true;
   }
 
   /** Fault-related exactly when this operation was itself injected. */
-  fail(failureKind: FailureKind, statusCode: number | null): boolean {
+  fail(
+    failureKind: FailureKind | FailureKindV2,
+    statusCode: number | null,
+    details: FailureDetails = {},
+  ): boolean {
     if (!this.#finish()) return false;
-    this.#ledger.emit({
-      kind: "OPERATION_FAILED",
-      operation_id: this.id,
-      fingerprint: this.fingerprint,
-      failure_kind: failureKind,
-      status_code: statusCode,
-      fault_related: this.#injected,
-    });
+    if (this.#ledger.dependency === null) {
+      this.#ledger.emit({
+        kind: "OPERATION_FAILED",
+        operation_id: this.id,
+        fingerprint: this.fingerprint,
+        failure_kind: failureKind as FailureKind,
+        status_code: statusCode,
+        fault_related: this.#injected,
+      });
+    } else {
+      this.#ledger.emit({
+        kind: "OPERATION_FAILED",
+        operation_id: this.id,
+        fingerprint: this.fingerprint,
+        failure_kind: failureKind,
+        status_code: statusCode,
+        fault_related: this.#injected,
+        retry_after_ms: details.retryAfterMs ?? null,
+        upstream_status: details.upstreamStatus ?? null,
+        rpc_error_code: details.rpcErrorCode ?? null,
+        relayed_events: details.relayedEvents ?? null,
+      });
+    }
     this.#ledger.correlation.failed(this.id, this.fingerprint, this.#injected);
     return true;
   }
 
   /** The terminal event of an upstream status: success below 400, else a failure. */
-  settle(statusCode: number): boolean {
-    if (statusCode < 400) return this.succeed(statusCode);
-    return this.fail(statusCode === 502 ? "proxy_error" : "upstream_http_error", statusCode);
+  settle(statusCode: number, details: FailureDetails & SuccessDetails = {}): boolean {
+    if (statusCode < 400) return this.succeed(statusCode, details);
+    return this.fail(statusCode === 502 ? "proxy_error" : "upstream_http_error", statusCode, details);
   }
 
   #finish(): boolean {

@@ -53,12 +53,17 @@ export function createRequestHandler(
     operation.observe();
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
+    // Every fault whose target matches counts the occurrence; the first selected one acts and
+    // any later selection is recorded as not applied (v2/scenario.md, Faults).
     let chosen: ArmedFault | null = null;
+    const outvoted: ArmedFault[] = [];
     for (const fault of faults) {
-      if (fault.matches(operation.identity.method, operation.identity.path) && fault.decide())
-        chosen ??= fault;
+      if (!fault.matches(operation.identity) || !fault.decide()) continue;
+      if (chosen === null) chosen = fault;
+      else outvoted.push(fault);
     }
-    if (chosen !== null) operation.injected(chosen.type, chosen.parameters);
+    if (chosen !== null) operation.injected(chosen);
+    for (const fault of outvoted) operation.notApplied(fault.id, "another_fault_acted");
     return chosen;
   };
 
@@ -99,7 +104,7 @@ export function createRequestHandler(
         forward(exchange);
         return;
       }
-      const pending = fault.execute(createFaultContext(exchange, holds, forward));
+      const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id));
       if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
     } catch {
       failInternally(exchange);

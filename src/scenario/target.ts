@@ -1,4 +1,16 @@
 import type { Target } from "./types.js";
+import type { TargetV2 } from "./types-v2.js";
+
+/** A glob where `*` matches any run of characters (`/` included); everything else is literal. */
+function globPattern(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .split("*")
+      .map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, "\\$&"))
+      .join(".*")}$`,
+    "s",
+  );
+}
 
 /**
  * Compiles a target into a predicate over (method, path). `*` matches any run of
@@ -6,14 +18,31 @@ import type { Target } from "./types.js";
  * compared case-insensitively. The query string never takes part (callers pass the path only).
  */
 export function compileTarget(target: Target): (method: string, path: string) => boolean {
-  const pattern = new RegExp(
-    `^${target.path
-      .split("*")
-      .map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, "\\$&"))
-      .join(".*")}$`,
-    "s",
-  );
+  const pattern = globPattern(target.path);
   const method = target.method?.toUpperCase() ?? null;
   return (requestMethod, path) =>
     (method === null || requestMethod.toUpperCase() === method) && pattern.test(path);
+}
+
+/**
+ * A schema-2 target as a predicate over an operation's identity: an HTTP target matches HTTP
+ * operations as schema 1 does; an MCP target matches MCP operations by exact JSON-RPC method
+ * and a glob on the target name (v2/mcp.md).
+ */
+export function compileTargetV2(
+  target: TargetV2,
+): (identity: {
+  readonly protocol?: "http" | "mcp";
+  readonly method: string;
+  readonly path: string;
+}) => boolean {
+  if (target.kind === "http") {
+    const test = compileTarget(target);
+    return (identity) => (identity.protocol ?? "http") === "http" && test(identity.method, identity.path);
+  }
+  const name = target.name === null ? null : globPattern(target.name);
+  return (identity) =>
+    identity.protocol === "mcp" &&
+    (target.method === null || identity.method === target.method) &&
+    (name === null || name.test(identity.path));
 }

@@ -27,7 +27,10 @@ describe("fault registry", () => {
 
 describe("target matching", () => {
   const matches = (path: string, method: string | null, requestMethod: string, requestPath: string) =>
-    armFault(faults.error(503, schedule(1), target(path, method))).matches(requestMethod, requestPath);
+    armFault(faults.error(503, schedule(1), target(path, method))).matches({
+      method: requestMethod,
+      path: requestPath,
+    });
 
   it("lets `*` match any run of characters, `/` included", () => {
     expect(matches("/customer/*", null, "GET", "/customer/123")).toBe(true);
