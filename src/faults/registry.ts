@@ -30,7 +30,9 @@ export interface ArmedFault extends InjectedFault {
   execute(context: FaultContext): void | Promise<void>;
 }
 
-type HttpFault = Fault | Extract<FaultV2, { type: HttpExecutableFaultType }>;
+/** A fault the HTTP proxy can execute: schema 1's, or a schema-2 one of an executable type. */
+export type ArmableHttpFault = Fault | Extract<FaultV2, { type: HttpExecutableFaultType }>;
+type HttpFault = ArmableHttpFault;
 
 /**
  * Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). A

@@ -9,6 +9,7 @@ import { decodePath, fingerprint, queryHash } from "./fingerprint.js";
 import type { Upstream } from "./forward.js";
 import { upstreamRequestHeaders } from "./headers.js";
 import type { HeldOperations } from "./holds.js";
+import type { IdentityRule } from "./identity.js";
 import type { OperationLedger } from "./operation.js";
 import { defaultRelay } from "./relay.js";
 import { splitTarget } from "./request-target.js";
@@ -22,6 +23,8 @@ export interface PipelineParts {
   readonly upstream: Upstream;
   /** Each with its own trigger state; all matching ones count, the first selected one acts. */
   readonly faults: readonly ArmedFault[];
+  /** How a request's body takes part in its fingerprint, and its idempotency key (schema 2). */
+  readonly identity: IdentityRule;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface PipelineParts {
 export function createRequestHandler(
   parts: PipelineParts,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const { ledger, holds, upstream, faults } = parts;
+  const { ledger, holds, upstream, faults, identity } = parts;
 
   const forward: Forwarder = (exchange, wrap) => {
     if (exchange.operation.finished) return;
@@ -87,7 +90,8 @@ export function createRequestHandler(
         path,
         queryHash: query,
         bodyHash: body.hash,
-        fingerprint: fingerprint(method, path, query, body.hash),
+        fingerprint: fingerprint(method, path, query, identity.fingerprintBodyHash(body)),
+        ...(ledger.dependency === null ? {} : { idempotencyKeyHash: identity.idempotencyKeyHash(request) }),
       },
       receivedAt,
     );

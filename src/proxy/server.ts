@@ -1,18 +1,25 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EventSink } from "../events/types.js";
-import { armFault } from "../faults/registry.js";
+import { type ArmableHttpFault, armFault } from "../faults/registry.js";
 import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
-import { OperationLedger } from "./operation.js";
+import { identityRule } from "./identity.js";
+import { OperationLedger, type PayloadSink } from "./operation.js";
 import { createRequestHandler } from "./pipeline.js";
 
 export interface ProxyOptions {
   readonly upstreamBaseUrl: string;
-  readonly fault: Fault | null;
-  readonly sink: EventSink;
+  /** Schema 1: the scenario's one fault (or null). */
+  readonly fault?: Fault | null;
+  /** Schema 2: this dependency's faults, in scenario order (first selected acts). */
+  readonly faults?: readonly ArmableHttpFault[];
+  readonly sink: PayloadSink;
+  /** Schema 2: the dependency name its events carry; absent = schema-1 events. */
+  readonly dependency?: string;
+  /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
+  readonly ignoreJsonFields?: readonly string[];
 }
 
 export interface RunningProxy {
@@ -35,10 +42,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       cause,
     });
   }
-  const ledger = new OperationLedger(options.sink);
+  const ledger = new OperationLedger(options.sink, options.dependency ?? null);
   const holds = new HeldOperations();
-  const faults = options.fault === null ? [] : [armFault(options.fault)];
-  const server = createServer({ noDelay: true }, createRequestHandler({ ledger, holds, upstream, faults }));
+  const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
+  const faults = configured.map((fault) => armFault(fault));
+  const identity = identityRule(options.ignoreJsonFields ?? []);
+  const server = createServer(
+    { noDelay: true },
+    createRequestHandler({ ledger, holds, upstream, faults, identity }),
+  );
 
   let port: number;
   try {
