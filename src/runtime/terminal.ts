@@ -13,6 +13,8 @@ const COLOURS = {
   TOOL_CALL: 36,
   CHAOS: 35,
   NOT_APPLIED: 35,
+  SETUP: 34,
+  RUN_ERROR: 31,
   TOOL_FAILURE: 31,
   RETRY: 33,
   SUCCESS: 32,
@@ -45,6 +47,22 @@ function line(
 function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | null {
   const payload = event.payload;
   switch (payload.kind) {
+    case "DEPENDENCY_STARTED":
+      return line(event, "SETUP", `started (pid ${payload.pid})`, colour, payload.dependency);
+    case "DEPENDENCY_READY":
+      return line(
+        event,
+        "SETUP",
+        `ready (GET ${payload.readiness_path.split("?")[0]})`,
+        colour,
+        payload.dependency,
+      );
+    case "INJECTOR_STARTED":
+      return payload.proxy_url === null
+        ? null
+        : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
+    case "RUN_ERROR":
+      return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
     case "OPERATION_OBSERVED": {
       const what = payload.path === "" ? payload.method : `${payload.method} ${payload.path}`;
       return line(event, "TOOL_CALL", what, colour, payload.dependency);
