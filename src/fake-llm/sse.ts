@@ -36,8 +36,11 @@ export async function writeEventStream(
     "Cache-Control": "no-cache",
   });
   res.flushHeaders();
+  // A pause ends early when the connection closes, so a stopping server does not wait for it.
+  const closed = new AbortController();
+  res.once("close", () => closed.abort());
   for (const [index, event] of events.entries()) {
-    if (index > 0 && delayMs > 0) await sleep(delayMs);
+    if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal: closed.signal }).catch(() => {});
     if (res.destroyed) return;
     res.write(formatEvent(event));
   }
