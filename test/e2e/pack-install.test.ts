@@ -170,6 +170,10 @@ describe("the packed package installed into another project", () => {
       expect.arrayContaining(["package.json", "README.md", "dist/bin/agentchaos.js", "dist/index.js"]),
     );
     expect(packed.filter((path) => /^(src|test|examples|bench)\//.test(path))).toEqual([]);
+    // The scenario JSON Schema, once the repository has it, ships for editors to use.
+    if (existsSync(join(ROOT, "schema", "scenario.schema.json"))) {
+      expect(packed).toContain("schema/scenario.schema.json");
+    }
   });
 
   it("runs a baseline scenario whose dependency is npx agentchaos fake-llm: PASSED, exit 0", async () => {
