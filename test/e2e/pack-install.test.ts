@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, onlyRunDir, ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -38,7 +38,24 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs `npx agentchaos ...` in the project, as a user would; killed after two minutes. */
+const groups = new Set<number>();
+
+/** Stops a run a failed test left behind: SIGTERM to its process group (agentchaos then stops its dependency), then SIGKILL. */
+async function stopGroups(): Promise<void> {
+  const signal = (pid: number, name: NodeJS.Signals): void => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      groups.delete(pid);
+    }
+  };
+  for (const pid of groups) signal(pid, "SIGTERM");
+  if (groups.size > 0) await new Promise((resolve) => setTimeout(resolve, 3_000));
+  for (const pid of groups) signal(pid, "SIGKILL");
+  groups.clear();
+}
+
+/** Runs `npx agentchaos ...` in the project, as a user would, in its own process group. */
 function npxAgentchaos(
   cwd: string,
   args: string[],
@@ -48,7 +65,9 @@ function npxAgentchaos(
       cwd,
       env: userEnv(),
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
+    if (child.pid !== undefined) groups.add(child.pid);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -57,9 +76,8 @@ function npxAgentchaos(
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
     child.on("close", (code) => {
-      clearTimeout(timer);
+      if (child.pid !== undefined) groups.delete(child.pid);
       resolve({ code, stdout, stderr });
     });
   });
@@ -160,7 +178,10 @@ beforeAll(async () => {
   await writeFile(join(project, "fake-llm.yaml"), SCRIPT);
 }, 240_000);
 
+afterEach(stopGroups);
+
 afterAll(async () => {
+  await stopGroups();
   await folder?.remove();
 });
 
@@ -176,7 +197,9 @@ describe("the packed package installed into another project", () => {
     }
   });
 
-  it("runs a baseline scenario whose dependency is npx agentchaos fake-llm: PASSED, exit 0", async () => {
+  it("runs a baseline scenario whose dependency is npx agentchaos fake-llm: PASSED, exit 0", {
+    timeout: 120_000,
+  }, async () => {
     const port = await freePort();
     await writeFile(join(project, "baseline.yaml"), scenario("my-agent-baseline", port, ""));
     const result = await npxAgentchaos(project, ["run", "baseline.yaml", "--output-dir", "runs"]);
@@ -188,7 +211,9 @@ describe("the packed package installed into another project", () => {
     expect(report).toMatchObject({ result: "PASSED", reason_code: "BASELINE_SUCCEEDED" });
   });
 
-  it("runs a scenario with a 503 on the second completion: the agent retries, RECOVERED, exit 0", async () => {
+  it("runs a scenario with a 503 on the second completion: the agent retries, RECOVERED, exit 0", {
+    timeout: 120_000,
+  }, async () => {
     const port = await freePort();
     await writeFile(join(project, "recovery.yaml"), scenario("my-agent-503", port, FAULT));
     const result = await npxAgentchaos(project, ["run", "recovery.yaml", "--output-dir", "runs-503"]);
