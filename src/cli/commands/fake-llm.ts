@@ -2,7 +2,6 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { FAKE_LLM_USAGE, parseFakeLlmArgs } from "../../fake-llm/options.js";
-import { formatScriptError, loadScript, ScriptError } from "../../fake-llm/script.js";
 import type { Script } from "../../fake-llm/script-schema.js";
 import { createFakeLlmServer } from "../../fake-llm/server.js";
 import { type CliIo, EXIT } from "../io.js";
@@ -28,6 +27,8 @@ function hostInUrl(host: string): string {
 
 async function readScript(path: string | null, io: CliIo): Promise<Script | null | number> {
   if (path === null) return null;
+  // Loaded only for a script: YAML and the schema library are most of the command's start-up time.
+  const { formatScriptError, loadScript, ScriptError } = await import("../../fake-llm/script.js");
   try {
     return await loadScript(resolve(io.cwd, path));
   } catch (error) {
