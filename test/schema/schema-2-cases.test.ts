@@ -418,6 +418,13 @@ describe("schema 2: rules only validate checks", () => {
         })),
     ],
     [
+      "an HTTP target on a protocol: mcp dependency",
+      (d) => {
+        d.dependencies.crm.protocol = "mcp";
+        d.faults[0] = fault({ dependency: "crm", type: "http_error", status_code: 503 });
+      },
+    ],
+    [
       "probability 0.1234567",
       (d) =>
         (d.faults[0].trigger = {
