@@ -127,7 +127,7 @@ describe("agentchaos inspect", () => {
 
   it.each<[string, string]>([
     ["missing", ""],
-    ["4", '"schema_version": 4,'],
+    ["5", '"schema_version": 5,'],
     ['"2"', '"schema_version": "2",'],
   ])("refuses schema_version %s as unsupported", async (_title, line) => {
     const text = (await readFile(join(VALID, "v2-passed-baseline.json"), "utf8")).replace(
