@@ -158,12 +158,11 @@ function recovery(root: StrictObject): ReportRecoveryV4 {
   };
 }
 
-/** A finding of one of its check's shapes: the shape whose keys it has. */
+/** A finding of one of its check's shapes: the shape that has most of its keys. */
 function finding(value: unknown, path: string, shapes: readonly FindingShape[]): Finding {
   const keys = isJsonObject(value) ? Object.keys(value) : [];
-  const shape =
-    shapes.find((candidate) => keys.length > 0 && keys.every((key) => Object.hasOwn(candidate, key))) ??
-    (shapes[0] as FindingShape);
+  const shared = (shape: FindingShape) => keys.filter((key) => Object.hasOwn(shape, key)).length;
+  const shape = shapes.reduce((best, candidate) => (shared(candidate) > shared(best) ? candidate : best));
   const object = StrictObject.of(value, path, Object.keys(shape));
   const result: Record<string, string | number> = {};
   for (const [key, kind] of Object.entries(shape)) {
