@@ -4,11 +4,13 @@ import { ReportError } from "../../../src/report/errors.js";
 import { validateReport } from "../../../src/report/reader.js";
 import { fixtureObject, VALID } from "../fixtures.js";
 
-type Json = Record<string, unknown>;
+/** A fixture as plain JSON that a test edits freely. */
+// biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary JSON paths
+type JsonEdit = JsonEdit;
 
 /** A valid v4 fixture as a plain object, changed by `edit`, then validated as the reader does. */
-function validateVariant(name: string, edit: (report: Json & Record<string, any>) => void) {
-  const report = fixtureObject(VALID, name) as Json & Record<string, any>;
+function validateVariant(name: string, edit: (report: JsonEdit) => void) {
+  const report = fixtureObject(VALID, name) as JsonEdit;
   edit(report);
   // Through JSON text, so numbers become lossless numbers as the reader sees them.
   const read = validateReport(parse(JSON.stringify(report)));
@@ -16,7 +18,7 @@ function validateVariant(name: string, edit: (report: Json & Record<string, any>
   return read;
 }
 
-function keyPathOf(name: string, edit: (report: Record<string, any>) => void): string | null | undefined {
+function keyPathOf(name: string, edit: (report: JsonEdit) => void): string | null | undefined {
   try {
     validateVariant(name, edit);
   } catch (error) {
@@ -30,7 +32,7 @@ function keyPathOf(name: string, edit: (report: Record<string, any>) => void): s
 const CHAIN = "v4-recovered-chain";
 
 describe("the schema-4 shape", () => {
-  it.each<[string, string, (r: Record<string, any>) => void, string | null]>([
+  it.each<[string, string, (r: JsonEdit) => void, string | null]>([
     [
       "a schema-2 `fault` key",
       CHAIN,
