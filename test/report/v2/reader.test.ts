@@ -6,7 +6,7 @@ import { fixtureObject, VALID } from "../fixtures.js";
 
 /** A fixture as plain JSON that a test edits freely. */
 // biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary JSON paths
-type JsonEdit = JsonEdit;
+type JsonEdit = Record<string, any>;
 
 /** A valid v4 fixture as a plain object, changed by `edit`, then validated as the reader does. */
 function validateVariant(name: string, edit: (report: JsonEdit) => void) {
