@@ -57,7 +57,9 @@ describe("agentchaos inspect", () => {
     expect(stdout).toContain("Fault llm-429:          http_rate_limit on llm, injected 1/1\n");
     expect(stdout).toContain("Check retry_after:      1 finding\n");
     expect(stdout).toContain("Check retry_storm:      passed (report only)\n");
-    expect(stdout).toContain("\nDiagnostics:\n  operation 82f3e9c6-95dc-4b8d-ab11-818d5701919e was retried 52 ms");
+    expect(stdout).toContain(
+      "\nDiagnostics:\n  operation 82f3e9c6-95dc-4b8d-ab11-818d5701919e was retried 52 ms",
+    );
   });
 
   it("resolves a relative target against the working directory it is given", async () => {
