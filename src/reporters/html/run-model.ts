@@ -112,6 +112,7 @@ function faultsOf(report: JsonObject, events: readonly JsonObject[]): FaultView[
       const target = obj(fault.target);
       const recovery = obj(fault.recovery);
       const targetText = Object.entries(target)
+        .filter(([, value]) => value !== null && value !== undefined)
         .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : str(value)}`)
         .join(", ");
       return {

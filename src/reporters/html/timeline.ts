@@ -144,15 +144,23 @@ function links(
   position: ReadonlyMap<string, { x1: number; x2: number; y: number }>,
 ): string[] {
   const parts: string[] = [];
+  const fromCount = new Map<string, number>();
   for (const operation of model.operations) {
     if (operation.retryOf === null) continue;
     const from = position.get(operation.retryOf);
     const to = position.get(operation.id);
     if (from === undefined || to === undefined) continue;
-    const bend = Math.max(12, Math.abs(to.x1 - from.x2) / 2);
+    const nth = fromCount.get(operation.retryOf) ?? 0;
+    fromCount.set(operation.retryOf, nth + 1);
+    const bend = Math.max(12, Math.abs(to.x1 - from.x2) / 3);
+    // Attempts on one row are joined by an arc under the row, deeper for each further retry
+    // of the same attempt, so links never run through the bars between them.
+    const sag = from.y === to.y ? 6 + nth * 3 : 0;
+    const d =
+      `M${from.x2.toFixed(1)} ${from.y} C${(from.x2 + bend).toFixed(1)} ${from.y + sag} ` +
+      `${(to.x1 - bend).toFixed(1)} ${to.y + sag} ${to.x1.toFixed(1)} ${to.y}`;
     parts.push(
-      `<path class="retry-link" data-from="${esc(operation.retryOf)}" data-to="${esc(operation.id)}" marker-end="url(#arrow)"` +
-        ` d="M${from.x2.toFixed(1)} ${from.y} C${(from.x2 + bend).toFixed(1)} ${from.y} ${(to.x1 - bend).toFixed(1)} ${to.y} ${to.x1.toFixed(1)} ${to.y}">` +
+      `<path class="retry-link" data-from="${esc(operation.retryOf)}" data-to="${esc(operation.id)}" marker-end="url(#arrow)" d="${d}">` +
         `<title>${esc(`${operation.id} retries ${operation.retryOf}`)}</title></path>`,
     );
   }
@@ -173,7 +181,7 @@ function recoveryLabels(
     const at = position.get(operationId);
     if (at === undefined) continue;
     parts.push(
-      `<text class="recovery-label" data-operation-id="${esc(operationId)}" x="${(at.x2 + 5).toFixed(1)}" y="${at.y + 4}">recovered +${esc(formatMs(latency))}</text>`,
+      `<text class="recovery-label" data-operation-id="${esc(operationId)}" text-anchor="end" x="${at.x2.toFixed(1)}" y="${at.y - 7}">recovered +${esc(formatMs(latency))}</text>`,
     );
   }
   return parts;
