@@ -1,7 +1,8 @@
 /**
  * Collecting a suite's scenario files (suites.md): each argument is a file, or a folder searched
- * recursively for `*.yaml` / `*.yml`. Folders whose name starts with a dot and `node_modules`
- * are not searched (run folders keep a `scenario.yaml` copy under `.agentchaos/`). Sorted by
+ * recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a dot,
+ * `node_modules`, and Agent Chaos output (a folder holding `events.jsonl` or `suite.json`: run
+ * folders keep a `scenario.yaml` copy). Sorted by
  * path relative to the current directory, in byte order; a file reached twice counts once.
  */
 import { readdir, stat } from "node:fs/promises";
@@ -33,6 +34,7 @@ async function searchFolder(folder: string, display: string, found: string[]): P
       cause: error,
     });
   }
+  if (entries.some((entry) => entry.name === "events.jsonl" || entry.name === "suite.json")) return;
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {

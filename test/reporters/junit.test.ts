@@ -64,17 +64,18 @@ describe("JUnit XML", () => {
       time: "10.500",
     });
     expect(doc.testsuites).toMatchObject({ tests: "7", failures: "2", errors: "2" });
-    const cases = suite.testcase as Record<string, unknown>[];
+    const cases = suite.testcase as Record<string, Record<string, unknown>>[];
+    const second = cases[1] as Record<string, Record<string, unknown>>;
     expect(cases[0]).not.toHaveProperty("failure");
     expect(cases[0]?.time).toBe("1.000");
     expect(cases[1]?.failure).toMatchObject({
       message: "RECOVERY_NOT_OBSERVED",
       type: "RECOVERY_NOT_OBSERVED",
     });
-    expect((cases[1]?.failure as { "#text": string })["#text"]).toContain("]]> second line");
+    expect(second.failure?.["#text"]).toContain("]]> second line");
     expect(cases[2]?.error).toMatchObject({ type: "SCENARIO_INVALID" });
     expect(cases[4]?.error).toMatchObject({ type: "DEPENDENCY_START_FAILED" });
-    const properties = (cases[1]?.properties as { property: { name: string; value: string }[] }).property;
+    const properties = second.properties?.property;
     expect(properties).toEqual([
       { name: "result", value: "FAILED" },
       { name: "reason_code", value: "RECOVERY_NOT_OBSERVED" },

@@ -36,11 +36,17 @@ export function recoveringScenario(dir: string, file: string, name: string, port
 }
 
 /** Holds `<lockDir>/port-<port>` while it runs: FAILED (exit 3) if another scenario held it. */
-export function lockScenario(dir: string, file: string, port: number, lockDir: string): Promise<string> {
+export function lockScenario(
+  dir: string,
+  file: string,
+  port: number,
+  lockDir: string,
+  lockName = `port-${port}`,
+): Promise<string> {
   return writeScenario(
     dir,
     file,
-    `schema_version: 1\nname: ${file}\n${fixedPort(port)}workload:\n  command: ${node("port-lock.mjs", join(lockDir, `port-${port}`), "300")}\nsuccess:\n  exit_code: 0\ntimeout_seconds: 20\n`,
+    `schema_version: 1\nname: ${file}\n${fixedPort(port)}workload:\n  command: ${node("port-lock.mjs", join(lockDir, lockName), "400")}\nsuccess:\n  exit_code: 0\ntimeout_seconds: 20\n`,
   );
 }
 

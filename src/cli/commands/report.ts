@@ -5,6 +5,7 @@ import { renderRunFormat } from "../../reporters/run-files.js";
 import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
 import { renderSuiteFormat } from "../../reporters/suite-files.js";
 import { OutputWriteError, writeFileAtomically } from "../../reporters/write-file.js";
+import { makeFolders } from "../../runtime/run-folder.js";
 import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../suite/document.js";
 import { SuiteError } from "../../suite/errors.js";
 import type { ParsedArgs } from "../args.js";
@@ -60,6 +61,10 @@ export async function reportCommand(args: ParsedArgs, io: CliIo): Promise<number
     const text = await render(folder, format as Format, output === null ? null : dirname(output));
     if (output === null) io.stdout.write(text);
     else {
+      await makeFolders(dirname(output)).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        throw new OutputWriteError(`cannot create folder for ${basename(output)} (${code ?? "error"})`);
+      });
       const path = await writeFileAtomically(dirname(output), basename(output), text);
       io.stdout.write(`Written:\n${path}\n`);
     }
