@@ -166,4 +166,23 @@ describe("merge and report", () => {
     const badFormat = await runInProcess(["report", suite, "--format", "pdf"], dir.path);
     expect(badFormat.stderr).toMatch(/^Error: unknown format 'pdf'/);
   });
+
+  it("run --reporter writes the reporters' files into the run folder and lists them after the summary", async () => {
+    const file = await recoveringScenario(dir.path, "a-recovers", "a recovers", await freePort());
+    const run = await runInProcess(
+      ["run", file, "--output-dir", "runs", "--reporter", "html,junit,ctrf,json"],
+      dir.path,
+    );
+    expect(run.code).toBe(0);
+    const [id] = await readdir(join(dir.path, "runs"));
+    const runDir = join(dir.path, "runs", id as string);
+    const tail = `\nReport:\n${join(runDir, "report.json")}\n\nAlso written:\n${join(runDir, "report.html")}\n${join(runDir, "junit.xml")}\n${join(runDir, "ctrf.json")}\n`;
+    expect(run.stdout.endsWith(tail)).toBe(true);
+    expect(junitCases(await readFile(join(runDir, "junit.xml"), "utf8")).cases).toEqual([
+      ["a recovers", "a recovers", []],
+    ]);
+    const bad = await runInProcess(["run", file, "--reporter", "pdf"], dir.path);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: unknown reporter 'pdf' \(expected junit, ctrf, html or json\)\n/);
+  });
 });
