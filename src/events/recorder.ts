@@ -11,11 +11,30 @@ import {
 
 export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
 
+/** Bytes one batch holds before it is written early (a longer line is written on its own). */
+const BATCH_BYTES = 256 * 1024;
+
+/** Recorders with unwritten lines, written out if the process exits before their turn ends. */
+const unwritten = new Set<Recorder>();
+let exitHookInstalled = false;
+
+function writeAllOnExit(): void {
+  for (const recorder of unwritten) {
+    try {
+      recorder.flush();
+    } catch {
+      // Exiting anyway: what could not be written is lost, the file stays a valid prefix.
+    }
+  }
+}
+
 /**
- * The only writer of events.jsonl. `emit` assigns the next sequence number, serialises the
- * envelope in contract order and appends the line with a synchronous write before it
- * returns: Node runs one `emit` at a time, so the write itself is the lock, and a crash
- * leaves a valid prefix.
+ * The only writer of events.jsonl, with group commit. `emit` assigns the next sequence number
+ * and serialises the envelope in contract order into a batch; the batch is written with one
+ * synchronous `write` when `flush` is called (the proxy calls it before it sends response
+ * bytes or closes a connection) and otherwise at the end of the event-loop turn in which the
+ * first of its events was emitted (a `setImmediate`). Lines are appended whole and in sequence
+ * order, so a crash leaves a valid prefix: at most the unwritten events of one turn are missing.
  */
 export class Recorder implements EventSink, EventSinkV2 {
   readonly runId: string;
@@ -27,9 +46,22 @@ export class Recorder implements EventSink, EventSinkV2 {
   readonly #origin = performance.now();
   readonly #listeners: EventListener[] = [];
   readonly #runIdJson: string;
-  readonly #buffer = Buffer.allocUnsafe(64 * 1024);
+  readonly #batch = Buffer.allocUnsafe(BATCH_BYTES);
+  /** Bytes of `#batch` not written yet. */
+  #used = 0;
+  #turnEnd: NodeJS.Immediate | null = null;
+  /** A write that failed: the file can no longer be extended as a valid prefix. */
+  #failure: unknown = null;
   #stampedAt = -1;
   #stamp = "";
+  readonly #writeAtTurnEnd = () => {
+    this.#turnEnd = null;
+    try {
+      this.flush();
+    } catch {
+      // Kept in #failure: the next emit or flush reports it to its caller.
+    }
+  };
 
   constructor(path: string, runId: string, schemaVersion: 1 | 2 = 1) {
     this.path = path;
@@ -39,7 +71,7 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.#fd = openSync(path, "a");
   }
 
-  /** Called synchronously after each event is written (live terminal lines). */
+  /** Called synchronously after each event is recorded (live terminal lines). */
   onEvent(listener: EventListener): void {
     this.#listeners.push(listener);
   }
@@ -57,6 +89,7 @@ export class Recorder implements EventSink, EventSinkV2 {
   emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
   emit(payload: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
     if (this.#fd === null) throw new Error("recorder is closed");
+    if (this.#failure !== null) throw this.#failure;
     const now = Date.now();
     if (now !== this.#stampedAt) {
       this.#stampedAt = now;
@@ -75,7 +108,7 @@ export class Recorder implements EventSink, EventSinkV2 {
     } as AgentChaosEvent | AgentChaosEventV2;
     // The envelope by hand, in contract order (the same text JSON.stringify(event) gives):
     // only the payload goes through the generic serialiser.
-    this.#write(
+    this.#append(
       `{"schema_version":${this.schemaVersion},"event_id":"${event.event_id}","run_id":${this.#runIdJson},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms},"type":"${event.type}","component":"${event.component}","payload":${JSON.stringify(payload)}}\n`,
     );
     this.#sequence = event.sequence;
@@ -83,21 +116,63 @@ export class Recorder implements EventSink, EventSinkV2 {
     return event;
   }
 
-  /** One synchronous write of the whole line, through a reused buffer (no allocation per event). */
-  #write(line: string): void {
-    const fd = this.#fd as number;
-    if (line.length * 3 > this.#buffer.length) {
-      writeSync(fd, line);
-      return;
-    }
-    const length = this.#buffer.write(line, 0, "utf8");
-    let written = 0;
-    while (written < length) written += writeSync(fd, this.#buffer, written, length - written);
+  /**
+   * Writes every recorded event not written yet (one `write`, done when this returns). Cheap
+   * when there is none. Throws when the write fails; from then on `emit` throws too.
+   */
+  flush(): void {
+    if (this.#used === 0) return;
+    if (this.#failure !== null) throw this.#failure;
+    const length = this.#used;
+    this.#used = 0;
+    unwritten.delete(this);
+    this.#writeAll(this.#batch, length);
   }
 
   close(): void {
     if (this.#fd === null) return;
-    closeSync(this.#fd);
-    this.#fd = null;
+    if (this.#turnEnd !== null) clearImmediate(this.#turnEnd);
+    this.#turnEnd = null;
+    try {
+      if (this.#failure === null) this.flush();
+    } finally {
+      unwritten.delete(this);
+      closeSync(this.#fd);
+      this.#fd = null;
+    }
+  }
+
+  /** Adds one line to the batch; a line longer than a whole batch is written on its own. */
+  #append(line: string): void {
+    // Up to 3 UTF-8 bytes per UTF-16 unit: the exact length is only needed near the limit.
+    if (line.length * 3 > BATCH_BYTES - this.#used) {
+      if (Buffer.byteLength(line, "utf8") > BATCH_BYTES - this.#used) {
+        this.flush();
+        if (line.length * 3 > BATCH_BYTES) {
+          const bytes = Buffer.from(line, "utf8");
+          this.#writeAll(bytes, bytes.length);
+          return;
+        }
+      }
+    }
+    if (this.#used === 0) {
+      unwritten.add(this);
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        process.on("exit", writeAllOnExit);
+      }
+    }
+    this.#used += this.#batch.write(line, this.#used, "utf8");
+    this.#turnEnd ??= setImmediate(this.#writeAtTurnEnd);
+  }
+
+  #writeAll(bytes: Buffer, length: number): void {
+    try {
+      let written = 0;
+      while (written < length) written += writeSync(this.#fd as number, bytes, written, length - written);
+    } catch (error) {
+      this.#failure = error;
+      throw error;
+    }
   }
 }

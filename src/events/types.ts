@@ -167,6 +167,6 @@ export type PayloadOf<T extends EventType> = Extract<EventPayload, { kind: T }>;
 
 /** What producers (proxy, orchestrator) depend on: the recorder's one method. */
 export interface EventSink {
-  /** Assigns sequence and time, writes the line durably, returns the full event. */
+  /** Assigns sequence and time, records the line (written by the end of the turn), returns the full event. */
   emit<P extends EventPayload>(payload: P): AgentChaosEvent<P>;
 }

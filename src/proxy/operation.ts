@@ -23,6 +23,8 @@ export interface OperationIdentity {
 /** What records operation events: the run's recorder (either schema) or a test sink. */
 export interface PayloadSink {
   emit(payload: EventPayload | EventPayloadV2): unknown;
+  /** Writes what was emitted and not yet written (a recorder's group commit); absent = nothing buffered. */
+  flush?(): void;
 }
 
 /** Extra facts of a failure; schema 2 records them, schema 1 has no such keys. */
@@ -86,6 +88,11 @@ export class OperationLedger {
   /** @internal */
   emit(payload: EventPayload | EventPayloadV2): void {
     if (!this.#sealed) this.#sink.emit(payload);
+  }
+
+  /** Writes the recorded events not yet written, before the proxy sends a response byte. */
+  flush(): void {
+    this.#sink.flush?.();
   }
 
   /** @internal */

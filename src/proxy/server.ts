@@ -8,6 +8,7 @@ import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { OperationLedger, type PayloadSink } from "./operation.js";
 import { createRequestHandler } from "./pipeline.js";
+import { writeBarrierResponse } from "./write-barrier.js";
 
 export interface ProxyOptions {
   readonly upstreamBaseUrl: string;
@@ -47,8 +48,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
   const faults = configured.map((fault) => armFault(fault));
   const identity = identityRule(options.ignoreJsonFields ?? []);
+  // Recorded events reach the file before any response byte that follows them (events.md).
   const server = createServer(
-    { noDelay: true },
+    { noDelay: true, ServerResponse: writeBarrierResponse(() => ledger.flush()) },
     createRequestHandler({ ledger, holds, upstream, faults, identity }),
   );
 
@@ -100,7 +102,11 @@ async function shutDown(
     for (const operation of ledger.unfinished()) operation.fail("client_disconnected", null);
   } finally {
     ledger.seal();
-    server.closeAllConnections();
+    try {
+      ledger.flush();
+    } finally {
+      server.closeAllConnections();
+    }
   }
   await Promise.all([stopped, upstream.close().catch(() => {})]);
 }

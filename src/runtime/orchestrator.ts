@@ -170,6 +170,7 @@ async function runV2(
  */
 async function readBack<E>(recorder: Recorder, read: () => Promise<E[]>): Promise<E[]> {
   try {
+    recorder.flush();
     return await read();
   } catch (error) {
     const code = (error as { code?: unknown }).code;

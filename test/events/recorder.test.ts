@@ -1,8 +1,12 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEvents } from "../../src/events/reader.js";
 import { Recorder } from "../../src/events/recorder.js";
+import { ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 let dir: { path: string; remove: () => Promise<void> };
@@ -14,10 +18,11 @@ afterEach(async () => {
 });
 
 describe("Recorder", () => {
-  it("writes each event as one line, exactly the JSON of the returned event, before emit returns", async () => {
+  it("writes each event as one line, exactly the JSON of the returned event, once flushed", async () => {
     const path = join(dir.path, "events.jsonl");
     const recorder = new Recorder(path, 'run-"quoted"-\u00e9');
     const first = recorder.emit({ kind: "RUN_STARTED", scenario_name: 'a "name" with \\ and \u2028' });
+    recorder.flush();
     expect(await readFile(path, "utf8")).toBe(`${JSON.stringify(first)}\n`);
     const second = recorder.emit({
       kind: "FAULT_INJECTED",
@@ -51,5 +56,65 @@ describe("Recorder", () => {
     expect(new Set(events.map((event) => event.event_id)).size).toBe(50);
     expect(events.every((event) => event.component === "dependency")).toBe(true);
     expect(() => recorder.emit({ kind: "RUN_STARTED", scenario_name: "x" })).toThrow();
+  });
+
+  it("writes the events of one turn together at the end of that turn, not before", async () => {
+    const path = join(dir.path, "events.jsonl");
+    const recorder = new Recorder(path, "run");
+    for (let i = 0; i < 3; i++) recorder.emit({ kind: "DEPENDENCY_STOPPED", exit_code: i });
+    expect(readFileSync(path, "utf8")).toBe("");
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines).toHaveLength(4);
+    expect(lines.map((line) => (line === "" ? null : JSON.parse(line).sequence))).toEqual([1, 2, 3, null]);
+    recorder.close();
+  });
+
+  it("keeps sequence order when a line longer than a whole batch comes between short ones", async () => {
+    const path = join(dir.path, "events.jsonl");
+    const recorder = new Recorder(path, "run");
+    const long = "\u00e9x".repeat(200_000);
+    recorder.emit({ kind: "RUN_STARTED", scenario_name: "short" });
+    recorder.emit({ kind: "RUN_STARTED", scenario_name: long });
+    recorder.emit({ kind: "RUN_STARTED", scenario_name: "short again" });
+    for (let i = 0; i < 3000; i++) recorder.emit({ kind: "DEPENDENCY_STOPPED", exit_code: i });
+    recorder.close();
+    const events = await readEvents(path);
+    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
+    expect(
+      events.slice(0, 3).map((event) => (event.payload as { scenario_name: string }).scenario_name),
+    ).toEqual(["short", long, "short again"]);
+    expect(events).toHaveLength(3003);
+  });
+
+  it("writes the events still waiting for their turn's end when the process exits", async () => {
+    const path = join(dir.path, "events.jsonl");
+    const recorderModule = join(ROOT, "dist", "events", "recorder.js");
+    const script = `import { Recorder } from ${JSON.stringify(recorderModule)};
+      const recorder = new Recorder(${JSON.stringify(path)}, "run");
+      recorder.emit({ kind: "RUN_STARTED", scenario_name: "exit" });
+      recorder.emit({ kind: "DEPENDENCY_STOPPED", exit_code: 3 });
+      process.exit(3);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(3);
+    expect((await readEvents(path)).map((event) => event.type)).toEqual([
+      "RUN_STARTED",
+      "DEPENDENCY_STOPPED",
+    ]);
+  });
+
+  it("after a write fails, emit and flush throw instead of leaving a gap, also when the turn's end wrote", async () => {
+    const recorder = new Recorder("/dev/full", "run");
+    recorder.emit({ kind: "RUN_STARTED", scenario_name: "x" });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => recorder.emit({ kind: "RUN_STARTED", scenario_name: "y" })).toThrow(/ENOSPC/);
+    expect(recorder.lastSequence).toBe(1);
+    const second = new Recorder("/dev/full", "run");
+    second.emit({ kind: "RUN_STARTED", scenario_name: "x" });
+    expect(() => second.flush()).toThrow(/ENOSPC/);
+    expect(() => second.emit({ kind: "RUN_STARTED", scenario_name: "y" })).toThrow(/ENOSPC/);
+    recorder.close();
+    second.close();
   });
 });
