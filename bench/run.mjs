@@ -1,6 +1,7 @@
 // `npm run bench`: runs the measurements (all, or the ones named on the command line, e.g.
 // `node bench/run.mjs streaming memory`), prints a table and writes the same figures to
-// bench/results/latest.json. Goals are reported, never asserted; the exit code is 1 only when a
+// bench/results/latest.json (AGENTCHAOS_BENCH_RESULT names another file, AGENTCHAOS_BENCH_DIST
+// another build to measure). Goals are reported, never asserted; the exit code is 1 only when a
 // measurement could not be taken. Never part of `npm test`. Profiling: bench/profile.mjs.
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -10,13 +11,15 @@ import { renderReport } from "./lib/report.mjs";
 import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { longRun } from "./measure/long-run.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
+import { recorder } from "./measure/recorder.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 
-const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport };
-const DEADLINE_MS = 175_000;
+const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport, recorder, longRun };
+const DEADLINE_MS = 900_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
 async function abort(message, exitCode) {
@@ -53,10 +56,20 @@ for (const [name, measure] of Object.entries(MEASUREMENTS)) {
 clearTimeout(deadline);
 
 const goals = judgeGoals(results);
-const machine = { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length };
+const machine = {
+  node: process.version,
+  platform: `${os.platform()} ${os.arch()}`,
+  cpus: os.cpus().length,
+  loadAverage: os.loadavg().map((load) => Math.round(load * 100) / 100),
+};
+removeAllTempDirs();
 process.stdout.write(`\n${renderReport(results, errors, goals)}`);
+process.stdout.write(
+  `machine: ${machine.cpus} CPUs, load average ${machine.loadAverage.join(" ")} at the end\n`,
+);
 await mkdir(RESULTS, { recursive: true });
 const document = { generatedAt: new Date().toISOString(), machine, results, errors, goals };
-await writeFile(new URL("latest.json", RESULTS), `${JSON.stringify(document, null, 2)}\n`);
-process.stdout.write(`\nwritten to bench/results/latest.json\n`);
+const resultFile = process.env.AGENTCHAOS_BENCH_RESULT ?? "latest.json";
+await writeFile(new URL(resultFile, RESULTS), `${JSON.stringify(document, null, 2)}\n`);
+process.stdout.write(`\nwritten to bench/results/${resultFile}\n`);
 if (Object.keys(errors).length > 0) process.exitCode = 1;

@@ -6,10 +6,12 @@ import { createInterface } from "node:readline";
 
 const live = new Set();
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+)/;
+const URLS = /http:\/\/127\.0\.0\.1:\d+/g;
 
 /**
  * Starts `node [execArgv] script args` and waits for its first stdout line naming a loopback URL.
- * Returns { url, pid, stop() }; `stop()` resolves with the lines the child printed after its URL line.
+ * Returns { url, urls, pid, stop() } (`urls`: every URL on that line); `stop()` resolves with the
+ * lines the child printed after its URL line.
  */
 export async function startServer(script, args = [], { execArgv = [], cwd, env, timeoutMs = 10_000 } = {}) {
   const child = track(
@@ -27,6 +29,7 @@ export async function startServer(script, args = [], { execArgv = [], cwd, env, 
   const reader = createInterface({ input: child.stdout });
   const readerClosed = once(reader, "close");
   let url = null;
+  let urls = [];
   try {
     await new Promise((resolve, reject) => {
       const timer = setTimeout(
@@ -38,6 +41,7 @@ export async function startServer(script, args = [], { execArgv = [], cwd, env, 
         if (url !== null) lines.push(line);
         else if (match) {
           url = match[1];
+          urls = line.match(URLS);
           clearTimeout(timer);
           resolve();
         }
@@ -52,7 +56,7 @@ export async function startServer(script, args = [], { execArgv = [], cwd, env, 
       await readerClosed;
       return lines;
     };
-    return { url, pid: child.pid, stop };
+    return { url, urls, pid: child.pid, stop };
   } catch (error) {
     await stopChild(child);
     throw error;

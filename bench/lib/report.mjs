@@ -1,11 +1,17 @@
 // Turns the results object into the terminal report (the same figures as latest.json).
 import { formatTable } from "./table.mjs";
 
-const NAMES = { direct: "direct", bare: "bare proxy", agentchaos: "Agent Chaos" };
+const NAMES = {
+  direct: "direct",
+  bare: "bare Node pipe",
+  nginx: "nginx (1 worker)",
+  agentchaos: "Agent Chaos",
+  agentchaosV2: "Agent Chaos, schema 2, 2 deps",
+};
 
 const SECTIONS = {
   passThrough: (r) => [
-    `1. Pass-through (small JSON upstream; ${r.warmupS} s warm-up, then ${r.rounds} interleaved rounds of ${r.roundS} s)`,
+    `1. Pass-through, load by ${r.tool} (small JSON upstream; ${r.warmupS} s warm-up, then ${r.rounds} interleaved rounds of ${r.roundS} s)`,
     formatTable(
       ["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx"],
       ["c1", "c64"].flatMap((level) =>
@@ -16,10 +22,15 @@ const SECTIONS = {
       ),
     ),
     `req/s Agent Chaos / bare: ${r.rpsRatioVsBare.c1}x at 1, ${r.rpsRatioVsBare.c64}x at 64;` +
-      ` Agent Chaos / direct: ${r.rpsRatioVsDirect.c1}x at 1, ${r.rpsRatioVsDirect.c64}x at 64`,
+      ` schema 2 / bare: ${r.rpsRatioVsBareV2.c1}x at 1, ${r.rpsRatioVsBareV2.c64}x at 64;` +
+      ` Agent Chaos / direct: ${r.rpsRatioVsDirect.c1}x at 1, ${r.rpsRatioVsDirect.c64}x at 64` +
+      (r.rpsRatioVsNginx
+        ? `; Agent Chaos / nginx: ${r.rpsRatioVsNginx.c1}x at 1, ${r.rpsRatioVsNginx.c64}x at 64`
+        : ""),
     `added p50 at 1 connection: bare ${r.addedP50MsAt1.bare} ms, Agent Chaos ${r.addedP50MsAt1.agentchaos} ms` +
-      ` (${r.addedP50RatioAt1 ?? "-"}x); events recorded ${r.eventsRecorded}` +
-      ` for ${r.measuredRequestsThroughAgentChaos} measured requests (plus warm-up)`,
+      ` (${r.addedP50RatioAt1 ?? "-"}x), schema 2 ${r.addedP50MsAt1.agentchaosV2} ms (${r.addedP50RatioAt1V2 ?? "-"}x);` +
+      ` events recorded ${r.eventsRecorded} for ${r.measuredRequestsThroughAgentChaos} measured requests,` +
+      ` schema 2 ${r.eventsRecordedV2} for ${r.measuredRequestsThroughAgentChaosV2} (plus warm-up)`,
   ],
   streaming: (r) => [
     `2. Streaming (SSE, median of ${r.runs} runs)`,
@@ -56,10 +67,10 @@ const SECTIONS = {
     ),
   ],
   memory: (r) => [
-    `5. Memory (${r.connections} concurrent keep-alive connections, ${r.durationS} s)`,
+    `5. Memory (${r.connections} concurrent keep-alive connections by ${r.tool}, ${r.durationS} s)`,
     formatTable(
       ["proxy", "idle RSS MB", "peak RSS MB", "req/s", "p99 ms", "errors", "non-2xx"],
-      ["agentchaos", "bare"].map((name) => {
+      ["agentchaos", "agentchaosV2", "bare"].map((name) => {
         const m = r[name];
         return [NAMES[name], m.idleRssMb, m.peakRssMb, m.rps, m.p99Ms, m.errors, m.non2xx];
       }),
@@ -74,6 +85,34 @@ const SECTIONS = {
         ["agentchaos report --format html", `${r.renderMs} ms`],
         ["report.html size", `${r.htmlKb} KB`],
         ["load in Chromium (navigation to load end)", `${r.loadMs} ms`],
+      ],
+    ),
+  ],
+  recorder: (r) => [
+    `7. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,
+    `events/s: ${r.eventsPerS.toLocaleString("en-US")} (runs: ${r.runsEventsPerS.map((n) => n.toLocaleString("en-US")).join(", ")}); peak RSS ${r.peakRssMb} MB`,
+  ],
+  longRun: (r) => [
+    "8. Analysis + report of a long run's events.jsonl (the post-run step of `agentchaos run`, own process)",
+    formatTable(
+      ["log", "events", "operations", "seconds", "peak RSS MB", "verdict"],
+      [
+        [
+          "schema 1",
+          r.schema1.events,
+          r.schema1.operations,
+          r.schema1.seconds,
+          r.schema1.peakRssMb,
+          r.schema1.verdict,
+        ],
+        [
+          "schema 2, 2 deps",
+          r.schema2.events,
+          r.schema2.operations,
+          r.schema2.seconds,
+          r.schema2.peakRssMb,
+          r.schema2.verdict,
+        ],
       ],
     ),
   ],

@@ -1,13 +1,14 @@
-// The three server processes the measurements load: the upstream, the bare reference proxy and
-// Agent Chaos's proxy (with its events.jsonl in a temp folder removed on stop).
+// The server processes the measurements load: the upstream, the bare reference proxy, nginx
+// (when installed) and Agent Chaos's proxy (with its events.jsonl in a temp folder removed on stop).
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DIST } from "./paths.mjs";
 import { startServer } from "./processes.mjs";
 import { makeTempDir, removeTempDir } from "./temp-dirs.mjs";
 
 const servers = fileURLToPath(new URL("../servers/", import.meta.url));
-export const DIST_PROXY = fileURLToPath(new URL("../../dist/proxy/server.js", import.meta.url));
+export const DIST_PROXY = resolve(DIST, "proxy", "server.js");
 
 export function startUpstream() {
   return startServer(join(servers, "upstream.mjs"));
@@ -18,14 +19,16 @@ export function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
 }
 
 /**
- * Starts Agent Chaos's proxy towards `upstreamUrl`. `stop()` resolves with
- * { events, maxRssKb } as the child reported them on exit.
+ * Starts Agent Chaos's proxy towards `upstreamUrl`: schema 1, or with `dependencies` (names)
+ * one schema-2 proxy per name sharing one recorder (`urls` in the same order). `stop()`
+ * resolves with { events, maxRssKb } as the child reported them on exit.
  */
-export async function startAgentChaosProxy(upstreamUrl, { execArgv = [] } = {}) {
-  if (!existsSync(DIST_PROXY)) throw new Error("dist/proxy/server.js is missing (run `npm run build`)");
+export async function startAgentChaosProxy(upstreamUrl, { execArgv = [], dependencies = [] } = {}) {
+  if (!existsSync(DIST_PROXY)) throw new Error(`${DIST_PROXY} is missing (run \`npm run build\`)`);
   const dir = makeTempDir("agentchaos-bench-");
   try {
     const args = ["--upstream", upstreamUrl, "--events", join(dir, "events.jsonl")];
+    if (dependencies.length > 0) args.push("--dependencies", dependencies.join(","));
     const server = await startServer(join(servers, "agentchaos-proxy.mjs"), args, { execArgv });
     const stop = async () => {
       try {

@@ -1,11 +1,13 @@
-// 5. Memory: peak RSS of the Agent Chaos proxy process (and, for context, the bare proxy) while
-// CONNECTIONS concurrent keep-alive connections send requests through it for DURATION_S seconds.
+// 5. Memory: peak RSS of the Agent Chaos proxy process (schema 1, and schema 2 with two
+// dependencies sharing the connections; for context, the bare proxy) while CONNECTIONS concurrent
+// keep-alive connections send requests through it for DURATION_S seconds, and of the whole
+// `agentchaos run` process under the same load.
 import { once } from "node:events";
 import { readdirSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { measureLoad } from "../lib/load.mjs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { LOAD_TOOL, loadOnce, summariseLoads } from "../lib/load.mjs";
 import { CLI, ROOT } from "../lib/paths.mjs";
 import { spawnTracked, stopChild } from "../lib/processes.mjs";
 import { round } from "../lib/stats.mjs";
@@ -19,9 +21,20 @@ export async function memory() {
   const upstream = await startUpstream();
   try {
     const agentchaos = await measureProxy(upstream.url, startAgentChaosProxy);
+    const agentchaosV2 = await measureProxy(upstream.url, (url) =>
+      startAgentChaosProxy(url, { dependencies: ["llm", "tools"] }),
+    );
     const bare = await measureProxy(upstream.url, startBareProxy);
     const cliRun = await measureCliRun(upstream.url);
-    return { connections: CONNECTIONS, durationS: DURATION_S, agentchaos, bare, cliRun };
+    return {
+      tool: LOAD_TOOL,
+      connections: CONNECTIONS,
+      durationS: DURATION_S,
+      agentchaos,
+      agentchaosV2,
+      bare,
+      cliRun,
+    };
   } finally {
     await upstream.stop();
   }
@@ -32,12 +45,23 @@ async function measureProxy(upstreamUrl, start) {
   let stopped = false;
   try {
     const idleKb = await statusKb(proxy.pid, "VmRSS");
-    const load = await measureLoad(`${proxy.url}/json`, {
-      connections: CONNECTIONS,
-      durationS: DURATION_S,
-      warmupS: 0,
-      timeoutS: 20,
-    });
+    const urls = proxy.urls ?? [proxy.url];
+    const connections = Math.floor(CONNECTIONS / urls.length);
+    const loads = await Promise.all(
+      urls.map((url) => loadOnce(`${url}/json`, { connections, durationS: DURATION_S, timeoutS: 20 })),
+    );
+    const load = summariseLoads(
+      loads.length === 1
+        ? loads
+        : [
+            {
+              ...loads[0],
+              requests: loads.reduce((sum, one) => sum + one.requests, 0),
+              errors: loads.reduce((sum, one) => sum + one.errors, 0),
+              non2xx: loads.reduce((sum, one) => sum + one.non2xx, 0),
+            },
+          ],
+    );
     const hwmKb = await statusKb(proxy.pid, "VmHWM");
     stopped = true;
     const reported = await proxy.stop();
@@ -67,6 +91,7 @@ async function statusKb(pid, field) {
 }
 
 const LOAD_WORKLOAD = fileURLToPath(new URL("../servers/load-workload.mjs", import.meta.url));
+const REPORT_MAX_RSS = fileURLToPath(new URL("../lib/report-max-rss.mjs", import.meta.url));
 
 /**
  * The whole `agentchaos run` process (scenario loader, recorder, proxy, analysis, report) while
@@ -93,22 +118,35 @@ async function measureCliRun(upstreamUrl) {
         "",
       ].join("\n"),
     );
-    const child = spawnTracked(process.execPath, [CLI, "run", scenario, "--output-dir", join(dir, "runs")], {
-      cwd: ROOT,
-    });
-    let peakKb = 0;
-    const sample = setInterval(async () => {
-      peakKb = Math.max(peakKb, (await statusKb(child.pid, "VmHWM")) ?? 0);
-    }, 100);
+    // The CLI's own peak RSS (getrusage at its exit), the post-run analysis included.
+    const rssFile = join(dir, "max-rss");
+    const child = spawnTracked(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(REPORT_MAX_RSS).href,
+        CLI,
+        "run",
+        scenario,
+        "--output-dir",
+        join(dir, "runs"),
+      ],
+      { cwd: ROOT, env: { ...process.env, AGENTCHAOS_BENCH_MAX_RSS_FILE: rssFile } },
+    );
     const timer = setTimeout(() => stopChild(child), 60_000);
     const [code] = await once(child, "exit");
-    clearInterval(sample);
     clearTimeout(timer);
+    const peakKb = Number(await readFile(rssFile, "utf8").catch(() => "0"));
     const runDir = join(dir, "runs", readdirSync(join(dir, "runs"))[0] ?? "");
     const load = JSON.parse(
       (await readFile(join(runDir, "stdout.log"), "utf8")).trim().split("\n").at(-1) ?? "{}",
     );
-    return { exitCode: code, peakRssMb: peakKb > 0 ? round(peakKb / 1024, 1) : null, rps: load.rps ?? null };
+    return {
+      exitCode: code,
+      peakRssMb: peakKb > 0 ? round(peakKb / 1024, 1) : null,
+      rps: load.rps ?? null,
+      errors: load.errors ?? null,
+    };
   } finally {
     removeTempDir(dir);
   }

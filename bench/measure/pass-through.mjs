@@ -1,8 +1,12 @@
-// 1. Pass-through cost: a small JSON upstream loaded directly, through the bare reference proxy
-// and through Agent Chaos (no fault, full event recording), each server in its own process.
-// Per connection level: a warm-up of each target, then ROUNDS rounds that load the targets in
-// turn, so that drifting background load on the machine hits all three alike.
-import { loadOnce, summariseLoads } from "../lib/load.mjs";
+// 1. Pass-through cost: a small JSON upstream loaded directly, through the bare reference proxy,
+// through nginx (one worker, when installed) and through Agent Chaos (no fault, full event
+// recording): schema 1, and schema 2 with two dependencies (two proxies, one recorder, the load
+// split between them). Each server in its own process. Per connection level: a warm-up of each
+// target, then ROUNDS rounds that load the targets in turn, so that drifting background load on
+// the machine hits all of them alike.
+
+import { LOAD_TOOL, loadOnce, summariseLoads } from "../lib/load.mjs";
+import { findNginx, startNginx } from "../lib/nginx.mjs";
 import { round } from "../lib/stats.mjs";
 import { startAgentChaosProxy, startBareProxy, startUpstream } from "../lib/targets.mjs";
 
@@ -11,26 +15,57 @@ const ROUNDS = 2;
 const ROUND_S = 2;
 const WARMUP_S = 1;
 
+/** Loads one URL, or splits the connections over several URLs at once and merges the results. */
+async function loadUrls(urls, connections, durationS) {
+  if (urls.length === 1 || connections < urls.length)
+    return loadOnce(`${urls[0]}/json`, { connections, durationS });
+  const share = Math.floor(connections / urls.length);
+  const loads = await Promise.all(
+    urls.map((url) => loadOnce(`${url}/json`, { connections: share, durationS })),
+  );
+  const mean = (key) => loads.reduce((sum, load) => sum + load[key], 0) / loads.length;
+  return {
+    connections,
+    requests: loads.reduce((sum, load) => sum + load.requests, 0),
+    seconds: Math.max(...loads.map((load) => load.seconds)),
+    p50Ms: mean("p50Ms"),
+    p99Ms: Math.max(...loads.map((load) => load.p99Ms)),
+    errors: loads.reduce((sum, load) => sum + load.errors, 0),
+    non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
+  };
+}
+
 export async function passThrough() {
   const upstream = await startUpstream();
   const started = [upstream];
   try {
+    const targets = { direct: [upstream.url] };
     const bare = await startBareProxy(upstream.url);
     started.push(bare);
+    targets.bare = [bare.url];
+    const nginxPath = findNginx();
+    if (nginxPath !== null) {
+      const nginx = await startNginx(nginxPath, upstream.url);
+      started.push(nginx);
+      targets.nginx = [nginx.url];
+    }
     const agentchaos = await startAgentChaosProxy(upstream.url);
     started.push(agentchaos);
-    const targets = { direct: upstream.url, bare: bare.url, agentchaos: agentchaos.url };
+    targets.agentchaos = [agentchaos.url];
+    const agentchaosV2 = await startAgentChaosProxy(upstream.url, { dependencies: ["llm", "tools"] });
+    started.push(agentchaosV2);
+    targets.agentchaosV2 = agentchaosV2.urls;
 
     const runs = {};
     for (const connections of CONNECTIONS) {
       const loads = {};
-      for (const [name, url] of Object.entries(targets)) {
-        await loadOnce(`${url}/json`, { connections, durationS: WARMUP_S });
+      for (const [name, urls] of Object.entries(targets)) {
+        await loadUrls(urls, connections, WARMUP_S);
         loads[name] = [];
       }
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [name, url] of Object.entries(targets)) {
-          loads[name].push(await loadOnce(`${url}/json`, { connections, durationS: ROUND_S }));
+        for (const [name, urls] of Object.entries(targets)) {
+          loads[name].push(await loadUrls(urls, connections, ROUND_S));
         }
       }
       for (const name of Object.keys(targets)) {
@@ -38,20 +73,21 @@ export async function passThrough() {
         runs[name][`c${connections}`] = summariseLoads(loads[name]);
       }
     }
-    started.pop();
-    const { events } = await agentchaos.stop();
-    return summarise(runs, events);
+    const stopped = await Promise.all([agentchaos.stop(), agentchaosV2.stop()]);
+    started.splice(started.indexOf(agentchaos), 1);
+    started.splice(started.indexOf(agentchaosV2), 1);
+    return summarise(runs, stopped[0].events, stopped[1].events);
   } finally {
     await Promise.all(started.map((server) => server.stop()));
   }
 }
 
-function summarise(runs, eventsRecorded) {
-  const { direct, bare, agentchaos } = runs;
-  const addedBare = bare.c1.p50Ms - direct.c1.p50Ms;
-  const addedAgentChaos = agentchaos.c1.p50Ms - direct.c1.p50Ms;
-  const requestsThroughAgentChaos = Object.values(agentchaos).reduce((sum, run) => sum + run.requests, 0);
+function summarise(runs, eventsRecorded, eventsRecordedV2) {
+  const { direct, bare, nginx, agentchaos, agentchaosV2 } = runs;
+  const added = (target) => round(target.c1.p50Ms - direct.c1.p50Ms);
+  const requestsThrough = (target) => Object.values(target).reduce((sum, run) => sum + run.requests, 0);
   return {
+    tool: LOAD_TOOL,
     warmupS: WARMUP_S,
     rounds: ROUNDS,
     roundS: ROUND_S,
@@ -60,15 +96,26 @@ function summarise(runs, eventsRecorded) {
       c1: ratio(agentchaos.c1.rps, bare.c1.rps),
       c64: ratio(agentchaos.c64.rps, bare.c64.rps),
     },
+    rpsRatioVsBareV2: {
+      c1: ratio(agentchaosV2.c1.rps, bare.c1.rps),
+      c64: ratio(agentchaosV2.c64.rps, bare.c64.rps),
+    },
     rpsRatioVsDirect: {
       c1: ratio(agentchaos.c1.rps, direct.c1.rps),
       c64: ratio(agentchaos.c64.rps, direct.c64.rps),
     },
-    addedP50MsAt1: { bare: round(addedBare), agentchaos: round(addedAgentChaos) },
-    addedP50RatioAt1: ratio(addedAgentChaos, addedBare),
+    rpsRatioVsNginx:
+      nginx === undefined
+        ? null
+        : { c1: ratio(agentchaos.c1.rps, nginx.c1.rps), c64: ratio(agentchaos.c64.rps, nginx.c64.rps) },
+    addedP50MsAt1: { bare: added(bare), agentchaos: added(agentchaos), agentchaosV2: added(agentchaosV2) },
+    addedP50RatioAt1: ratio(added(agentchaos), added(bare)),
+    addedP50RatioAt1V2: ratio(added(agentchaosV2), added(bare)),
     // Warm-up requests are recorded too, so this is a lower bound check of "recording was on".
     eventsRecorded,
-    measuredRequestsThroughAgentChaos: requestsThroughAgentChaos,
+    eventsRecordedV2,
+    measuredRequestsThroughAgentChaos: requestsThrough(agentchaos),
+    measuredRequestsThroughAgentChaosV2: requestsThrough(agentchaosV2),
   };
 }
 

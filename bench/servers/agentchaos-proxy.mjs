@@ -1,18 +1,31 @@
-// Agent Chaos's proxy from dist/, with no fault and full event recording, in its own process
-// (as the CLI would run it, minus the workload). On shutdown it prints one JSON line:
+// Agent Chaos's proxy from the build under test, with no fault and full event recording, in its
+// own process (as the CLI would run it, minus the workload). With `--dependencies a,b` it runs
+// schema 2: one proxy per named dependency, all recording into one schema-2 recorder, and
+// announces each URL. On shutdown it prints one JSON line:
 // { "events": <events recorded>, "maxRssKb": <peak RSS> }.
 // Usage: node agentchaos-proxy.mjs --upstream http://127.0.0.1:PORT --events /tmp/.../events.jsonl
-import { Recorder } from "../../dist/events/recorder.js";
-import { startProxy } from "../../dist/proxy/server.js";
+//        [--dependencies llm,tools]
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
+import { fromDist } from "../lib/paths.mjs";
+
+const { Recorder } = await fromDist("events/recorder.js");
+const { startProxy } = await fromDist("proxy/server.js");
 
 const options = flags();
-const recorder = new Recorder(options.events, "bench-run");
-const proxy = await startProxy({ upstreamBaseUrl: options.upstream, fault: null, sink: recorder });
+const names = options.dependencies ? options.dependencies.split(",") : [];
+const recorder = new Recorder(options.events, "bench-run", names.length > 0 ? 2 : 1);
+const proxies =
+  names.length === 0
+    ? [await startProxy({ upstreamBaseUrl: options.upstream, fault: null, sink: recorder })]
+    : await Promise.all(
+        names.map((dependency) =>
+          startProxy({ upstreamBaseUrl: options.upstream, faults: [], dependency, sink: recorder }),
+        ),
+      );
 
-announce(proxy.url);
+announce(proxies.map((proxy) => proxy.url).join(" "));
 onShutdown(async () => {
-  await proxy.close();
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   recorder.close();
   const report = { events: recorder.lastSequence, maxRssKb: process.resourceUsage().maxRSS };
   process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -1,0 +1,68 @@
+// The post-run step of `agentchaos run` on a recorded log, alone: read events.jsonl, analyse,
+// append RUN_COMPLETED (in memory here, the file is left alone), analyse again, build and
+// serialise report.json, as the build under test does it. Prints one JSON line:
+// { wallMs, maxRssKb, result, reasonCode, reportBytes }.
+// Usage: node analyze-log.mjs --events events.jsonl --scenario scenario.yaml --report report.json
+import { randomUUID } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { flags } from "../lib/child-lifecycle.mjs";
+import { DIST, fromDist } from "../lib/paths.mjs";
+
+const options = flags();
+const { loadScenario } = await fromDist("scenario/load.js");
+const { serializeReport } = await fromDist("report/writer.js");
+const scenario = await loadScenario(options.scenario);
+const runId = "20261201T010000Z-1a2b3c4d";
+
+/** RUN_COMPLETED right after the last event, as the recorder would write it. */
+function completion(last, first) {
+  const elapsed = last.elapsed_ms + 1;
+  return {
+    schema_version: scenario.schemaVersion,
+    event_id: randomUUID(),
+    run_id: runId,
+    sequence: last.sequence + 1,
+    timestamp: new Date(Date.parse(last.timestamp) + 1).toISOString(),
+    elapsed_ms: elapsed,
+    type: "RUN_COMPLETED",
+    component: "orchestrator",
+    payload: {
+      kind: "RUN_COMPLETED",
+      result: first.result,
+      reason_code: first.reasonCode,
+      duration_ms: elapsed,
+    },
+  };
+}
+
+const started = performance.now();
+let report;
+if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
+  const { judgeRecordedRun } = await fromDist("runtime/judge.js");
+  ({ report } = await judgeRecordedRun(scenario, options.events, runId, (first, last) =>
+    completion(last, first),
+  ));
+} else if (scenario.schemaVersion === 1) {
+  const { readEvents } = await fromDist("events/reader.js");
+  const { analyze } = await fromDist("analysis/analyze.js");
+  const { buildReport } = await fromDist("report/build.js");
+  const events = await readEvents(options.events);
+  const first = analyze(scenario, events);
+  const analysis = analyze(scenario, [...events, completion(events.at(-1), first)]);
+  report = buildReport({ scenario, analysis, runId, managedDependency: false });
+} else {
+  const { readEventsV2 } = await fromDist("events/reader.js");
+  const { analyzeV2 } = await fromDist("analysis/v2/analyze.js");
+  const { buildReportV4 } = await fromDist("report/v2/build.js");
+  const events = await readEventsV2(options.events);
+  const first = analyzeV2(scenario, events);
+  const analysis = analyzeV2(scenario, [...events, completion(events.at(-1), first)]);
+  report = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });
+}
+const text = serializeReport(report);
+writeFileSync(options.report, text);
+const wallMs = performance.now() - started;
+process.stdout.write(
+  `${JSON.stringify({ wallMs: Math.round(wallMs), maxRssKb: process.resourceUsage().maxRSS, result: report.result, reasonCode: report.reason_code, reportBytes: text.length })}\n`,
+);
