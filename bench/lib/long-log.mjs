@@ -2,7 +2,7 @@
 // loop of about a million operations over an hour (model calls, tool calls; up to CONCURRENCY
 // open at once, interleaved), scheduled faults whose failures the agent retries after the
 // asked-for wait, the odd upstream error. Schema 1 (one dependency, one fault) or schema 2 (two
-// dependencies, one fault each, recovery chain, default checks). Deterministic (seeded), streamed
+// dependencies, one fault each, recovery chain, default checks). Decisions seeded, ids random; streamed
 // to disk so the generator itself stays small. Returns { events, operations, scenario }.
 import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
@@ -40,7 +40,7 @@ function steps(from, step, count) {
 
 const SCHEDULES = {
   1: { llm: steps(5000, 5000, 60) },
-  2: { llm: steps(4000, 4000, 60), tools: steps(7000, 7000, 60) },
+  2: { llm: steps(4000, 4000, 60), tools: steps(3000, 3000, 60) },
 };
 
 /** The scenario the log belongs to (YAML text). */

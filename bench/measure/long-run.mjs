@@ -30,6 +30,7 @@ async function measureSchema(schema) {
       events: written.events,
       operations: written.operations,
       seconds: round(result.wallMs / 1000, 2),
+      cpuSeconds: round(result.cpuMs / 1000, 2),
       peakRssMb: round(result.maxRssKb / 1024, 1),
       verdict: `${result.result} / ${result.reasonCode}`,
     };

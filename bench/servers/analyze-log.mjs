@@ -1,10 +1,10 @@
 // The post-run step of `agentchaos run` on a recorded log, alone: read events.jsonl, analyse,
 // append RUN_COMPLETED (in memory here, the file is left alone), analyse again, build and
 // serialise report.json, as the build under test does it. Prints one JSON line:
-// { wallMs, maxRssKb, result, reasonCode, reportBytes }.
+// { wallMs, cpuMs, maxRssKb, result, reasonCode, reportBytes }.
 // Usage: node analyze-log.mjs --events events.jsonl --scenario scenario.yaml --report report.json
 import { randomUUID } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { flags } from "../lib/child-lifecycle.mjs";
 import { DIST, fromDist } from "../lib/paths.mjs";
@@ -36,13 +36,42 @@ function completion(last, first) {
   };
 }
 
+/** The last line of a file, parsed (read from its end only). */
+function lastEvent(path) {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, 64 * 1024));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    const lines = tail.toString("utf8").trimEnd().split("\n");
+    return JSON.parse(lines.at(-1));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 let report;
 if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
-  const { judgeRecordedRun } = await fromDist("runtime/judge.js");
-  ({ report } = await judgeRecordedRun(scenario, options.events, runId, (first, last) =>
-    completion(last, first),
-  ));
+  const { judgeRun } = await fromDist("runtime/judge.js");
+  let last = null;
+  const hooks = {
+    complete: (first) => completion(last, first),
+    unreadable: (code) => {
+      throw new Error(`events unreadable (${code})`);
+    },
+  };
+  // The last event read is needed for RUN_COMPLETED's sequence: read it from the file's end.
+  last = lastEvent(options.events);
+  const analysis = await judgeRun(scenario, options.events, hooks);
+  if (scenario.schemaVersion === 1) {
+    const { buildReport } = await fromDist("report/build.js");
+    report = buildReport({ scenario, analysis, runId, managedDependency: false });
+  } else {
+    const { buildReportV4 } = await fromDist("report/v2/build.js");
+    report = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });
+  }
 } else if (scenario.schemaVersion === 1) {
   const { readEvents } = await fromDist("events/reader.js");
   const { analyze } = await fromDist("analysis/analyze.js");
@@ -63,6 +92,7 @@ if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
 const text = serializeReport(report);
 writeFileSync(options.report, text);
 const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
-  `${JSON.stringify({ wallMs: Math.round(wallMs), maxRssKb: process.resourceUsage().maxRSS, result: report.result, reasonCode: report.reason_code, reportBytes: text.length })}\n`,
+  `${JSON.stringify({ wallMs: Math.round(wallMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssKb: process.resourceUsage().maxRSS, result: report.result, reasonCode: report.reason_code, reportBytes: text.length })}\n`,
 );

@@ -51,9 +51,22 @@ export function probabilityEvidence(
   counted: readonly string[],
   injectedIds: readonly string[],
 ): ProbabilityEvidence {
+  return probabilityEvidenceOf(trigger, counted.length, counted, injectedIds);
+}
+
+/**
+ * `probabilityEvidence` from how many operations were counted and the ids of (at least) the
+ * first min(that, window end) of them: ordinals past the window never take part.
+ */
+export function probabilityEvidenceOf(
+  trigger: SeededProbabilityTrigger,
+  countedTotal: number,
+  counted: readonly string[],
+  injectedIds: readonly string[],
+): ProbabilityEvidence {
   const { startOccurrence: start, endOccurrence: end } = trigger.window;
   const windowSize = end - start + 1;
-  const evaluated = Math.min(Math.max(counted.length - start + 1, 0), windowSize);
+  const evaluated = Math.min(Math.max(countedTotal - start + 1, 0), windowSize);
   const lastEvaluated = start + evaluated - 1;
 
   const expected = selectedOccurrences(trigger.seed, trigger.probabilityMillionths, start, lastEvaluated);

@@ -50,13 +50,34 @@ export function oneOf(values: readonly string[]): FieldCheck {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const uuid: FieldCheck = { test: (v) => typeof v === "string" && UUID.test(v), expected: "a UUID" };
+/** `/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i`, without a regular expression. */
+function isUuid(value: string): boolean {
+  if (value.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const code = value.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (code !== 45) return false;
+    } else if (!((code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70)))
+      return false;
+  }
+  return true;
+}
+export const uuid: FieldCheck = { test: (v) => typeof v === "string" && isUuid(v), expected: "a UUID" };
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?Z$/;
 
+/** The last timestamp found valid: consecutive events often share their millisecond. */
+let lastValidTimestamp = "";
+
 function isUtcTimestamp(value: unknown): boolean {
   if (typeof value !== "string") return false;
+  if (value === lastValidTimestamp) return true;
+  if (!isValidTimestamp(value)) return false;
+  lastValidTimestamp = value;
+  return true;
+}
+
+function isValidTimestamp(value: string): boolean {
   const match = TIMESTAMP.exec(value);
   if (match === null) return false;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [

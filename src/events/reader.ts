@@ -155,7 +155,8 @@ export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEv
   return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
 }
 
-function truncatedTail(line: number): EventsError {
+/** The error of a last line without its final newline. */
+export function truncatedTail(line: number): EventsError {
   return new EventsError(
     "EVENTS_TRUNCATED",
     `Invalid event on line ${line}: the last line is not terminated.`,
@@ -186,7 +187,8 @@ export function parseEventsText(text: string, options: ReadEventsOptions = {}): 
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function decodeLine(bytes: Uint8Array, line: number): string {
+/** A line's bytes as text; `EVENTS_INVALID` when they are not valid UTF-8. */
+export function decodeLine(bytes: Uint8Array, line: number): string {
   try {
     return utf8.decode(bytes);
   } catch (cause) {
@@ -202,12 +204,17 @@ async function readBytes(path: string): Promise<Uint8Array> {
   try {
     return await readFile(path);
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new EventsError("EVENTS_NOT_FOUND", "Events file not found.", { cause });
-    }
-    throw new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
+    throw fileError(cause);
   }
+}
+
+/** `EVENTS_NOT_FOUND` or `EVENTS_UNREADABLE` for a failure to open or read the file. */
+export function fileError(cause: unknown): EventsError {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new EventsError("EVENTS_NOT_FOUND", "Events file not found.", { cause });
+  }
+  return new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
 }
 
 /**

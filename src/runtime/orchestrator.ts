@@ -11,6 +11,7 @@ import type { AnyScenario } from "../scenario/parse.js";
 import type { Scenario } from "../scenario/types.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
 import { exitCodeFor } from "./exit-code.js";
+import type { JudgeHooks } from "./judge.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
@@ -114,17 +115,8 @@ async function runV1(
   load: () => Promise<RunModules>,
 ): Promise<Judgement> {
   await runSteps(context);
-  const { analyze, buildReport, readEvents } = await load();
-  const events = await readBack(recorder, () => readEvents(recorder.path));
-  const first = analyze(context.scenario, events);
-  const completed = recorder.emit({
-    kind: "RUN_COMPLETED",
-    result: first.result,
-    reason_code: first.reasonCode,
-    duration_ms: recorder.elapsedMs(),
-  });
-  recorder.close();
-  const analysis = analyze(context.scenario, [...events, completed]);
+  const { judgeRun, buildReport } = await load();
+  const analysis = await judgeRun(context.scenario, recorder.path, judgeHooks(recorder));
   const report = buildReport({
     scenario: context.scenario,
     analysis,
@@ -140,18 +132,13 @@ async function runV2(
   load: () => Promise<RunModules>,
 ): Promise<Judgement> {
   await runStepsV2(context);
-  const { analyzeV2, buildReportV4, readEventsV2 } = await load();
-  const events = await readBack(recorder, () => readEventsV2(recorder.path));
-  const first = analyzeV2(context.scenario, events);
-  const completed = recorder.emit({
-    kind: "RUN_COMPLETED",
-    result: first.result,
-    reason_code: first.reasonCode,
-    duration_ms: recorder.elapsedMs(),
-  });
-  recorder.close();
-  // The recorder writes this file's schema: the completion event is a schema-2 event.
-  const analysis = analyzeV2(context.scenario, [...events, completed as unknown as AgentChaosEventV2]);
+  const { judgeRun, buildReportV4 } = await load();
+  // The recorder writes this file's schema: its events are schema-2 events.
+  const analysis = await judgeRun(
+    context.scenario,
+    recorder.path,
+    judgeHooks(recorder) as unknown as JudgeHooks<AgentChaosEventV2>,
+  );
   const managedDependencies = context.scenario.dependencies.flatMap((dependency) =>
     dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
   );
@@ -165,20 +152,28 @@ async function runV2(
 }
 
 /**
- * The recorded stream, read back strictly from events.jsonl. Should that ever fail, the run
- * records an INTERNAL_ERROR and is judged on that alone.
+ * How the judgement records through the run's recorder: RUN_COMPLETED (then the file is
+ * complete and closed), or the RUN_ERROR of an events file that could not be read back, on
+ * which alone the run is then judged.
  */
-async function readBack<E>(recorder: Recorder, read: () => Promise<E[]>): Promise<E[]> {
-  try {
-    recorder.flush();
-    return await read();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const failure = recorder.emit({
-      kind: "RUN_ERROR",
-      reason_code: "INTERNAL_ERROR",
-      message: `event stream could not be read back (${typeof code === "string" ? code : "error"})`,
-    });
-    return [failure as E];
-  }
+function judgeHooks(recorder: Recorder): JudgeHooks<AgentChaosEvent> {
+  recorder.flush();
+  return {
+    complete(first) {
+      const completed = recorder.emit({
+        kind: "RUN_COMPLETED",
+        result: first.result,
+        reason_code: first.reasonCode,
+        duration_ms: recorder.elapsedMs(),
+      });
+      recorder.close();
+      return completed;
+    },
+    unreadable: (code) =>
+      recorder.emit({
+        kind: "RUN_ERROR",
+        reason_code: "INTERNAL_ERROR",
+        message: `event stream could not be read back (${code})`,
+      }),
+  };
 }

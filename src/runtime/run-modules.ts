@@ -13,6 +13,7 @@ export interface RunModules {
   readonly buildReport: typeof import("../report/build.js").buildReport;
   readonly buildReportV4: typeof import("../report/v2/build.js").buildReportV4;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
+  readonly judgeRun: typeof import("./judge.js").judgeRun;
 }
 
 export function loadRunModules(): Promise<RunModules> {
@@ -24,7 +25,8 @@ export function loadRunModules(): Promise<RunModules> {
     import("../report/build.js"),
     import("../report/v2/build.js"),
     import("../report/writer.js"),
-  ]).then(([proxy, reader, analysis, analysisV2, build, buildV4, writer]) => ({
+    import("./judge.js"),
+  ]).then(([proxy, reader, analysis, analysisV2, build, buildV4, writer, judge]) => ({
     startProxy: proxy.startProxy,
     readEvents: reader.readEvents,
     readEventsV2: reader.readEventsV2,
@@ -33,5 +35,6 @@ export function loadRunModules(): Promise<RunModules> {
     buildReport: build.buildReport,
     buildReportV4: buildV4.buildReportV4,
     writeReport: writer.writeReport,
+    judgeRun: judge.judgeRun,
   }));
 }

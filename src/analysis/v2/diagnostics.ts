@@ -30,9 +30,19 @@ export function observedOn(dependency: string, timeline: Timeline): string {
   for (const op of timeline.operations.values()) {
     const observed = op.observed?.payload;
     if (observed === undefined || observed.dependency !== dependency) continue;
-    const key = printable(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
+    const key = observedKey(observed);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+  return describeObserved(dependency, counts);
+}
+
+/** How an observed operation is listed: `<method> <path>`, or the method alone without a path. */
+export function observedKey(observed: { readonly method: string; readonly path: string }): string {
+  return printable(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
+}
+
+/** `observedOn` from the counts per key, in the order each key was first observed. */
+export function describeObserved(dependency: string, counts: ReadonlyMap<string, number>): string {
   if (counts.size === 0) return `no operations were observed on ${dependency}`;
   // Array.prototype.sort is stable: equal counts keep the order first observed.
   const ranked = [...counts].sort((a, b) => b[1] - a[1]);

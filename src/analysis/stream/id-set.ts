@@ -1,0 +1,67 @@
+/**
+ * A compact set of operation ids for one long log: 52-bit hashes of the ids in an open-addressing
+ * table of doubles (16 bytes per id at most), instead of the id strings themselves. `add` can
+ * report a false "already present" (two ids with one hash, about one chance in 10^15 per pair),
+ * never a false "new": callers treat "present" as "cannot be analysed as a stream" and fall back
+ * to the exact batch analysis, so a collision costs time, never correctness.
+ */
+export class IdSet {
+  #slots = new Float64Array(1024);
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds `id`; returns false when it (or an id with the same hash) was already there. */
+  add(id: string): boolean {
+    if ((this.#size + 1) * 2 > this.#slots.length) this.#grow();
+    const added = insert(this.#slots, hash52(id));
+    if (added) this.#size += 1;
+    return added;
+  }
+
+  /** Whether `id` (or an id with the same hash) was added. */
+  has(id: string): boolean {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const hash = hash52(id);
+    for (let slot = hash % slots.length; ; slot = (slot + 1) & mask) {
+      const value = slots[slot] as number;
+      if (value === 0) return false;
+      if (value === hash) return true;
+    }
+  }
+
+  #grow(): void {
+    const old = this.#slots;
+    this.#slots = new Float64Array(old.length * 2);
+    for (const value of old) if (value !== 0) insert(this.#slots, value);
+  }
+}
+
+/** Inserts a non-zero hash; false when it is already there. The table has a free slot. */
+function insert(slots: Float64Array, hash: number): boolean {
+  const mask = slots.length - 1;
+  for (let slot = hash % slots.length; ; slot = (slot + 1) & mask) {
+    const value = slots[slot] as number;
+    if (value === hash) return false;
+    if (value === 0) {
+      slots[slot] = hash;
+      return true;
+    }
+  }
+}
+
+/** Two 32-bit FNV-1a variants combined into a non-zero integer below 2^52. */
+function hash52(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return ((a >>> 0) % 0x100000) * 0x100000000 + (b >>> 0) + 1;
+}
