@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// A tiny, deterministic HTTP dependency for the bundled examples.
+// A tiny, deterministic HTTP dependency for the bundled examples: GET /health, /customer/<id>,
+// /orders/<id> and /weather/<city>.
 // Usage: node fake-api.mjs --port N [--host 127.0.0.1]   (--port 0 picks a free port)
 // Prints one line `fake-api listening on http://<host>:<port>` once it accepts connections.
 import http from "node:http";
@@ -49,6 +50,8 @@ function route(method, path) {
   if (customer !== undefined) return `{"id":${JSON.stringify(customer)},"name":"Ada Lovelace","tier":"gold"}`;
   const order = idAfter(path, "/orders/");
   if (order !== undefined) return `{"id":${JSON.stringify(order)},"status":"ready","total":42.0}`;
+  const city = idAfter(path, "/weather/");
+  if (city !== undefined) return `{"city":${JSON.stringify(city)},"sky":"sunny","celsius":21}`;
   return undefined;
 }
 

@@ -12,7 +12,7 @@ async function get(
 }
 
 describe("the fake API", () => {
-  it("answers the health, customer and order routes with the documented JSON bodies", async () => {
+  it("answers the health, customer, order and weather routes with the documented JSON bodies", async () => {
     const { url } = await startServer("fake-api.mjs");
     expect(await get(`${url}/health`)).toEqual({
       status: 200,
@@ -28,6 +28,11 @@ describe("the fake API", () => {
       status: 200,
       type: "application/json",
       body: '{"id":"7","status":"ready","total":42.0}',
+    });
+    expect(await get(`${url}/weather/Paris`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"city":"Paris","sky":"sunny","celsius":21}',
     });
   });
 
