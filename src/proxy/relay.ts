@@ -2,19 +2,21 @@ import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Exchange } from "./exchange.js";
 import { clientResponseHeaders, isEventStream } from "./headers.js";
 import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+import { StreamRelay } from "./stream-relay.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * The proxy's own relay: `text/event-stream` responses are streamed chunk by chunk, every
  * other response is buffered whole (up to 10 MiB). Either way the terminal event is recorded
- * before the response is completed towards the workload.
+ * before the response is completed towards the workload. `acting`: a fault acts on this
+ * response (a held one), so a workload that closes its event stream has failed.
  */
-export function defaultRelay(exchange: Exchange): ResponseRelay {
+export function defaultRelay(exchange: Exchange, acting: boolean): ResponseRelay {
   let active: ResponseRelay = new BufferedRelay(exchange);
   return {
     start(status, headers, control) {
-      if (isEventStream(headers)) active = new StreamRelay(exchange);
+      if (isEventStream(headers)) active = new StreamRelay(exchange, acting);
       active.start(status, headers, control);
     },
     data: (chunk) => active.data(chunk),
@@ -84,56 +86,5 @@ class BufferedRelay implements ResponseRelay {
     this.#chunks = [];
     this.#exchange.operation.fail("proxy_error", 502);
     sendSynthetic(this.#exchange.response, upstreamFailed(error));
-  }
-}
-
-class StreamRelay implements ResponseRelay {
-  readonly #exchange: Exchange;
-  #status = 0;
-  #control: UpstreamControl | null = null;
-  /** Set once the relay answered on its own (a header the workload's side rejects). */
-  #replaced = false;
-
-  constructor(exchange: Exchange) {
-    this.#exchange = exchange;
-  }
-
-  start(status: number, headers: Headers, control: UpstreamControl): void {
-    const { operation, response } = this.#exchange;
-    this.#status = status;
-    this.#control = control;
-    try {
-      response.writeHead(status, clientResponseHeaders(headers));
-    } catch (error) {
-      this.#replaced = true;
-      control.abort();
-      operation.fail("proxy_error", 502);
-      sendSynthetic(response, upstreamFailed(error));
-      return;
-    }
-    response.on("drain", () => control.resume());
-    response.once("close", () => {
-      if (response.writableFinished) return;
-      operation.fail("client_disconnected", status);
-      control.abort();
-    });
-    response.flushHeaders();
-  }
-
-  data(chunk: Buffer): void {
-    if (!this.#replaced && !this.#exchange.response.write(chunk)) this.#control?.pause();
-  }
-
-  end(): void {
-    if (this.#replaced) return;
-    this.#exchange.operation.settle(this.#status);
-    this.#exchange.response.end();
-  }
-
-  error(): void {
-    if (this.#replaced) return;
-    this.#exchange.operation.fail("upstream_stream_interrupted", this.#status);
-    this.#exchange.response.destroy();
-    this.#exchange.request.socket.destroy();
   }
 }
