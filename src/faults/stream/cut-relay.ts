@@ -121,8 +121,9 @@ class CutRelay implements ResponseRelay {
     const streaming = this.#streaming as CutSite;
     this.#acted = true;
     streaming.relay.takeOver();
-    const after = this.#act(streaming);
-    this.#target = after ?? IGNORED;
+    // Cancelling the upstream may report its error at once: it must not reach the relay.
+    this.#target = IGNORED;
+    this.#target = this.#act(streaming) ?? IGNORED;
     if (rest.length > 0) this.#target.data(rest);
   }
 }
