@@ -51,8 +51,7 @@ export const llmError: FaultExecutor<FaultOf<"http_llm_error">> = {
     return parameters;
   },
   execute(fault, context) {
-    const retryAfterMs =
-      fault.retryAfterMs ?? (fault.retryAfterSeconds === null ? null : fault.retryAfterSeconds * 1000);
-    context.respond(llmErrorResponse(fault), "injected_llm_error", { retryAfterMs });
+    // `respond` records the wait the headers ask for (retry_after_ms).
+    context.respond(llmErrorResponse(fault), "injected_llm_error");
   },
 };

@@ -2,6 +2,7 @@ import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Exchange } from "./exchange.js";
 import { clientResponseHeaders, isEventStream } from "./headers.js";
 import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+import { settleUpstream } from "./settle.js";
 import { StreamRelay } from "./stream-relay.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -66,7 +67,7 @@ class BufferedRelay implements ResponseRelay {
     const status = this.#status;
     if (request.method !== "HEAD" && status !== 204 && status !== 304) headers["content-length"] = this.#size;
     if (response.destroyed) {
-      operation.settle(status);
+      settleUpstream(operation, status, this.#headers);
       return;
     }
     try {
@@ -76,7 +77,7 @@ class BufferedRelay implements ResponseRelay {
       this.error(error instanceof Error ? error : new Error("invalid upstream header"));
       return;
     }
-    operation.settle(status);
+    settleUpstream(operation, status, this.#headers);
     response.end(this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#size));
   }
 

@@ -2,6 +2,7 @@ import type { StreamingRelay, UpstreamControl } from "../faults/types.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 import { clientResponseHeaders, isEventStream } from "./headers.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
+import { settleUpstream } from "./settle.js";
 import { SseEventCounter } from "./sse-events.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -16,6 +17,7 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 export class StreamRelay implements StreamingRelay {
   readonly #exchange: Exchange;
   #status = 0;
+  #headers: Headers = {};
   #control: UpstreamControl | null = null;
   /** Schema-2 event streams only. */
   #events: SseEventCounter | null = null;
@@ -33,6 +35,7 @@ export class StreamRelay implements StreamingRelay {
   start(status: number, headers: Headers, control: UpstreamControl): void {
     const { operation, response } = this.#exchange;
     this.#status = status;
+    this.#headers = headers;
     this.#control = control;
     try {
       response.writeHead(status, clientResponseHeaders(headers));
@@ -59,7 +62,9 @@ export class StreamRelay implements StreamingRelay {
     if (this.#done) return;
     this.#done = true;
     this.#events?.end();
-    this.#exchange.operation.settle(this.#status, { relayedEvents: this.relayedEvents() });
+    settleUpstream(this.#exchange.operation, this.#status, this.#headers, {
+      relayedEvents: this.relayedEvents(),
+    });
     this.#exchange.response.end();
   }
 
@@ -111,7 +116,7 @@ export class StreamRelay implements StreamingRelay {
         if (this.#acting || relayedEvents === null) {
           operation.fail("client_disconnected", this.#status, { relayedEvents });
         } else {
-          operation.settle(this.#status, { relayedEvents, closedByClient: true });
+          settleUpstream(operation, this.#status, this.#headers, { relayedEvents, closedByClient: true });
         }
       }
       this.#control?.abort();

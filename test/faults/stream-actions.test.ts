@@ -89,7 +89,10 @@ describe("http_stream_error_event", () => {
 
       const raw = await rawGet(proxy.url, "/v1/stream");
 
-      expect(dechunk(raw.body)).toEqual({ text: TOKENS.slice(0, 2).join("") + frames[format], terminated: true });
+      expect(dechunk(raw.body)).toEqual({
+        text: TOKENS.slice(0, 2).join("") + frames[format],
+        terminated: true,
+      });
       expect(sink.ofKind("FAULT_INJECTED")[0]?.parameters).toEqual({ after_events: 2 });
       expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
         failure_kind: "injected_stream_error_event",
