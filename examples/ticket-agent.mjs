@@ -2,8 +2,9 @@
 // An example agent with one write: it opens a support ticket on the fake API (`POST /tickets`),
 // calls again when the call fails without an answer (a transport error), then reads how many
 // tickets the API holds (`GET /tickets`) and prints it.
-// Reads AGENTCHAOS_DESK_URL. Knobs: TICKET_ATTEMPTS (default 2), TICKET_IDEMPOTENCY_KEY=yes (send
-// one `Idempotency-Key` with every attempt, so the API can tell a repeat from a new ticket).
+// Reads AGENTCHAOS_DESK_URL. Knobs: TICKET_ATTEMPTS (default 2), TICKET_RETRY_DELAY_MS (pause
+// before calling again, default 200), TICKET_IDEMPOTENCY_KEY=yes (send one `Idempotency-Key` with
+// every attempt, so the API can tell a repeat from a new ticket).
 // Exit codes: 0 ticket opened, 1 gave up, 2 bad configuration. Prints fixed words and counts only.
 import { randomUUID } from "node:crypto";
 
@@ -14,9 +15,13 @@ function usage(message) {
 
 const desk = (process.env.AGENTCHAOS_DESK_URL ?? "").replace(/\/+$/, "");
 if (desk === "") usage("AGENTCHAOS_DESK_URL is required");
-const attemptsRaw = process.env.TICKET_ATTEMPTS || "2";
-if (!/^\d+$/.test(attemptsRaw)) usage("TICKET_ATTEMPTS must be a non-negative integer");
-const attempts = Math.max(1, Number(attemptsRaw));
+function knob(name, fallback) {
+  const raw = process.env[name] || String(fallback);
+  if (!/^\d+$/.test(raw)) usage(`${name} must be a non-negative integer`);
+  return Number(raw);
+}
+const attempts = Math.max(1, knob("TICKET_ATTEMPTS", 2));
+const retryDelayMs = knob("TICKET_RETRY_DELAY_MS", 200);
 const headers = { "Content-Type": "application/json" };
 if (process.env.TICKET_IDEMPOTENCY_KEY === "yes") headers["Idempotency-Key"] = randomUUID();
 const body = JSON.stringify({ title: "Customer cannot log in", priority: "high" });
@@ -35,6 +40,7 @@ async function openTicket() {
     } catch (error) {
       if (attempt >= attempts) throw error;
       console.log(`Ticket call ${attempt} got no answer; calling again`);
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
     }
   }
 }
