@@ -47,7 +47,7 @@ const TABLE = [
   ["ticket_response_lost_idempotent", "RECOVERED", "RECOVERY_OBSERVED", 0, "Tickets on the server: 1\n"],
 ] as const;
 
-const out = testFolder("llm-v2");
+const out = testFolder("all");
 
 describe("schema-2 LLM examples on the official SDKs, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
