@@ -37,6 +37,14 @@ export class StreamRelay implements StreamingRelay {
     this.#status = status;
     this.#headers = headers;
     this.#control = control;
+    if (response.closed) {
+      // The workload left before anything was relayed: nothing will tell us again.
+      this.#done = true;
+      operation.fail("client_disconnected", null);
+      control.abort();
+      for (const listener of this.#closeListeners.splice(0)) listener();
+      return;
+    }
     try {
       response.writeHead(status, clientResponseHeaders(headers));
     } catch (error) {

@@ -106,20 +106,20 @@ export interface ScriptedUpstream extends TestUpstream {
 /**
  * An upstream that answers every request with `status`, `headers` and the body `steps`, each
  * write flushed on its own (chunked unless a Content-Length is given); `hold` keeps the
- * response open after the last step instead of ending it.
+ * response open after the last step instead of ending it; `headersAfterMs` delays the headers.
  */
 export async function startScriptedUpstream(
   status: number,
   headers: Record<string, string>,
   steps: readonly Step[],
-  options: { hold?: boolean } = {},
+  options: { hold?: boolean; headersAfterMs?: number } = {},
 ): Promise<ScriptedUpstream> {
   const cancelled: Promise<boolean>[] = [];
   const upstream = await startUpstream((_request, response) => {
     cancelled.push(
       new Promise((resolve) => response.once("close", () => resolve(!response.writableFinished))),
     );
-    void play(response, status, headers, steps, options.hold === true);
+    void play(response, status, headers, steps, options);
   });
   return { ...upstream, cancelled };
 }
@@ -129,8 +129,10 @@ async function play(
   status: number,
   headers: Record<string, string>,
   steps: readonly Step[],
-  hold: boolean,
+  options: { hold?: boolean; headersAfterMs?: number },
 ): Promise<void> {
+  if (options.headersAfterMs !== undefined) await sleep(options.headersAfterMs);
+  if (response.destroyed) return;
   response.writeHead(status, headers);
   response.flushHeaders();
   for (const step of steps) {
@@ -142,7 +144,7 @@ async function play(
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
-  if (!hold && !response.destroyed) response.end();
+  if (options.hold !== true && !response.destroyed) response.end();
 }
 
 /** Splits `text` into one-byte steps. */

@@ -62,4 +62,23 @@ describe("schema-2 stream evidence without a fault", () => {
       closed_by_client: true,
     });
   });
+
+  it("records client_disconnected without a status when the workload left before the stream's headers arrived", async () => {
+    const upstream = await startScriptedUpstream(200, SSE, ["data: 1\n\n"], {
+      hold: true,
+      headersAfterMs: 300,
+    });
+    const sink = new MemorySinkV2();
+    const proxy = await startV2Proxy(upstream.url, [], sink);
+
+    const result = await streamFrom(`${proxy.url}/v1/stream`, { giveUpAfterMs: 50 });
+
+    expect(result.error?.message).toBe("gave up");
+    expect(await upstream.cancelled[0]).toBe(true);
+    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
+      failure_kind: "client_disconnected",
+      status_code: null,
+      relayed_events: null,
+    });
+  });
 });
