@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FaultV2 } from "../../src/scenario/types-v2.js";
 import { MemorySinkV2, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
-import { runProgram, startServer, stopAll } from "./helpers/programs.js";
+import { runProgram, startFakeLlm, stopAll } from "./helpers/programs.js";
 
 afterEach(stopAll);
 
@@ -14,7 +14,7 @@ const ANTHROPIC = "llm-agents/anthropic-agent.mjs";
 const FULL_ANSWER = "Answer: Echo: Say hello to Agent Chaos";
 
 async function behind(fault: FaultV2, paceMs = 25): Promise<{ url: string; sink: MemorySinkV2 }> {
-  const llm = await startServer("fake-llm/server.mjs", ["--chunk-delay-ms", String(paceMs)]);
+  const llm = await startFakeLlm(["--token-delay-ms", String(paceMs)]);
   const sink = new MemorySinkV2();
   const proxy = await startV2Proxy(llm.url, [fault], sink);
   return { url: proxy.url, sink };
@@ -47,7 +47,7 @@ describe("official SDKs under mid-stream faults", () => {
     const { url } = await behind(v2.truncate({ afterEvents: 4 }));
     const result = await runProgram(ANTHROPIC, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(0);
-    expect(result.lines[0]).toBe("Answer: Echo: Say ");
+    expect(result.lines[0]).toBe("Answer: Echo: ");
   });
 
   it("anthropic: an overloaded_error event mid-stream throws, and the SDK never retries a started stream", async () => {
