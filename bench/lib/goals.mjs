@@ -57,6 +57,13 @@ const GOALS = [
     met: (mb) => mb <= 120,
     show: (mb) => `${mb.toFixed(1)} MB`,
   },
+  {
+    goal: "10,000-operation report.html load in Chromium",
+    target: "<= 2000 ms",
+    from: (r) => r.htmlReport?.loadMs,
+    met: (ms) => ms <= 2000,
+    show: (ms) => `${ms.toFixed(0)} ms`,
+  },
 ];
 
 function signed(value) {
