@@ -80,13 +80,13 @@ function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | n
       return line(event, "TOOL_FAILURE", payload.failure_kind, colour);
     case "RETRY_OBSERVED":
       return line(event, "RETRY", `attempt=${payload.attempt}`, colour);
-    case "OPERATION_SUCCEEDED":
-      return line(
-        event,
-        "SUCCESS",
-        payload.status_code === null ? "ok" : String(payload.status_code),
-        colour,
-      );
+    case "OPERATION_SUCCEEDED": {
+      const status = payload.status_code === null ? "ok" : String(payload.status_code);
+      const closed = payload.closed_by_client
+        ? ` (stream closed by the workload after ${payload.relayed_events ?? 0} event${payload.relayed_events === 1 ? "" : "s"})`
+        : "";
+      return line(event, "SUCCESS", `${status}${closed}`, colour);
+    }
     default:
       return null;
   }

@@ -62,6 +62,28 @@ describe("the fake API", () => {
     expect((await get(`${url}/tickets`, { method: "DELETE" })).status).toBe(404);
   });
 
+  it("streams the update feed on GET /events: a ready event at once, then ticks until the listener leaves", async () => {
+    const { url, program } = await startServer("fake-api.mjs");
+    const listener = new AbortController();
+    const response = await fetch(`${url}/events`, { signal: listener.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes('{"tick":1}\n\n')) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    expect(
+      text.startsWith('event: ready\ndata: {"listening":true}\n\nevent: tick\ndata: {"tick":1}\n\n'),
+    ).toBe(true);
+    listener.abort();
+    // The server stays healthy after the listener left, and still stops cleanly.
+    expect((await get(`${url}/health`)).status).toBe(200);
+    expect((await get(`${url}/events`, { method: "POST" })).status).toBe(404);
+    expect(await stopProgram(program, "SIGTERM")).toEqual({ code: 0, signal: null });
+  });
+
   it("exits with code 0 on SIGTERM and on SIGINT", async () => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const { url, program } = await startServer("fake-api.mjs");
