@@ -128,6 +128,47 @@ describe("schema-2 setup", () => {
     );
   });
 
+  it("a target that never matches under a /v1 base_url lists the methods and paths the dependency saw", async () => {
+    const agent = [
+      process.execPath,
+      "-e",
+      "for (const p of ['/chat/completions', '/chat/completions', '/models']) await fetch(process.env.AGENTCHAOS_LLM_URL + p, p === '/models' ? {} : { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) })",
+    ];
+    const file = await writeScenario(
+      dir.path,
+      "wrong-target",
+      `schema_version: 2
+name: wrong-target
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}/v1
+    start:
+      command: ${yamlList([process.execPath, join(ROOT, "dist", "bin", "agentchaos.js"), "fake-llm", "--port", "{port}"])}
+      readiness: {path: /health}
+workload:
+  command: ${yamlList(agent)}
+faults:
+  - id: llm-503
+    type: http_error
+    target: {method: POST, path: /v1/chat/completions}
+    trigger: {occurrence: 1}
+    status_code: 503
+success:
+  exit_code: 0
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(1);
+    const sentence =
+      "fault llm-503: the configured trigger produced no fault injection; observed on llm: POST /chat/completions (2), GET /models (1)";
+    expect(result.stdout).toContain(`Reason: FAULT_NOT_TRIGGERED\n`);
+    expect(result.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
+    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    expect(inspected.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
+  });
+
   it("shows a workload stopped at the time limit as killed by SIGTERM (timeout)", async () => {
     const file = await writeScenario(
       dir.path,
