@@ -11,6 +11,7 @@ Commands:
   validate <scenario>                  check a scenario file without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
   version                              print the version
+  mcp-shim --dependency NAME ...       internal: the MCP stdio shim a run hands to its workload
 
 Options:
   --version                            print the version
@@ -61,6 +62,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (rest.length > 0) return usageError(io, `unexpected argument '${rest[0]}'`);
     io.stdout.write(`agentchaos ${packageVersion()}\n`);
     return EXIT.OK;
+  }
+  if (command === "mcp-shim") {
+    const { mcpShimCommand } = await import("../mcp/shim/command.js");
+    return mcpShimCommand(rest, io);
   }
   if (command !== "run" && command !== "validate" && command !== "inspect") {
     return usageError(io, `unknown command '${command}'`);
