@@ -3,6 +3,7 @@
  * a real Unix socket and SDK clients that spawn the shim it hands out. Everything is stopped
  * after each test, even when it fails.
  */
+import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { EventPayloadV2 } from "../../src/events/types-v2.js";
@@ -145,4 +146,52 @@ export async function connectClient(
 export function textOf(result: unknown): string {
   const content = (result as { content?: { text?: string }[] }).content;
   return content?.[0]?.text ?? "";
+}
+
+export interface RawShim {
+  readonly child: import("node:child_process").ChildProcess;
+  /** Bytes the shim wrote to its stdout so far. */
+  output(): string;
+  /** Lines written to stderr. */
+  errors(): string;
+  write(text: string): void;
+  /** Resolves once stdout holds `count` complete lines (fails after the deadline). */
+  lines(count: number, timeoutMs?: number): Promise<string[]>;
+  readonly exited: Promise<number | null>;
+}
+
+/** The shim spawned as a bare process (the test is the agent, writing raw lines). */
+export function spawnRawShim(test: Pick<TestHost, "command" | "args">, args: string[] = test.args): RawShim {
+  const child = spawn(test.command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  child.stdin?.on("error", () => {});
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  return {
+    child,
+    output: () => stdout,
+    errors: () => stderr,
+    write: (text) => {
+      child.stdin?.write(text);
+    },
+    async lines(count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (stdout.split("\n").length - 1 < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} lines, got: ${JSON.stringify(stdout)}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return stdout.split("\n").slice(0, count);
+    },
+    exited,
+  };
 }
