@@ -1,9 +1,8 @@
-import type { AgentChaosEvent } from "../events/types.js";
-import { lastPayload } from "./events-of-type.js";
+import { type AnyEvent, lastPayload } from "./events-of-type.js";
 import type { Metrics } from "./types.js";
 
 /** The counts and workload outcome of analysis.md "Metrics", from events in sequence order. */
-export function computeMetrics(events: readonly AgentChaosEvent[]): Metrics {
+export function computeMetrics(events: readonly AnyEvent[]): Metrics {
   const counts = {
     FAULT_INJECTED: 0,
     OPERATION_OBSERVED: 0,

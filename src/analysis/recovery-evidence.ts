@@ -1,4 +1,6 @@
-import type { AgentChaosEvent, OperationSucceededPayload, RetryObservedPayload } from "../events/types.js";
+import type { OperationSucceededPayload, RetryObservedPayload } from "../events/types.js";
+import type { OperationSucceededPayloadV2 } from "../events/types-v2.js";
+import type { AnyEvent } from "./events-of-type.js";
 import type { EvidenceRow, RecoveryEvidence } from "./types.js";
 
 interface Positioned<P> {
@@ -15,15 +17,26 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /**
+ * Whether an OPERATION_SUCCEEDED counts as a recovery: a status below 400, or no status at all
+ * (an MCP success, schema 2 only).
+ */
+export function isRecoverySuccess(status: number | null): boolean {
+  return status === null || status < 400;
+}
+
+/**
  * One row per fault-related OPERATION_FAILED, in sequence order (analysis.md). A row is
  * resolved by the first RETRY_OBSERVED after the failure that names it, has its fingerprint,
  * whose operation later succeeds (same fingerprint, status < 400) and has not resolved an
  * earlier row. Latency = success elapsed − failure elapsed, never negative.
  */
-export function computeRecovery(events: readonly AgentChaosEvent[]): RecoveryEvidence {
+export function computeRecovery(events: readonly AnyEvent[]): RecoveryEvidence {
   const failures: Positioned<{ operation_id: string; fingerprint: string }>[] = [];
   const retriesByFailedId = new Map<string, Positioned<RetryObservedPayload>[]>();
-  const successesById = new Map<string, Positioned<OperationSucceededPayload>[]>();
+  const successesById = new Map<
+    string,
+    Positioned<OperationSucceededPayload | OperationSucceededPayloadV2>[]
+  >();
   events.forEach((event, index) => {
     const base = { index, elapsedMs: event.elapsed_ms };
     const { payload } = event;
@@ -50,7 +63,9 @@ export function computeRecovery(events: readonly AgentChaosEvent[]): RecoveryEvi
         .get(retryId)
         ?.find(
           (s) =>
-            s.index > retry.index && s.payload.fingerprint === fingerprint && s.payload.status_code < 400,
+            s.index > retry.index &&
+            s.payload.fingerprint === fingerprint &&
+            isRecoverySuccess(s.payload.status_code),
         );
       if (success === undefined) continue;
       usedRetries.add(retryId);

@@ -10,13 +10,13 @@ export function injectedOperationIds(events: readonly AgentChaosEvent[]): string
   return eventsOfType(events, "FAULT_INJECTED").map((event) => event.payload.operation_id);
 }
 
-function scheduleEvidence(
-  trigger: OccurrenceScheduleTrigger,
-  events: readonly AgentChaosEvent[],
-): ScheduleEvidence {
+/**
+ * Occurrence-schedule evidence from the number of selections (schema 1: injections): the first
+ * min(selections, schedule length) scheduled ordinals are completed.
+ */
+export function scheduleEvidence(trigger: OccurrenceScheduleTrigger, selections: number): ScheduleEvidence {
   const scheduled = [...trigger.occurrences];
-  const injections = eventsOfType(events, "FAULT_INJECTED").length;
-  const completed = scheduled.slice(0, Math.min(injections, scheduled.length));
+  const completed = scheduled.slice(0, Math.min(selections, scheduled.length));
   return {
     kind: "occurrence_schedule",
     scheduledOccurrences: scheduled,
@@ -42,12 +42,15 @@ function countedOperationIds(fault: Fault, events: readonly AgentChaosEvent[]): 
     .map((op) => op.operation_id);
 }
 
-function probabilityEvidence(
-  fault: Fault,
+/**
+ * Probability-window evidence from the operation ids the trigger counted (in occurrence order)
+ * and the ids it selected (schema 1: injected), in sequence order.
+ */
+export function probabilityEvidence(
   trigger: SeededProbabilityTrigger,
-  events: readonly AgentChaosEvent[],
+  counted: readonly string[],
+  injectedIds: readonly string[],
 ): ProbabilityEvidence {
-  const counted = countedOperationIds(fault, events);
   const { startOccurrence: start, endOccurrence: end } = trigger.window;
   const windowSize = end - start + 1;
   const evaluated = Math.min(Math.max(counted.length - start + 1, 0), windowSize);
@@ -55,7 +58,6 @@ function probabilityEvidence(
 
   const expected = selectedOccurrences(trigger.seed, trigger.probabilityMillionths, start, lastEvaluated);
   const expectedIds = expected.map((ordinal) => counted[ordinal - 1]);
-  const injectedIds = injectedOperationIds(events);
 
   const ordinalOf = new Map<string, number>();
   counted.forEach((id, index) => {
@@ -87,6 +89,6 @@ export function computeTriggerEvidence(
 ): TriggerEvidence | null {
   if (fault === null) return null;
   return fault.trigger.kind === "occurrence_schedule"
-    ? scheduleEvidence(fault.trigger, events)
-    : probabilityEvidence(fault, fault.trigger, events);
+    ? scheduleEvidence(fault.trigger, eventsOfType(events, "FAULT_INJECTED").length)
+    : probabilityEvidence(fault.trigger, countedOperationIds(fault, events), injectedOperationIds(events));
 }

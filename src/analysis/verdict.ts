@@ -9,14 +9,18 @@ import {
 } from "./diagnostics.js";
 import type { RecoveryEvidence, TriggerEvidence } from "./types.js";
 
-/** Everything the precedence table looks at, already extracted from the events. */
-export interface VerdictFacts {
+/** What rules 1–6 look at: the run and the workload, not the fault. */
+export interface RunFacts {
   readonly expectedExitCode: number;
   /** The last RUN_ERROR, if any. */
   readonly runError: RunErrorPayload | null;
   /** The last WORKLOAD_COMPLETED, if any. */
   readonly completion: WorkloadCompletedPayload | null;
   readonly duplicateSequences: boolean;
+}
+
+/** Everything the precedence table looks at, already extracted from the events. */
+export interface VerdictFacts extends RunFacts {
   /** FAULT_INJECTED operation ids in sequence order. */
   readonly injectedOperationIds: readonly string[];
   readonly recovery: RecoveryEvidence;
@@ -31,8 +35,9 @@ export interface Verdict {
 }
 
 type Rule = (facts: VerdictFacts) => Verdict | undefined;
+type RunRule = (facts: RunFacts) => Verdict | undefined;
 
-const failed = (reasonCode: string, diagnostic: string): Verdict => ({
+export const failed = (reasonCode: string, diagnostic: string): Verdict => ({
   result: "FAILED",
   reasonCode,
   diagnostics: [diagnostic],
@@ -41,26 +46,38 @@ const failed = (reasonCode: string, diagnostic: string): Verdict => ({
 const hasRepeats = (values: readonly string[]): boolean => new Set(values).size !== values.length;
 
 /**
- * analysis.md "Result and reason": the first rule that applies wins. Between rules 4 and 5 a
- * completion without an exit code counts as not completed, the way the strict report reader
- * re-derives the pair (reports.md), so every report this produces passes that reader.
+ * Rules 1–6 of analysis.md, which schema 2 keeps (v2/evidence.md, with rule 4a between
+ * `timedOut` and the exit code rules). Between rules 4 and 5 a completion without an exit code
+ * counts as not completed, the way the strict report reader re-derives the pair (reports.md),
+ * so every report this produces passes that reader.
  */
-const RULES: readonly Rule[] = [
-  /* 1 */ ({ runError: e }) => (e ? failed(e.reason_code, e.message) : undefined),
-  /* 2 */ ({ completion: c }) =>
+export const RUN_RULES = {
+  /* 1 */ runError: ({ runError: e }) => (e ? failed(e.reason_code, e.message) : undefined),
+  /* 2 */ notCompleted: ({ completion: c }) =>
     c === null ? failed("WORKLOAD_NOT_COMPLETED", DIAGNOSTICS.workloadNotCompleted) : undefined,
-  /* 3 */ ({ completion: c }) =>
+  /* 3 */ interrupted: ({ completion: c }) =>
     c?.interrupted ? failed("INTERRUPTED", DIAGNOSTICS.interrupted) : undefined,
-  /* 4 */ ({ completion: c }) =>
+  /* 4 */ timedOut: ({ completion: c }) =>
     c?.timed_out ? failed("WORKLOAD_TIMED_OUT", c.error ?? DIAGNOSTICS.timedOut) : undefined,
-  /* 5a */ ({ completion: c }) =>
+  /* 5a */ exitCodeNotRecorded: ({ completion: c }) =>
     c?.exit_code === null ? failed("WORKLOAD_NOT_COMPLETED", DIAGNOSTICS.exitCodeNotRecorded) : undefined,
-  /* 5 */ ({ completion: c, expectedExitCode }) =>
+  /* 5 */ exitCodeMismatch: ({ completion: c, expectedExitCode }) =>
     c && c.exit_code !== null && c.exit_code !== expectedExitCode
       ? failed("WORKLOAD_EXIT_CODE_MISMATCH", exitCodeMismatch(expectedExitCode, c.exit_code))
       : undefined,
-  /* 6 */ (f) =>
+  /* 6 */ duplicateSequences: (f) =>
     f.duplicateSequences ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateSequences) : undefined,
+} as const satisfies Record<string, RunRule>;
+
+/** analysis.md "Result and reason": the first rule that applies wins. */
+const RULES: readonly Rule[] = [
+  RUN_RULES.runError,
+  RUN_RULES.notCompleted,
+  RUN_RULES.interrupted,
+  RUN_RULES.timedOut,
+  RUN_RULES.exitCodeNotRecorded,
+  RUN_RULES.exitCodeMismatch,
+  RUN_RULES.duplicateSequences,
   /* 7 */ (f) =>
     f.trigger === null ? { result: "PASSED", reasonCode: "BASELINE_SUCCEEDED", diagnostics: [] } : undefined,
   /* 8 */ ({ trigger: t }) =>

@@ -78,3 +78,12 @@ export const utcTimestamp: FieldCheck = {
   test: isUtcTimestamp,
   expected: "a UTC ISO-8601 timestamp ending in Z",
 };
+
+export const nonNegativeIntegerOrNull: FieldCheck = {
+  test: (v) => v === null || (isInteger(v) && v >= 0),
+  expected: "a non-negative integer or null",
+};
+export const positiveIntegerOrNull: FieldCheck = {
+  test: (v) => v === null || (isInteger(v) && v > 0),
+  expected: "a positive integer or null",
+};

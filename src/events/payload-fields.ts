@@ -12,7 +12,7 @@ import {
 } from "./field-checks.js";
 import type { EventType, FailureKind, RunErrorReason, RunResult } from "./types.js";
 
-const FAILURE_KINDS = Object.keys({
+export const FAILURE_KINDS = Object.keys({
   injected_http_error: true,
   injected_rate_limit: true,
   injected_malformed_json: true,

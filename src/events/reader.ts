@@ -11,8 +11,10 @@ import {
   uuid,
 } from "./field-checks.js";
 import { parseJsonLine } from "./json-line.js";
-import { EVENT_TYPES, PAYLOAD_FIELDS } from "./payload-fields.js";
-import { type AgentChaosEvent, EVENT_COMPONENT, type EventType } from "./types.js";
+import { PAYLOAD_FIELDS } from "./payload-fields.js";
+import { PAYLOAD_FIELDS_V2 } from "./payload-fields-v2.js";
+import { type AgentChaosEvent, EVENT_COMPONENT } from "./types.js";
+import { type AgentChaosEventV2, EVENT_COMPONENT_V2 } from "./types-v2.js";
 
 export { EventsError, type EventsErrorCode } from "./events-error.js";
 
@@ -24,22 +26,12 @@ export interface ReadEventsOptions {
   readonly allowTruncatedTail?: boolean;
 }
 
-const COMPONENTS = [...new Set(Object.values(EVENT_COMPONENT))];
-
-const schemaVersion: FieldCheck = { test: (v) => v === 1, expected: "1" };
-
-/** Envelope keys in contract order; `type`, `component` and `payload` are checked separately. */
-const ENVELOPE_FIELDS: Record<string, FieldCheck | null> = {
-  schema_version: schemaVersion,
-  event_id: uuid,
-  run_id: string,
-  sequence: positiveInteger,
-  timestamp: utcTimestamp,
-  elapsed_ms: nonNegativeInteger,
-  type: oneOf(EVENT_TYPES),
-  component: oneOf(COMPONENTS),
-  payload: null,
-};
+/** What differs between the event schemas: the version, the payload shapes and the components. */
+interface Profile {
+  readonly envelope: Shape;
+  readonly payloads: Readonly<Record<string, Shape>>;
+  readonly components: Readonly<Record<string, string>>;
+}
 
 /**
  * A key as it may appear in an error: identifier-like names (all contract keys are) as they
@@ -63,10 +55,32 @@ function shapeOf(fields: Record<string, FieldCheck | null>): Shape {
   };
 }
 
-const ENVELOPE = shapeOf(ENVELOPE_FIELDS);
-const PAYLOADS = Object.fromEntries(
-  EVENT_TYPES.map((type) => [type, shapeOf({ kind: null, ...PAYLOAD_FIELDS[type] })]),
-) as Record<EventType, Shape>;
+function profileOf(
+  version: number,
+  payloadFields: Readonly<Record<string, Record<string, FieldCheck>>>,
+  components: Readonly<Record<string, string>>,
+): Profile {
+  const types = Object.keys(payloadFields);
+  /** Envelope keys in contract order; `type`, `component` and `payload` are checked separately. */
+  const envelope = shapeOf({
+    schema_version: { test: (v) => v === version, expected: String(version) },
+    event_id: uuid,
+    run_id: string,
+    sequence: positiveInteger,
+    timestamp: utcTimestamp,
+    elapsed_ms: nonNegativeInteger,
+    type: oneOf(types),
+    component: oneOf([...new Set(Object.values(components))]),
+    payload: null,
+  });
+  const payloads = Object.fromEntries(
+    types.map((type) => [type, shapeOf({ kind: null, ...payloadFields[type] })]),
+  );
+  return { envelope, payloads, components };
+}
+
+const V1 = profileOf(1, PAYLOAD_FIELDS, EVENT_COMPONENT);
+const V2 = profileOf(2, PAYLOAD_FIELDS_V2, EVENT_COMPONENT_V2);
 
 /** Exactly the expected keys: an unknown key is reported first, then a missing one. */
 function checkKeys(object: Record<string, unknown>, shape: Shape, line: number, prefix: string): void {
@@ -88,6 +102,44 @@ function checkFields(object: Record<string, unknown>, shape: Shape, line: number
   }
 }
 
+function notJson(lineNumber: number): EventsError {
+  // The SyntaxError is not kept as the cause: V8 quotes the offending text in its message.
+  return new EventsError(
+    "EVENTS_INVALID",
+    `Invalid event on line ${lineNumber}: the line is not valid JSON.`,
+    {
+      line: lineNumber,
+      keyPath: "",
+    },
+  );
+}
+
+function parseWith(profile: Profile, line: string, lineNumber: number): unknown {
+  let value: unknown;
+  try {
+    value = parseJsonLine(line);
+  } catch {
+    throw notJson(lineNumber);
+  }
+  if (!isPlainObject(value)) throw EventsError.invalid(lineNumber, "", "must be a JSON object");
+  checkKeys(value, profile.envelope, lineNumber, "");
+  checkFields(value, profile.envelope, lineNumber, "");
+
+  const type = value.type as string;
+  const component = profile.components[type];
+  if (value.component !== component) {
+    throw EventsError.invalid(lineNumber, "component", `must be ${component} for this type`);
+  }
+  const payload = value.payload;
+  if (!isPlainObject(payload)) throw EventsError.invalid(lineNumber, "payload", "must be an object");
+  if (!Object.hasOwn(payload, "kind")) throw EventsError.invalid(lineNumber, "payload.kind", "is missing");
+  if (payload.kind !== type) throw EventsError.invalid(lineNumber, "payload.kind", "must equal type");
+  const shape = profile.payloads[type] as Shape;
+  checkKeys(payload, shape, lineNumber, "payload.");
+  checkFields(payload, shape, lineNumber, "payload.");
+  return value;
+}
+
 /**
  * Parses and strictly validates one line of events.jsonl (events.md): exactly the envelope
  * keys, exactly the payload keys of the type, `type` equal to `payload.kind`, the component of
@@ -95,35 +147,12 @@ function checkFields(object: Record<string, unknown>, shape: Shape, line: number
  * line and the key path. Key order is not checked.
  */
 export function parseEventLine(line: string, lineNumber: number): AgentChaosEvent {
-  let value: unknown;
-  try {
-    value = parseJsonLine(line);
-  } catch {
-    // The SyntaxError is not kept as the cause: V8 quotes the offending text in its message.
-    throw new EventsError(
-      "EVENTS_INVALID",
-      `Invalid event on line ${lineNumber}: the line is not valid JSON.`,
-      {
-        line: lineNumber,
-        keyPath: "",
-      },
-    );
-  }
-  if (!isPlainObject(value)) throw EventsError.invalid(lineNumber, "", "must be a JSON object");
-  checkKeys(value, ENVELOPE, lineNumber, "");
-  checkFields(value, ENVELOPE, lineNumber, "");
+  return parseWith(V1, line, lineNumber) as AgentChaosEvent;
+}
 
-  const type = value.type as EventType;
-  if (value.component !== EVENT_COMPONENT[type]) {
-    throw EventsError.invalid(lineNumber, "component", `must be ${EVENT_COMPONENT[type]} for this type`);
-  }
-  const payload = value.payload;
-  if (!isPlainObject(payload)) throw EventsError.invalid(lineNumber, "payload", "must be an object");
-  if (!Object.hasOwn(payload, "kind")) throw EventsError.invalid(lineNumber, "payload.kind", "is missing");
-  if (payload.kind !== type) throw EventsError.invalid(lineNumber, "payload.kind", "must equal type");
-  checkKeys(payload, PAYLOADS[type], lineNumber, "payload.");
-  checkFields(payload, PAYLOADS[type], lineNumber, "payload.");
-  return value as unknown as AgentChaosEvent;
+/** `parseEventLine` for event schema 2 (v2/evidence.md): the same rules with the schema-2 payloads. */
+export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEventV2 {
+  return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
 }
 
 function truncatedTail(line: number): EventsError {
@@ -169,14 +198,9 @@ function decodeLine(bytes: Uint8Array, line: number): string {
   }
 }
 
-/**
- * Reads and strictly validates an events.jsonl file. Errors: `EVENTS_NOT_FOUND`,
- * `EVENTS_UNREADABLE`, `EVENTS_INVALID`, `EVENTS_TRUNCATED` (see `parseEventsText`).
- */
-export async function readEvents(path: string, options: ReadEventsOptions = {}): Promise<AgentChaosEvent[]> {
-  let bytes: Uint8Array;
+async function readBytes(path: string): Promise<Uint8Array> {
   try {
-    bytes = await readFile(path);
+    return await readFile(path);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -184,15 +208,75 @@ export async function readEvents(path: string, options: ReadEventsOptions = {}):
     }
     throw new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
   }
-  // Decoded and parsed one line at a time (the whole text is never one string); the tail after
-  // the last newline stays bytes, since a crash may have cut a UTF-8 sequence.
-  const events: AgentChaosEvent[] = [];
+}
+
+/**
+ * Decodes and parses the lines of an events file one at a time (the whole text is never one
+ * string); the tail after the last newline stays bytes, since a crash may have cut a UTF-8
+ * sequence.
+ */
+function parseLines<E>(
+  bytes: Uint8Array,
+  options: ReadEventsOptions,
+  parseLine: (line: string, lineNumber: number) => E,
+): E[] {
+  const events: E[] = [];
   let start = 0;
   for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
     const line = events.length + 1;
-    events.push(parseEventLine(decodeLine(bytes.subarray(start, end), line), line));
+    events.push(parseLine(decodeLine(bytes.subarray(start, end), line), line));
     start = end + 1;
   }
   if (start < bytes.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
   return events;
+}
+
+/**
+ * Reads and strictly validates an events.jsonl file of event schema 1. Errors:
+ * `EVENTS_NOT_FOUND`, `EVENTS_UNREADABLE`, `EVENTS_INVALID`, `EVENTS_TRUNCATED` (see
+ * `parseEventsText`).
+ */
+export async function readEvents(path: string, options: ReadEventsOptions = {}): Promise<AgentChaosEvent[]> {
+  return parseLines(await readBytes(path), options, parseEventLine);
+}
+
+/** `readEvents` for event schema 2: every line must be a valid schema-2 event. */
+export async function readEventsV2(
+  path: string,
+  options: ReadEventsOptions = {},
+): Promise<AgentChaosEventV2[]> {
+  return parseLines(await readBytes(path), options, parseEventLineV2);
+}
+
+/** The events of a file of either schema, tagged with it. */
+export type AnyEvents =
+  | { readonly schema: 1; readonly events: AgentChaosEvent[] }
+  | { readonly schema: 2; readonly events: AgentChaosEventV2[] };
+
+/**
+ * The schema of a file, from its first complete line: 2 when that line is a JSON object with
+ * `schema_version: 2`, otherwise 1 (so a first line that is not valid gets schema 1's error).
+ */
+function schemaOf(bytes: Uint8Array): 1 | 2 {
+  const end = bytes.indexOf(10);
+  if (end === -1) return 1;
+  try {
+    const first = parseJsonLine(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end)));
+    return isPlainObject(first) && first.schema_version === 2 ? 2 : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * Reads an events.jsonl file of event schema 1 or 2, strictly. The first line decides the
+ * schema and every line must have it (a line of the other schema is `EVENTS_INVALID` at
+ * `schema_version`). A file without a complete line reads as schema 1 with no events. Errors as
+ * `readEvents`.
+ */
+export async function readEventsAny(path: string, options: ReadEventsOptions = {}): Promise<AnyEvents> {
+  const bytes = await readBytes(path);
+  return schemaOf(bytes) === 2
+    ? { schema: 2, events: parseLines(bytes, options, parseEventLineV2) }
+    : { schema: 1, events: parseLines(bytes, options, parseEventLine) };
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { type AgentChaosEvent, EVENT_COMPONENT, type EventPayload, type EventSink } from "./types.js";
+import type { AgentChaosEvent, EventPayload, EventSink } from "./types.js";
+import {
+  type AgentChaosEventV2,
+  EVENT_COMPONENT_V2,
+  type EventPayloadV2,
+  type EventSinkV2,
+} from "./types-v2.js";
 
-export type EventListener = (event: AgentChaosEvent) => void;
+export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
 
 /**
  * The only writer of events.jsonl. `emit` assigns the next sequence number, serialises the
@@ -11,9 +17,11 @@ export type EventListener = (event: AgentChaosEvent) => void;
  * returns: Node runs one `emit` at a time, so the write itself is the lock, and a crash
  * leaves a valid prefix.
  */
-export class Recorder implements EventSink {
+export class Recorder implements EventSink, EventSinkV2 {
   readonly runId: string;
   readonly path: string;
+  /** The events schema every line of this file carries (1 or 2). */
+  readonly schemaVersion: 1 | 2;
   #fd: number | null;
   #sequence = 0;
   readonly #origin = performance.now();
@@ -23,9 +31,10 @@ export class Recorder implements EventSink {
   #stampedAt = -1;
   #stamp = "";
 
-  constructor(path: string, runId: string) {
+  constructor(path: string, runId: string, schemaVersion: 1 | 2 = 1) {
     this.path = path;
     this.runId = runId;
+    this.schemaVersion = schemaVersion;
     this.#runIdJson = JSON.stringify(runId);
     this.#fd = openSync(path, "a");
   }
@@ -44,28 +53,30 @@ export class Recorder implements EventSink {
     return Math.floor(performance.now() - this.#origin);
   }
 
-  emit<P extends EventPayload>(payload: P): AgentChaosEvent<P> {
+  emit<P extends EventPayload>(payload: P): AgentChaosEvent<P>;
+  emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
+  emit(payload: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
     if (this.#fd === null) throw new Error("recorder is closed");
     const now = Date.now();
     if (now !== this.#stampedAt) {
       this.#stampedAt = now;
       this.#stamp = new Date(now).toISOString();
     }
-    const event: AgentChaosEvent<P> = {
-      schema_version: 1,
+    const event = {
+      schema_version: this.schemaVersion,
       event_id: randomUUID(),
       run_id: this.runId,
       sequence: this.#sequence + 1,
       timestamp: this.#stamp,
       elapsed_ms: this.elapsedMs(),
       type: payload.kind,
-      component: EVENT_COMPONENT[payload.kind],
+      component: EVENT_COMPONENT_V2[payload.kind],
       payload,
-    };
+    } as AgentChaosEvent | AgentChaosEventV2;
     // The envelope by hand, in contract order (the same text JSON.stringify(event) gives):
     // only the payload goes through the generic serialiser.
     this.#write(
-      `{"schema_version":1,"event_id":"${event.event_id}","run_id":${this.#runIdJson},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms},"type":"${event.type}","component":"${event.component}","payload":${JSON.stringify(payload)}}\n`,
+      `{"schema_version":${this.schemaVersion},"event_id":"${event.event_id}","run_id":${this.#runIdJson},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms},"type":"${event.type}","component":"${event.component}","payload":${JSON.stringify(payload)}}\n`,
     );
     this.#sequence = event.sequence;
     for (const listener of this.#listeners) listener(event);

@@ -52,3 +52,8 @@ export function armFault(fault: HttpFault): ArmedFault {
     execute: (context) => executor.execute(fault, context),
   };
 }
+
+/** Whether the HTTP proxy has an executor for this schema-2 fault. */
+export function isArmable(fault: FaultV2): fault is Extract<FaultV2, { type: HttpExecutableFaultType }> {
+  return Object.hasOwn(FAULT_EXECUTORS, fault.type);
+}

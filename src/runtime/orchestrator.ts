@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Analysis } from "../analysis/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import type { Report } from "../report/types.js";
 import type { Scenario } from "../scenario/types.js";
 import { exitCodeFor } from "./exit-code.js";
@@ -18,7 +19,7 @@ export interface ExperimentOptions {
   /** A second interruption: skip grace periods. */
   readonly forceStop?: AbortSignal;
   /** Called synchronously after each event is recorded (live terminal lines). */
-  readonly onEvent?: (event: AgentChaosEvent) => void;
+  readonly onEvent?: (event: AgentChaosEvent | AgentChaosEventV2) => void;
   /** Each complete line of workload output. */
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
 }

@@ -1,13 +1,15 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
+import type { EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
+import type { AnyScenario } from "../scenario/parse.js";
 import type { Scenario } from "../scenario/types.js";
 
 /** What each step of a run needs. */
-export interface StepContext {
-  readonly scenario: Scenario;
+export interface StepContext<S extends AnyScenario = Scenario> {
+  readonly scenario: S;
   readonly runId: string;
   readonly runDir: string;
-  readonly sink: EventSink;
+  readonly sink: EventSink & EventSinkV2;
   readonly interrupt: AbortSignal;
   readonly forceStop: AbortSignal;
   /** Starts loading what the rest of the run needs, while the dependency boots. */

@@ -4,7 +4,7 @@ import { safeUrl } from "../scenario/safe-url.js";
 import type { ManagedProcess } from "./child-process.js";
 import { startDependency } from "./dependency.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
-import { runWorkload } from "./workload.js";
+import { runWorkload, workloadEnvV1 } from "./workload.js";
 
 export type { StepContext } from "./step-context.js";
 
@@ -48,7 +48,7 @@ export async function runSteps(context: StepContext): Promise<void> {
     });
     if (context.interrupt.aborted) return;
     phase = "running the workload";
-    await runWorkload(context, proxy.url);
+    await runWorkload(context, workloadEnvV1(context, proxy.url));
   } catch (error) {
     if (error instanceof SetupFailure) {
       sink.emit({ kind: "RUN_ERROR", reason_code: error.reason, message: error.message });

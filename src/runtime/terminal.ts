@@ -1,4 +1,5 @@
 import type { AgentChaosEvent } from "../events/types.js";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
 export function useColour(
@@ -8,7 +9,16 @@ export function useColour(
   return isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "");
 }
 
-const COLOURS = { TOOL_CALL: 36, CHAOS: 35, TOOL_FAILURE: 31, RETRY: 33, SUCCESS: 32 } as const;
+const COLOURS = {
+  TOOL_CALL: 36,
+  CHAOS: 35,
+  NOT_APPLIED: 35,
+  SETUP: 34,
+  RUN_ERROR: 31,
+  TOOL_FAILURE: 31,
+  RETRY: 33,
+  SUCCESS: 32,
+} as const;
 type Label = keyof typeof COLOURS;
 
 /** `elapsed_ms` in seconds with three decimals, zero-padded to eight characters (`0000.183`). */
@@ -16,14 +26,75 @@ export function formatElapsed(elapsedMs: number): string {
   return (elapsedMs / 1000).toFixed(3).padStart(8, "0");
 }
 
-function line(event: AgentChaosEvent, label: Label, detail: string, colour: boolean): string {
-  const padded = label.padEnd(15, " ");
+/** One live line; `shownLabel` replaces the label's text (schema 2 shows the dependency name). */
+function line(
+  event: AgentChaosEvent | AgentChaosEventV2,
+  label: Label,
+  detail: string,
+  colour: boolean,
+  shownLabel: string = label,
+): string {
+  const padded = shownLabel.padEnd(15, " ");
   const shown = colour ? `\u001b[${COLOURS[label]}m${padded}\u001b[0m` : padded;
   return `${formatElapsed(event.elapsed_ms)}  ${shown}${detail}\n`;
 }
 
+/**
+ * Schema 2's live lines: an operation is shown under its dependency's name with its protocol's
+ * own words (`llm  POST /v1/chat/completions`, `notes  tools/call add_note`); injections name
+ * the fault id.
+ */
+function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | null {
+  const payload = event.payload;
+  switch (payload.kind) {
+    case "DEPENDENCY_STARTED":
+      return line(event, "SETUP", `started (pid ${payload.pid})`, colour, payload.dependency);
+    case "DEPENDENCY_READY":
+      return line(
+        event,
+        "SETUP",
+        `ready (GET ${payload.readiness_path.split("?")[0]})`,
+        colour,
+        payload.dependency,
+      );
+    case "INJECTOR_STARTED":
+      return payload.proxy_url === null
+        ? null
+        : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
+    case "RUN_ERROR":
+      return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
+    case "OPERATION_OBSERVED": {
+      const what = payload.path === "" ? payload.method : `${payload.method} ${payload.path}`;
+      return line(event, "TOOL_CALL", what, colour, payload.dependency);
+    }
+    case "FAULT_INJECTED":
+      return line(
+        event,
+        "CHAOS",
+        `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)}`,
+        colour,
+      );
+    case "FAULT_NOT_APPLIED":
+      return line(event, "NOT_APPLIED", `${payload.fault_id} ${payload.reason}`, colour);
+    case "OPERATION_FAILED":
+      return line(event, "TOOL_FAILURE", payload.failure_kind, colour);
+    case "RETRY_OBSERVED":
+      return line(event, "RETRY", `attempt=${payload.attempt}`, colour);
+    case "OPERATION_SUCCEEDED":
+      return line(
+        event,
+        "SUCCESS",
+        payload.status_code === null ? "ok" : String(payload.status_code),
+        colour,
+      );
+    default:
+      return null;
+  }
+}
+
 /** The live terminal line for an operation event (run.md), or null for events that have none. */
-export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string | null {
+export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colour: boolean): string | null {
+  if (event.schema_version === 2) return formatLiveLineV2(event, colour);
   const payload = event.payload;
   switch (payload.kind) {
     case "OPERATION_OBSERVED":

@@ -1,19 +1,34 @@
 import { join } from "node:path";
+import type { AnyScenario } from "../scenario/parse.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 // Node timers cap at 2^31-1 ms (about 24.8 days); longer workload limits are clamped to that.
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Spawns the workload, waits for its exit, its time limit or an interruption, records the completion. */
-export async function runWorkload(context: StepContext, proxyUrl: string): Promise<void> {
-  const { scenario, runDir } = context;
-  const workloadSpec = scenario.workload;
+/** The schema-1 workload variables (run.md): the proxy URL, the run id, and `proxy_url_env`. */
+export function workloadEnvV1(context: StepContext, proxyUrl: string): Record<string, string> {
   const extraEnv: Record<string, string> = {
     AGENTCHAOS_PROXY_URL: proxyUrl,
     AGENTCHAOS_RUN_ID: context.runId,
   };
-  if (workloadSpec.proxyUrlEnv !== null) extraEnv[workloadSpec.proxyUrlEnv] = proxyUrl;
+  const proxyUrlEnv = context.scenario.workload.proxyUrlEnv;
+  if (proxyUrlEnv !== null) extraEnv[proxyUrlEnv] = proxyUrl;
+  return extraEnv;
+}
+
+/**
+ * Spawns the workload with `extraEnv` laid over its environment, waits for its exit, its time
+ * limit or an interruption, records the completion. `env` replaces the scenario's own workload
+ * env when given (schema 2 interpolates it first).
+ */
+export async function runWorkload(
+  context: StepContext<AnyScenario>,
+  extraEnv: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> = context.scenario.workload.env,
+): Promise<void> {
+  const { scenario, runDir } = context;
+  const workloadSpec = { ...scenario.workload, env };
   let workload: ManagedProcess;
   try {
     workload = await ManagedProcess.start({
@@ -37,7 +52,7 @@ export async function runWorkload(context: StepContext, proxyUrl: string): Promi
   }
 }
 
-async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<void> {
+async function superviseWorkload(context: StepContext<AnyScenario>, workload: ManagedProcess): Promise<void> {
   const { scenario, sink } = context;
   const workloadSpec = scenario.workload;
   const startedAt = performance.now();

@@ -1,8 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ScenarioError } from "./errors.js";
-import { parseScenario } from "./parse.js";
-import type { Scenario } from "./types.js";
+import { type AnyScenario, parseScenario } from "./parse.js";
 
 export { parseScenario };
 
@@ -28,7 +27,7 @@ function readFailure(error: unknown): ScenarioError {
 }
 
 /** Reads and validates a scenario file; `sourcePath` of the result is its absolute path. */
-export async function loadScenario(path: string): Promise<Scenario> {
+export async function loadScenario(path: string): Promise<AnyScenario> {
   const absolutePath = resolve(path);
   const info = await stat(absolutePath).catch((error: unknown) => {
     throw readFailure(error);

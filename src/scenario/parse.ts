@@ -1,11 +1,17 @@
 import { dirname, resolve } from "node:path";
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import type * as z from "zod";
 import { ScenarioError } from "./errors.js";
 import { sensitiveRanges } from "./excerpt.js";
 import { writtenPlainScalar } from "./locate.js";
 import { toProblems } from "./problems.js";
 import { scenarioSchema } from "./schema.js";
 import type { Scenario } from "./types.js";
+import type { ScenarioV2 } from "./types-v2.js";
+import { validateScenarioV2 } from "./v2/schema.js";
+
+/** A validated scenario of either schema. */
+export type AnyScenario = Scenario | ScenarioV2;
 
 function decodeUtf8(bytes: Uint8Array): string {
   try {
@@ -89,22 +95,29 @@ function toPlainData(doc: Document): unknown {
  * Validates a scenario file's bytes (scenario.md). `sourcePath` is the file's path; relative
  * `cwd` values resolve against its folder. Throws `ScenarioError` listing every problem.
  */
-export function parseScenario(bytes: Uint8Array, sourcePath: string): Scenario {
+export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenario {
   const absolutePath = resolve(sourcePath);
   const text = decodeUtf8(bytes);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, lineCounter);
-  const schema = scenarioSchema({
+  const context = {
     baseDir: dirname(absolutePath),
-    writtenNumberAt: (path) => writtenPlainScalar(doc, path),
-  });
-  const result = schema.safeParse(toPlainData(doc));
-  if (!result.success) {
-    const problems = toProblems(result.error.issues, { doc, text, lineCounter, masks: sensitiveRanges(doc) });
+    writtenNumberAt: (path: readonly PropertyKey[]) => writtenPlainScalar(doc, path),
+  };
+  const data = toPlainData(doc);
+  const invalid = (issues: readonly z.core.$ZodIssue[]): ScenarioError => {
+    const problems = toProblems(issues, { doc, text, lineCounter, masks: sensitiveRanges(doc) });
     const count = problems.length;
-    throw new ScenarioError("SCENARIO_INVALID", `${count} ${count === 1 ? "problem" : "problems"}`, {
+    return new ScenarioError("SCENARIO_INVALID", `${count} ${count === 1 ? "problem" : "problems"}`, {
       problems,
     });
+  };
+  if ((data as { schema_version?: unknown }).schema_version === 2n) {
+    const result = validateScenarioV2(data as Record<string, unknown>, context);
+    if (result.scenario === null) throw invalid(result.issues);
+    return { ...result.scenario, sourcePath: absolutePath };
   }
+  const result = scenarioSchema(context).safeParse(data);
+  if (!result.success) throw invalid(result.error.issues);
   return { ...result.data, sourcePath: absolutePath };
 }

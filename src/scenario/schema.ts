@@ -24,7 +24,7 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_READINESS_TIMEOUT_SECONDS = 5;
 
 /** Environment overrides: values are never echoed in messages (they may be secrets). */
-const envSchema = z.record(
+export const envSchema = z.record(
   z.string().regex(/^[^=\0]+$/),
   z.string({ error: expecting("a string value", false) }),
   {
@@ -35,13 +35,13 @@ const envSchema = z.record(
   },
 );
 
-function isAbsoluteHttpUrl(text: string): boolean {
+export function isAbsoluteHttpUrl(text: string): boolean {
   if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return false;
   return new URL(text).hostname !== "";
 }
 
 /** The shape shared by `dependency.start` and `workload`, with `cwd` resolved and defaults applied. */
-function commandShape(baseDir: string) {
+export function commandShape(baseDir: string) {
   return {
     command: nonEmptyList(nonEmptyString(), "a list of at least one non-empty string"),
     cwd: nonEmptyString("a non-empty path")
@@ -101,7 +101,7 @@ function workloadSchema(baseDir: string) {
 export function scenarioSchema(context: SchemaContext) {
   return mapping(
     {
-      schema_version: z.literal(1n, { error: expecting("the integer 1") }),
+      schema_version: z.literal(1n, { error: expecting("the integer 1 or 2") }),
       name: nonEmptyString(),
       dependency: dependencySchema(context.baseDir),
       workload: workloadSchema(context.baseDir),

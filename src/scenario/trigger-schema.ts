@@ -4,7 +4,7 @@ import type { Trigger } from "./types.js";
 import { decimalPlaces, parseWrittenDecimal, toMillionths } from "./written-decimal.js";
 
 /** Reads the number exactly as written at a key path (an unquoted scalar), or null. */
-export type WrittenNumberAt = (path: readonly string[]) => string | null;
+export type WrittenNumberAt = (path: readonly PropertyKey[]) => string | null;
 
 const PROBABILITY_PATH = ["fault", "trigger", "probability"] as const;
 const PROBABILITY = "an unquoted number greater than 0 and at most 1, with at most six decimal places";
@@ -71,14 +71,14 @@ const seed = z
   .refine((value) => value >= 0n && value < 2n ** 64n, { error: expecting(SEED) });
 
 /** `probability`: judged on the digits as written, so `0.1234567` fails even though a float would round. */
-function probabilitySchema(writtenNumberAt: WrittenNumberAt) {
+function probabilitySchema(writtenNumberAt: WrittenNumberAt, probabilityPath: readonly PropertyKey[]) {
   const error = expecting(PROBABILITY);
   return z.union([z.bigint(), z.number()], { error }).transform((value, ctx) => {
     let millionths: bigint;
     if (typeof value === "bigint") {
       millionths = value * ONE_MILLION;
     } else {
-      const written = writtenNumberAt(PROBABILITY_PATH);
+      const written = writtenNumberAt(probabilityPath);
       const decimal = written === null ? null : parseWrittenDecimal(written);
       if (decimal === null || decimalPlaces(decimal) > 6) {
         const found = decimal === null ? describe(value) : `${decimalPlaces(decimal)} decimal places`;
@@ -103,12 +103,15 @@ const PROBABILITY_FORM = {
 const FORMS = "exactly one of occurrence, occurrences, or probability with seed and window";
 
 /** `fault.trigger`: exactly one of the three forms of scenario.md. */
-export function triggerSchema(writtenNumberAt: WrittenNumberAt) {
+export function triggerSchema(
+  writtenNumberAt: WrittenNumberAt,
+  probabilityPath: readonly PropertyKey[] = PROBABILITY_PATH,
+) {
   return mapping(
     {
       occurrence: positiveInteger.optional(),
       occurrences: occurrenceList.optional(),
-      probability: probabilitySchema(writtenNumberAt).optional(),
+      probability: probabilitySchema(writtenNumberAt, probabilityPath).optional(),
       seed: seed.optional(),
       window: windowSchema.optional(),
     },

@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { expectGolden } from "../helpers/golden.js";
 
 /** examples.md: file → result, reason, exit, injected, failed ops, retries, recoveries, schedule lists. */
 const TABLE = [
@@ -59,6 +60,7 @@ describe("bundled examples through the built CLI", () => {
       expect(await readFile(join(runDir, "scenario.yaml"))).toEqual(
         await readFile(join(ROOT, "examples", "scenarios", `${name}.yaml`)),
       );
+      await expectGolden(name, runDir);
       const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
       expect(report).toMatchObject({
         result,

@@ -8,6 +8,7 @@ import { SCENARIOS_DIR, scenarioFiles } from "./helpers/scenario-files.js";
 describe("the scenario loader and the bundled examples", () => {
   it.each(scenarioFiles())("%s is a valid scenario whose programs exist in examples/", async (file) => {
     const scenario = await loadScenario(join(SCENARIOS_DIR, file));
+    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 example");
     const start = scenario.dependency.start;
     expect(start).not.toBeNull();
     for (const spec of [start, scenario.workload]) {

@@ -55,6 +55,7 @@ describe("loadScenario", () => {
 
   it("applies every default: timeout 60, no fault, no start, null name and proxy_url_env, empty env, the file's folder as cwd", async () => {
     const scenario = await loadScenario(join(FIXTURES, "minimal.yaml"));
+    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
     expect(scenario.timeoutSeconds).toBe(60);
     expect(scenario.fault).toBeNull();
     expect(scenario.dependency.start).toBeNull();
@@ -69,6 +70,7 @@ describe("loadScenario", () => {
 
   it("keeps a seed of 2^64 - 1 exactly as a BigInt and the probability in exact millionths", async () => {
     const scenario = await loadScenario(join(FIXTURES, "probability.yaml"));
+    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
     expect(scenario.fault).toEqual({
       type: "http_rate_limit",
       target: { method: null, path: "/customer/*" },

@@ -55,7 +55,12 @@ export function faultText(
 }
 
 export function parse(text: string | Uint8Array): Scenario {
-  return parseScenario(typeof text === "string" ? new TextEncoder().encode(text) : text, SOURCE_PATH);
+  const scenario = parseScenario(
+    typeof text === "string" ? new TextEncoder().encode(text) : text,
+    SOURCE_PATH,
+  );
+  if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+  return scenario;
 }
 
 /** The error `parse` throws; fails the test when it does not throw a `ScenarioError`. */

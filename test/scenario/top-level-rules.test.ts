@@ -7,12 +7,12 @@ describe("top-level keys", () => {
   });
 
   it.each([
-    "schema_version: 2",
+    "schema_version: 3",
     "schema_version: 0",
     'schema_version: "1"',
     "schema_version: 1.0",
     "schema_version: true",
-  ])("rejects %s: schema_version is exactly the integer 1", (line) => {
+  ])("rejects %s: schema_version is exactly the integer 1 or 2", (line) => {
     expect(problemPaths(scenarioText({ schemaVersion: line }))).toEqual(["schema_version"]);
   });
 

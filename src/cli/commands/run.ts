@@ -5,12 +5,12 @@ import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
-import type { Scenario } from "../../scenario/types.js";
+import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../io.js";
 
 /** `agentchaos run <scenario> [--output-dir PATH]`. */
 export async function runCommand(path: string, outputDir: string | null, io: CliIo): Promise<number> {
-  let scenario: Scenario;
+  let scenario: AnyScenario;
   try {
     scenario = await loadScenario(resolve(io.cwd, path));
   } catch (error) {
@@ -21,6 +21,10 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
     throw error;
   }
 
+  if (scenario.schemaVersion === 2) {
+    io.stderr.write(`Invalid scenario: ${path}: schema 2 scenarios cannot be run by this version\n`);
+    return EXIT.USAGE;
+  }
   const colour = useColour(io.stdout.isTTY, io.env);
   const label = scenario.workload.name ?? "workload";
   io.stdout.write(formatHeader(scenario.name, scenario.workload.name ?? scenario.workload.command[0]));

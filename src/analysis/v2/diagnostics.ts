@@ -1,0 +1,74 @@
+/**
+ * The diagnostic sentences of schema 2 (v2/evidence.md): fault ids, operation ids, counts,
+ * methods, paths and fixed words only. Sentences about one fault of several start with
+ * `fault <id>: ` followed by the schema-1 wording.
+ */
+import type { NotAppliedReason } from "../../events/types-v2.js";
+import type { Timeline } from "./timeline.js";
+import type { RecoveryRowV2 } from "./types.js";
+
+/** How many method/path pairs a FAULT_NOT_TRIGGERED diagnostic lists at most. */
+export const MAX_LISTED_TARGETS = 10;
+
+export function aboutFault(faultId: string, sentence: string): string {
+  return `fault ${faultId}: ${sentence}`;
+}
+
+/** Control characters (a name from an MCP request could hold one) are shown as `?`. */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing them is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+}
+
+/**
+ * What was observed on a dependency: `<method> <path> (<count>)` per distinct pair (the method
+ * alone when the path is empty), most frequent first, ties in the order first observed, at
+ * most 10, then `and <n> more` when there were more.
+ */
+export function observedOn(dependency: string, timeline: Timeline): string {
+  const counts = new Map<string, number>();
+  for (const op of timeline.operations.values()) {
+    const observed = op.observed?.payload;
+    if (observed === undefined || observed.dependency !== dependency) continue;
+    const key = printable(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size === 0) return `no operations were observed on ${dependency}`;
+  // Array.prototype.sort is stable: equal counts keep the order first observed.
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  const listed = ranked.slice(0, MAX_LISTED_TARGETS).map(([key, count]) => `${key} (${count})`);
+  const more = ranked.length - MAX_LISTED_TARGETS;
+  return `observed on ${dependency}: ${listed.join(", ")}${more > 0 ? `, and ${more} more` : ""}`;
+}
+
+/** Rule 9, one per fault without a selection. */
+export function faultNotTriggered(faultId: string, observed: string): string {
+  return aboutFault(faultId, `the configured trigger produced no fault injection; ${observed}`);
+}
+
+/** Rule 14, one per FAULT_NOT_APPLIED. */
+export function faultNotApplied(faultId: string, operationId: string, reason: NotAppliedReason): string {
+  return `fault ${faultId} was selected for operation ${operationId} but not applied: ${reason}`;
+}
+
+/** Rule 4a, one per retried row of a `give_up` fault. */
+export function unexpectedRetry(row: RecoveryRowV2): string {
+  return `operation ${row.failedOperationId} failed under fault ${row.faultId}, which expects give_up, and was retried by operation ${row.retriedBy}`;
+}
+
+/** Rule 16, one per unresolved truncated row. */
+export function partialResponseAccepted(row: RecoveryRowV2): string {
+  return `operation ${row.failedOperationId} got a silently truncated response from fault ${row.faultId}, and no complete retry followed`;
+}
+
+/** Rule 10: evidence that cannot come from a correct run. */
+export function duplicateInjection(operationId: string): string {
+  return `duplicate fault injection evidence was recorded for operation ${operationId}`;
+}
+
+export function unattributedFailure(operationId: string): string {
+  return `operation ${operationId} failed as fault-related, but no configured fault was injected into its retry chain`;
+}
+
+export const UNKNOWN_FAULT_EVIDENCE =
+  "fault evidence was recorded for a fault the scenario does not configure";

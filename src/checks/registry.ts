@@ -1,0 +1,14 @@
+import type { CheckName } from "../scenario/types-v2.js";
+import { duplicateWritesCheck } from "./duplicate-writes.js";
+import { retryAfterCheck } from "./retry-after.js";
+import { retryStormCheck } from "./retry-storm.js";
+import type { CheckDefinition } from "./types.js";
+
+/** Every check by name; also the order of rule 18 and of the report's `checks`. */
+export const CHECKS = {
+  retry_after: retryAfterCheck,
+  retry_storm: retryStormCheck,
+  duplicate_writes: duplicateWritesCheck,
+} as const satisfies { readonly [N in CheckName]: CheckDefinition<N> };
+
+export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];

@@ -1,0 +1,106 @@
+/** The payload keys and value checks of event schema 2 (spec v2/evidence.md "Events schema 2"). */
+import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import {
+  boolean,
+  type FieldCheck,
+  integer,
+  integerOrNull,
+  integerRecord,
+  nonNegativeInteger,
+  nonNegativeIntegerOrNull,
+  oneOf,
+  positiveInteger,
+  positiveIntegerOrNull,
+  string,
+  stringOrNull,
+} from "./field-checks.js";
+import { FAILURE_KINDS, PAYLOAD_FIELDS } from "./payload-fields.js";
+import type { EventTypeV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
+
+const FAILURE_KINDS_V2 = [
+  ...FAILURE_KINDS,
+  ...Object.keys({
+    injected_llm_error: true,
+    injected_stream_truncated: true,
+    injected_stream_reset: true,
+    injected_stream_error_event: true,
+    injected_response_lost: true,
+    tool_error: true,
+    rpc_error: true,
+    client_cancelled: true,
+    connection_closed: true,
+    injected_rpc_error: true,
+    injected_tool_error: true,
+    injected_no_response: true,
+  } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
+];
+
+export const NOT_APPLIED_REASONS = Object.keys({
+  upstream_status: true,
+  not_a_stream: true,
+  ended_before_cut: true,
+  upstream_failed: true,
+  another_fault_acted: true,
+} satisfies Record<NotAppliedReason, true>) as NotAppliedReason[];
+
+const protocol = oneOf(["http", "mcp"]);
+
+/**
+ * The payload keys of every schema-2 event type after `kind`, in contract order, with the check
+ * each value must pass. Types whose payload is unchanged reuse the schema-1 entry.
+ */
+export const PAYLOAD_FIELDS_V2 = {
+  RUN_STARTED: PAYLOAD_FIELDS.RUN_STARTED,
+  DEPENDENCY_STARTED: { dependency: string, base_url: string, pid: integer },
+  DEPENDENCY_READY: { dependency: string, base_url: string, readiness_path: string },
+  INJECTOR_STARTED: { dependency: string, proxy_url: stringOrNull, upstream_url: stringOrNull },
+  SESSION_STARTED: { dependency: string, session: positiveInteger, pid: integer },
+  SESSION_ENDED: { dependency: string, session: positiveInteger, exit_code: integerOrNull },
+  WORKLOAD_STARTED: PAYLOAD_FIELDS.WORKLOAD_STARTED,
+  OPERATION_OBSERVED: {
+    operation_id: string,
+    dependency: string,
+    protocol,
+    method: string,
+    path: string,
+    query_hash: stringOrNull,
+    body_hash: string,
+    fingerprint: string,
+    session: positiveIntegerOrNull,
+    idempotency_key_hash: stringOrNull,
+  },
+  FAULT_INJECTED: {
+    operation_id: string,
+    fault_id: string,
+    fault_type: oneOf(FAULT_TYPES_V2),
+    parameters: integerRecord,
+  },
+  FAULT_NOT_APPLIED: { operation_id: string, fault_id: string, reason: oneOf(NOT_APPLIED_REASONS) },
+  RETRY_OBSERVED: PAYLOAD_FIELDS.RETRY_OBSERVED,
+  OPERATION_FAILED: {
+    operation_id: string,
+    fingerprint: string,
+    failure_kind: oneOf(FAILURE_KINDS_V2),
+    status_code: integerOrNull,
+    fault_related: boolean,
+    retry_after_ms: nonNegativeIntegerOrNull,
+    upstream_status: integerOrNull,
+    rpc_error_code: integerOrNull,
+    relayed_events: nonNegativeIntegerOrNull,
+  },
+  OPERATION_SUCCEEDED: {
+    operation_id: string,
+    fingerprint: string,
+    status_code: integerOrNull,
+    duration_ms: nonNegativeInteger,
+    fault_related: boolean,
+    relayed_events: nonNegativeIntegerOrNull,
+    closed_by_client: boolean,
+  },
+  WORKLOAD_COMPLETED: PAYLOAD_FIELDS.WORKLOAD_COMPLETED,
+  DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
+  RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
+  RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
+} as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
+
+export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as EventTypeV2[];

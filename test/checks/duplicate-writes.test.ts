@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { duplicateWritesCheck } from "../../src/checks/duplicate-writes.js";
+import { checksConfig } from "../analysis/v2/scenarios.js";
+import { type ObservedOptions, runBuilderV2 } from "../helpers/events-v2.js";
+import { timelineOf } from "./timelines.js";
+
+const config = checksConfig().duplicate_writes;
+const KEY = "a".repeat(64);
+const OTHER_KEY = "b".repeat(64);
+
+interface Write {
+  readonly method?: string;
+  readonly lostKey?: string | null;
+  readonly retryKey?: string | null;
+  readonly upstreamStatus?: number;
+  readonly retryStatus?: number;
+  readonly retryDependency?: string;
+}
+
+/** A write whose response is lost after the upstream answered, then the same write again. */
+function lostAndRepeated(write: Write = {}) {
+  const request = (key: string | null | undefined, dependency = "api"): ObservedOptions => ({
+    method: write.method ?? "POST",
+    path: "/tickets",
+    idempotencyKeyHash: key ?? null,
+    dependency,
+  });
+  const run = runBuilderV2()
+    .setup(["api", "crm"])
+    .observed("op-1", "fp-w", request(write.lostKey))
+    .injected("op-1", "f1", "http_response_lost", {})
+    .failed("op-1", "injected_response_lost", {
+      statusCode: null,
+      upstreamStatus: write.upstreamStatus ?? 201,
+    })
+    .observed("op-2", "fp-w", request(write.retryKey, write.retryDependency));
+  const status = write.retryStatus ?? 201;
+  if (status < 400) run.succeeded("op-2", { statusCode: status });
+  else run.failed("op-2", "upstream_http_error", { statusCode: status });
+  return duplicateWritesCheck.find(timelineOf(run), config);
+}
+
+const FINDING = [{ operation_id: "op-1", duplicate_operation_id: "op-2" }];
+
+describe("the duplicate_writes check", () => {
+  it("finds a POST or PATCH repeated after its response was lost", () => {
+    expect(lostAndRepeated()).toEqual(FINDING);
+    expect(lostAndRepeated({ method: "PATCH" })).toEqual(FINDING);
+  });
+
+  it("never finds a PUT (idempotent) or a GET", () => {
+    expect(lostAndRepeated({ method: "PUT" })).toEqual([]);
+    expect(lostAndRepeated({ method: "GET" })).toEqual([]);
+  });
+
+  it("accepts the repeat when both carry the same idempotency key, and only then", () => {
+    expect(lostAndRepeated({ lostKey: KEY, retryKey: KEY })).toEqual([]);
+    expect(lostAndRepeated({ lostKey: KEY, retryKey: OTHER_KEY })).toEqual(FINDING);
+    expect(lostAndRepeated({ lostKey: KEY, retryKey: null })).toEqual(FINDING);
+    expect(lostAndRepeated({ lostKey: null, retryKey: KEY })).toEqual(FINDING);
+  });
+
+  it("needs the upstream to have accepted the lost write and the repeat to succeed", () => {
+    expect(lostAndRepeated({ upstreamStatus: 399 })).toEqual(FINDING);
+    expect(lostAndRepeated({ upstreamStatus: 400 })).toEqual([]);
+    expect(lostAndRepeated({ retryStatus: 399 })).toEqual(FINDING);
+    expect(lostAndRepeated({ retryStatus: 409 })).toEqual([]);
+  });
+
+  it("never pairs operations of different dependencies", () => {
+    expect(lostAndRepeated({ retryDependency: "crm" })).toEqual([]);
+  });
+
+  it("ignores an equal write observed before the response was lost", () => {
+    const run = runBuilderV2()
+      .setup()
+      .observed("op-1", "fp-w", { method: "POST", path: "/tickets" })
+      .observed("op-2", "fp-w", { method: "POST", path: "/tickets" })
+      .injected("op-1", "f1", "http_response_lost", {})
+      .failed("op-1", "injected_response_lost", { statusCode: null, upstreamStatus: 201 })
+      .succeeded("op-2", { statusCode: 201 });
+    expect(duplicateWritesCheck.find(timelineOf(run), config)).toEqual([]);
+  });
+
+  it("describes a finding with both operations", () => {
+    const [finding] = lostAndRepeated();
+    if (finding === undefined) throw new Error("expected a finding");
+    expect(duplicateWritesCheck.describe(finding, config)).toBe(
+      "operation op-2 repeated the write of operation op-1, whose response was lost, without the same idempotency key",
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { retryStormCheck } from "../../src/checks/retry-storm.js";
+import { checksConfig } from "../analysis/v2/scenarios.js";
+import { chainOf, retriedAfter, timelineOf } from "./timelines.js";
+
+const config = checksConfig().retry_storm;
+
+describe("the retry_storm check", () => {
+  it("allows a chain of max_attempts operations and finds one with more", () => {
+    expect(retryStormCheck.find(timelineOf(chainOf(5)), config)).toEqual([]);
+    expect(retryStormCheck.find(timelineOf(chainOf(6)), config)).toEqual([
+      { first_operation_id: "op-1", operations: 6 },
+    ]);
+    const strict = checksConfig({ maxAttempts: 2 }).retry_storm;
+    expect(retryStormCheck.find(timelineOf(chainOf(2)), strict)).toEqual([]);
+    expect(retryStormCheck.find(timelineOf(chainOf(3)), strict)).toEqual([
+      { first_operation_id: "op-1", operations: 3 },
+    ]);
+  });
+
+  it("finds a retry sooner than min_gap_ms after a failure that asked for no delay", () => {
+    expect(retryStormCheck.find(timelineOf(retriedAfter(100, null)), config)).toEqual([]);
+    expect(retryStormCheck.find(timelineOf(retriedAfter(99, null)), config)).toEqual([
+      { operation_id: "op-2", failed_operation_id: "op-1", gap_ms: 99 },
+    ]);
+    const patient = checksConfig({ minGapMs: 500 }).retry_storm;
+    expect(retryStormCheck.find(timelineOf(retriedAfter(499, null)), patient)).toHaveLength(1);
+    expect(retryStormCheck.find(timelineOf(retriedAfter(500, null)), patient)).toEqual([]);
+  });
+
+  it("leaves a quick retry alone when the failure asked for a delay (that is retry_after's business)", () => {
+    expect(retryStormCheck.find(timelineOf(retriedAfter(0, 0)), config)).toEqual([]);
+    expect(retryStormCheck.find(timelineOf(retriedAfter(10, 1000)), config)).toEqual([]);
+  });
+
+  it("lists a long chain of quick retries once as a chain and once per quick retry", () => {
+    const findings = retryStormCheck.find(timelineOf(chainOf(7, 10)), config);
+    expect(findings[0]).toEqual({ first_operation_id: "op-1", operations: 7 });
+    expect(findings.slice(1)).toEqual(
+      [2, 3, 4, 5, 6, 7].map((i) => ({
+        operation_id: `op-${i}`,
+        failed_operation_id: `op-${i - 1}`,
+        gap_ms: 10,
+      })),
+    );
+  });
+
+  it("describes both kinds of finding with their numbers", () => {
+    const [chain, gap] = retryStormCheck.find(timelineOf(chainOf(6, 10)), config);
+    if (chain === undefined || gap === undefined) throw new Error("expected findings");
+    expect(retryStormCheck.describe(chain, config)).toBe(
+      "the retry chain of operation op-1 has 6 operations, more than 5",
+    );
+    expect(retryStormCheck.describe(gap, config)).toBe(
+      "operation op-1 was retried 10 ms after a response that asked for no delay, less than 100 ms",
+    );
+  });
+});

@@ -1,0 +1,521 @@
+import { describe, expect, it } from "vitest";
+import { baseV2, edited, messagesV2, parseV2, pathsV2 } from "./v2-text.js";
+
+describe("schema 2: the base scenario", () => {
+  it("loads with its dependencies in file order, defaults applied and {port} kept as written", () => {
+    const scenario = parseV2(baseV2());
+    expect(scenario.schemaVersion).toBe(2);
+    expect(scenario.dependencies.map((d) => d.name)).toEqual(["llm", "crm"]);
+    const llm = scenario.dependencies[0];
+    expect(llm).toMatchObject({
+      type: "http",
+      baseUrl: "http://127.0.0.1:{port}/v1",
+      urlEnv: "OPENAI_BASE_URL",
+      protocol: "http",
+      ignoreJsonFields: [],
+      usesPortPlaceholder: true,
+    });
+    if (llm?.type !== "http") throw new Error("expected http");
+    expect(llm.start?.readiness.timeoutSeconds).toBe(15);
+    expect(scenario.recovery).toBe("chain");
+    expect(scenario.checks).toEqual({
+      retry_after: { mode: "enforce" },
+      retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100 },
+      duplicate_writes: { mode: "report" },
+    });
+    expect(scenario.faults).toEqual([
+      {
+        id: "f1",
+        dependency: "crm",
+        type: "http_error",
+        target: { kind: "http", method: null, path: "/tickets/*" },
+        trigger: { kind: "occurrence_schedule", occurrences: [1, 2] },
+        expect: "recover",
+        statusCode: 503,
+      },
+    ]);
+  });
+
+  it("defaults a fault's dependency when the scenario has exactly one", () => {
+    const scenario = parseV2(
+      edited((d) => {
+        delete d.dependencies.llm;
+        delete d.faults[0].dependency;
+      }),
+    );
+    expect(scenario.faults[0]?.dependency).toBe("crm");
+  });
+
+  it("treats absent, null and empty faults as a baseline", () => {
+    for (const faults of [undefined, null, []]) {
+      const data = edited((d) => {
+        d.faults = faults;
+        if (faults === undefined) delete d.faults;
+      });
+      expect(parseV2(data).faults).toEqual([]);
+    }
+  });
+});
+
+describe("schema 2: dependencies", () => {
+  it("accepts 16 dependencies and rejects 17", () => {
+    const many = (count: number) =>
+      edited((d) => {
+        d.dependencies = Object.fromEntries(
+          Array.from({ length: count }, (_, i) => [
+            `dep${i}`,
+            { type: "http", base_url: `http://127.0.0.1:${9000 + i}` },
+          ]),
+        );
+        d.faults = [];
+      });
+    expect(parseV2(many(16)).dependencies).toHaveLength(16);
+    expect(pathsV2(many(17))).toEqual(["dependencies"]);
+  });
+
+  it("rejects an empty dependencies mapping and a missing one", () => {
+    expect(pathsV2(edited((d) => (d.dependencies = {})))).toContain("dependencies");
+    expect(pathsV2(edited((d) => delete d.dependencies))).toContain("dependencies");
+  });
+
+  it.each(["Llm", "1llm", "l-lm", "a".repeat(33), "proxy"])("rejects the dependency name %s", (name) => {
+    const data = edited((d) => {
+      d.dependencies[name] = { type: "http", base_url: "http://127.0.0.1:1" };
+    });
+    expect(pathsV2(data)).toEqual([`dependencies.${name}`]);
+  });
+
+  it("accepts a 32-character name", () => {
+    const name = `a${"b".repeat(31)}`;
+    const data = edited((d) => {
+      d.dependencies[name] = { type: "http", base_url: "http://127.0.0.1:1" };
+    });
+    expect(parseV2(data).dependencies.map((dep) => dep.name)).toContain(name);
+  });
+
+  it("rejects an unknown dependency type", () => {
+    expect(pathsV2(edited((d) => (d.dependencies.crm.type = "grpc")))).toEqual(["dependencies.crm.type"]);
+  });
+
+  it("accepts an mcp_stdio dependency with command, cwd and env, and rejects base_url on it", () => {
+    const ok = edited((d) => {
+      d.dependencies.notes = {
+        type: "mcp_stdio",
+        command: ["node", "notes.mjs"],
+        cwd: "..",
+        env: { A: "1" },
+      };
+    });
+    expect(parseV2(ok).dependencies[2]).toEqual({
+      name: "notes",
+      type: "mcp_stdio",
+      command: ["node", "notes.mjs"],
+      cwd: "/scenarios",
+      env: { A: "1" },
+    });
+    const bad = edited((d) => {
+      d.dependencies.notes = { type: "mcp_stdio", command: ["node"], base_url: "http://x" };
+    });
+    expect(pathsV2(bad)).toEqual(["dependencies.notes.base_url"]);
+  });
+
+  it("rejects url_env values that are duplicated, malformed or start with AGENTCHAOS_", () => {
+    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "OPENAI_BASE_URL")))).toEqual([
+      "dependencies.crm.url_env",
+    ]);
+    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "9BAD")))).toEqual([
+      "dependencies.crm.url_env",
+    ]);
+    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "AGENTCHAOS_X")))).toEqual([
+      "dependencies.crm.url_env",
+    ]);
+    expect(parseV2(edited((d) => (d.dependencies.crm.url_env = "CRM_URL"))).dependencies[1]).toMatchObject({
+      urlEnv: "CRM_URL",
+    });
+  });
+
+  it("accepts protocol mcp and http, rejects anything else", () => {
+    const asMcp = edited((d) => {
+      d.dependencies.crm.protocol = "mcp";
+      d.faults = [];
+    });
+    expect(parseV2(asMcp).dependencies[1]).toMatchObject({ protocol: "mcp" });
+    expect(pathsV2(edited((d) => (d.dependencies.crm.protocol = "grpc")))).toContain(
+      "dependencies.crm.protocol",
+    );
+  });
+
+  it("accepts 1 to 32 JSON Pointers in identity.ignore_json_fields and rejects invalid ones", () => {
+    const ok = edited(
+      (d) => (d.dependencies.crm.identity = { ignore_json_fields: ["/metadata/attempt", "/a~1b/0"] }),
+    );
+    expect(parseV2(ok).dependencies[1]).toMatchObject({ ignoreJsonFields: ["/metadata/attempt", "/a~1b/0"] });
+    for (const pointers of [[], ["metadata"], ["/a~2"], Array.from({ length: 33 }, (_, i) => `/f${i}`)]) {
+      const bad = edited((d) => (d.dependencies.crm.identity = { ignore_json_fields: pointers }));
+      expect(pathsV2(bad)[0]).toMatch(/^dependencies\.crm\.identity\.ignore_json_fields/);
+    }
+    expect(
+      parseV2(
+        edited(
+          (d) =>
+            (d.dependencies.crm.identity = {
+              ignore_json_fields: Array.from({ length: 32 }, (_, i) => `/f${i}`),
+            }),
+        ),
+      ).dependencies[1],
+    ).toBeDefined();
+  });
+
+  it("uses the schema-2 readiness default of 15 s and keeps an explicit one", () => {
+    const scenario = parseV2(edited((d) => (d.dependencies.llm.start.readiness.timeout_seconds = 2)));
+    const llm = scenario.dependencies[0];
+    expect(llm?.type === "http" && llm.start?.readiness.timeoutSeconds).toBe(2);
+  });
+});
+
+describe("schema 2: {port}", () => {
+  it("rejects {port} in a base_url without start", () => {
+    expect(pathsV2(edited((d) => (d.dependencies.crm.base_url = "http://127.0.0.1:{port}")))).toEqual([
+      "dependencies.crm.base_url",
+    ]);
+  });
+
+  it("rejects {port} outside base_url, start.command and start.env", () => {
+    expect(pathsV2(edited((d) => (d.workload.command = ["node", "{port}"])))).toEqual([
+      "workload.command[1]",
+    ]);
+    expect(pathsV2(edited((d) => (d.dependencies.llm.start.readiness.path = "/{port}")))).toEqual([
+      "dependencies.llm.start.readiness.path",
+    ]);
+    expect(pathsV2(edited((d) => (d.name = "x-{port}")))).toEqual(["name"]);
+  });
+
+  it("rejects {port} in start when base_url does not use it", () => {
+    const data = edited((d) => {
+      d.dependencies.crm.start = { command: ["node", "api.mjs", "{port}"], readiness: { path: "/health" } };
+    });
+    expect(pathsV2(data)).toEqual(["dependencies.crm.start.command[2]"]);
+  });
+
+  it("accepts {port} inside a longer string", () => {
+    const scenario = parseV2(
+      edited((d) => (d.dependencies.llm.start.command = ["node", "--listen=127.0.0.1:{port}"])),
+    );
+    const llm = scenario.dependencies[0];
+    expect(llm?.type === "http" && llm.start?.command[1]).toBe("--listen=127.0.0.1:{port}");
+  });
+});
+
+describe("schema 2: faults", () => {
+  it("accepts 32 faults and rejects 33", () => {
+    const make = (count: number) =>
+      edited((d) => {
+        d.faults = Array.from({ length: count }, () => structuredClone(d.faults[0]));
+      });
+    expect(
+      parseV2(make(32))
+        .faults.map((f) => f.id)
+        .at(-1),
+    ).toBe("f32");
+    expect(pathsV2(make(33))).toEqual(["faults"]);
+  });
+
+  it("rejects duplicate fault ids, explicit or defaulted", () => {
+    const data = edited((d) => {
+      d.faults = [
+        { ...d.faults[0], id: "a" },
+        { ...d.faults[0], id: "a" },
+      ];
+    });
+    expect(pathsV2(data)).toEqual(["faults[1].id"]);
+    const clash = edited((d) => {
+      d.faults = [d.faults[0], { ...d.faults[0], id: "f1" }];
+    });
+    expect(pathsV2(clash)).toEqual(["faults[1].id"]);
+  });
+
+  it.each(["A", "-a", "a".repeat(65), "a b"])("rejects the fault id %s", (id) => {
+    expect(pathsV2(edited((d) => (d.faults[0].id = id)))).toEqual(["faults[0].id"]);
+  });
+
+  it("requires dependency with two or more dependencies and rejects an unknown one", () => {
+    expect(pathsV2(edited((d) => delete d.faults[0].dependency))).toEqual(["faults[0]"]);
+    const unknown = messagesV2(edited((d) => (d.faults[0].dependency = "billing")));
+    expect(unknown).toEqual([
+      'faults[0].dependency: expected the name of a dependency (llm, crm), got "billing"',
+    ]);
+  });
+
+  it("rejects a fault type that does not fit its dependency", () => {
+    const mcpOnHttp = edited((d) => {
+      d.faults[0] = {
+        dependency: "crm",
+        type: "mcp_error",
+        target: { path: "/x" },
+        trigger: { occurrence: 1 },
+      };
+    });
+    expect(pathsV2(mcpOnHttp)).toContain("faults[0].type");
+    const httpOnStdio = edited((d) => {
+      d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
+      d.faults[0] = {
+        dependency: "notes",
+        type: "http_error",
+        target: { method: "tools/call" },
+        trigger: { occurrence: 1 },
+        status_code: 503,
+      };
+    });
+    expect(pathsV2(httpOnStdio)).toEqual(["faults[0].type"]);
+  });
+
+  it("takes an MCP target on MCP dependencies, with at least one of method and name", () => {
+    const ok = edited((d) => {
+      d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
+      d.faults[0] = {
+        dependency: "notes",
+        type: "mcp_tool_error",
+        target: { method: "tools/call", name: "add_*" },
+        trigger: { occurrence: 1 },
+      };
+    });
+    expect(parseV2(ok).faults[0]).toMatchObject({
+      target: { kind: "mcp", method: "tools/call", name: "add_*" },
+    });
+    const empty = edited((d) => {
+      d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
+      d.faults[0] = { dependency: "notes", type: "mcp_error", target: {}, trigger: { occurrence: 1 } };
+    });
+    expect(pathsV2(empty)).toEqual(["faults[0].target"]);
+    const toolErrorElsewhere = edited((d) => {
+      d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
+      d.faults[0] = {
+        dependency: "notes",
+        type: "mcp_tool_error",
+        target: { method: "resources/read" },
+        trigger: { occurrence: 1 },
+      };
+    });
+    expect(pathsV2(toolErrorElsewhere)).toEqual(["faults[0].target.method"]);
+  });
+
+  it("lets http_* faults on a protocol: mcp dependency take an MCP target", () => {
+    const data = edited((d) => {
+      d.dependencies.crm.protocol = "mcp";
+      d.faults[0] = {
+        dependency: "crm",
+        type: "http_error",
+        target: { method: "tools/call" },
+        trigger: { occurrence: 1 },
+        status_code: 503,
+      };
+    });
+    expect(parseV2(data).faults[0]).toMatchObject({
+      type: "http_error",
+      target: { kind: "mcp", method: "tools/call", name: null },
+    });
+  });
+
+  it("reads every new fault type's own keys", () => {
+    const data = edited((d) => {
+      d.faults = [
+        {
+          dependency: "llm",
+          type: "http_llm_error",
+          target: { path: "/v1/*" },
+          trigger: { occurrence: 1 },
+          provider: "openai",
+          status_code: 429,
+          retry_after_ms: 250,
+          should_retry: true,
+        },
+        {
+          dependency: "llm",
+          type: "http_stream_truncate",
+          target: { path: "/v1/*" },
+          trigger: { occurrence: 2 },
+          after_events: 3,
+        },
+        {
+          dependency: "llm",
+          type: "http_stream_stall",
+          target: { path: "/v1/*" },
+          trigger: { occurrence: 3 },
+          after_bytes: 0,
+          stall_ms: 500,
+        },
+        {
+          dependency: "llm",
+          type: "http_stream_error_event",
+          target: { path: "/v1/*" },
+          trigger: { occurrence: 4 },
+          after_events: 0,
+          format: "anthropic",
+          expect: "handle",
+        },
+        {
+          dependency: "crm",
+          type: "http_response_lost",
+          target: { method: "POST", path: "/tickets" },
+          trigger: { occurrence: 1 },
+          expect: "give_up",
+        },
+      ];
+    });
+    expect(parseV2(data).faults).toEqual([
+      expect.objectContaining({
+        type: "http_llm_error",
+        provider: "openai",
+        statusCode: 429,
+        retryAfterSeconds: null,
+        retryAfterMs: 250,
+        shouldRetry: true,
+      }),
+      expect.objectContaining({ type: "http_stream_truncate", afterEvents: 3, afterBytes: null }),
+      expect.objectContaining({ type: "http_stream_stall", afterEvents: null, afterBytes: 0, stallMs: 500 }),
+      expect.objectContaining({
+        type: "http_stream_error_event",
+        afterEvents: 0,
+        format: "anthropic",
+        expect: "handle",
+      }),
+      expect.objectContaining({
+        type: "http_response_lost",
+        expect: "give_up",
+        target: { kind: "http", method: "POST", path: "/tickets" },
+      }),
+    ]);
+  });
+
+  it("requires exactly one of after_events and after_bytes on stream faults", () => {
+    const both = edited((d) => {
+      d.faults[0] = {
+        dependency: "llm",
+        type: "http_stream_reset",
+        target: { path: "/x" },
+        trigger: { occurrence: 1 },
+        after_events: 1,
+        after_bytes: 1,
+      };
+    });
+    const neither = edited((d) => {
+      d.faults[0] = {
+        dependency: "llm",
+        type: "http_stream_reset",
+        target: { path: "/x" },
+        trigger: { occurrence: 1 },
+      };
+    });
+    expect(pathsV2(both)).toEqual(["faults[0]"]);
+    expect(pathsV2(neither)).toEqual(["faults[0]"]);
+  });
+
+  it("rejects out-of-range own keys and an unknown expect", () => {
+    const bad = edited((d) => {
+      d.faults = [
+        {
+          dependency: "llm",
+          type: "http_llm_error",
+          target: { path: "/x" },
+          trigger: { occurrence: 1 },
+          provider: "google",
+          status_code: 399,
+        },
+        {
+          dependency: "llm",
+          type: "http_stream_stall",
+          target: { path: "/x" },
+          trigger: { occurrence: 1 },
+          after_events: -1,
+          stall_ms: 0,
+        },
+        {
+          dependency: "crm",
+          type: "http_error",
+          target: { path: "/x" },
+          trigger: { occurrence: 1 },
+          status_code: 503,
+          expect: "maybe",
+        },
+      ];
+    });
+    expect(pathsV2(bad)).toEqual([
+      "faults[0].provider",
+      "faults[0].status_code",
+      "faults[1].after_events",
+      "faults[1].stall_ms",
+      "faults[2].expect",
+    ]);
+  });
+
+  it("positions a probability trigger's problems under its own fault", () => {
+    const data = edited((d) => {
+      d.faults[0].trigger = {
+        probability: 0.1234567,
+        seed: 1,
+        window: { start_occurrence: 1, end_occurrence: 5 },
+      };
+    });
+    expect(messagesV2(data)).toEqual([
+      "faults[0].trigger.probability: expected an unquoted number greater than 0 and at most 1, with at most six decimal places, got 7 decimal places",
+    ]);
+  });
+});
+
+describe("schema 2: top level", () => {
+  it("names the schema-2 key for the schema-1 keys dependency, fault and workload.proxy_url_env", () => {
+    const data = edited((d) => {
+      d.dependency = { type: "http", base_url: "http://127.0.0.1:1" };
+      d.fault = null;
+      d.workload.proxy_url_env = "X";
+    });
+    expect(messagesV2(data)).toEqual([
+      'workload.proxy_url_env: unknown key "proxy_url_env"; schema 2 sets url_env on each dependency instead (dependencies.<name>.url_env)',
+      'dependency: unknown key "dependency"; schema 2 names its dependencies under dependencies (a mapping of name to dependency)',
+      'fault: unknown key "fault"; schema 2 lists its faults under faults (a list; each fault names its dependency)',
+    ]);
+  });
+
+  it("accepts recovery chain and fifo and rejects anything else", () => {
+    expect(parseV2(edited((d) => (d.recovery = "fifo"))).recovery).toBe("fifo");
+    expect(pathsV2(edited((d) => (d.recovery = "lifo")))).toEqual(["recovery"]);
+  });
+
+  it("reads checks as modes or mappings with parameters", () => {
+    const scenario = parseV2(
+      edited(
+        (d) =>
+          (d.checks = {
+            retry_after: "report",
+            retry_storm: { mode: "enforce", max_attempts: 3, min_gap_ms: 0 },
+            duplicate_writes: "off",
+          }),
+      ),
+    );
+    expect(scenario.checks).toEqual({
+      retry_after: { mode: "report" },
+      retry_storm: { mode: "enforce", maxAttempts: 3, minGapMs: 0 },
+      duplicate_writes: { mode: "off" },
+    });
+    expect(pathsV2(edited((d) => (d.checks = { retry_after: "always" })))).toEqual(["checks.retry_after"]);
+    expect(pathsV2(edited((d) => (d.checks = { retry_storm: { max_attempts: 0 } })))).toEqual([
+      "checks.retry_storm.max_attempts",
+    ]);
+    expect(pathsV2(edited((d) => (d.checks = { flaky: "off" })))).toEqual(["checks.flaky"]);
+  });
+
+  it("lists every problem of a file at once", () => {
+    const data = edited((d) => {
+      d.dependencies.crm.url_env = "OPENAI_BASE_URL";
+      d.faults.push({ ...d.faults[0], dependency: "nope" });
+      d.recovery = 1;
+      d.success = {};
+    });
+    expect(pathsV2(data)).toEqual([
+      "dependencies.crm.url_env",
+      "faults[1].dependency",
+      "success.exit_code",
+      "recovery",
+    ]);
+  });
+});
