@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ProxyError } from "../../proxy/errors.js";
 import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
+import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
 import { HostSession } from "./session.js";
@@ -22,12 +23,6 @@ export interface McpStdioHostOptions {
   readonly interrupt: AbortSignal;
   /** The `agentchaos` executable script the shim runs from (default: this package's built CLI). */
   readonly cliPath?: string;
-}
-
-/** Counts for the run's diagnostics. */
-export interface McpDiagnostics {
-  /** Lines (stdio) or POST bodies (HTTP) that were not JSON-RPC, relayed unchanged. */
-  readonly malformedMessages: number;
 }
 
 export interface McpStdioHost {
