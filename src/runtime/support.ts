@@ -1,4 +1,5 @@
 import { isArmable } from "../faults/registry.js";
+import { isMcpFault } from "../mcp/faults/registry.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
 
 /**
@@ -6,13 +7,9 @@ import type { ScenarioV2 } from "../scenario/types-v2.js";
  * can run all of it). `run` refuses such a scenario before anything starts (exit 2).
  */
 export function unsupportedFeature(scenario: ScenarioV2): string | null {
-  for (const dependency of scenario.dependencies) {
-    if (dependency.type === "mcp_stdio" || dependency.protocol === "mcp") {
-      return `dependency ${dependency.name}: MCP dependencies are not supported by run in this version`;
-    }
-  }
   for (const fault of scenario.faults) {
-    if (!isArmable(fault)) return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
+    if (!isArmable(fault) && !isMcpFault(fault))
+      return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
   }
   return null;
 }
