@@ -66,6 +66,21 @@ const SECTIONS = {
     ),
     `whole \`agentchaos run\` process under the same load (scenario loader, live output, post-run analysis and report included): peak RSS ${r.cliRun.peakRssMb} MB, ${r.cliRun.rps} req/s, exit ${r.cliRun.exitCode}`,
   ],
+  mcpShim: (r) => [
+    `6. MCP stdio shim (start-up: median of ${r.starts}; tool calls: median of ${r.calls} sequential calls each)`,
+    formatTable(
+      ["what", "ms"],
+      [
+        ["node -e 0 (whole run)", r.nodeStartMs],
+        ["shim spawned -> server spawned", r.shimStartUpMs],
+        ["  of which beyond a bare node start", r.shimStartUpAboveNodeMs],
+        ["  slowest of the starts", r.shimStartUpMaxMs],
+        ["tool call, SDK client -> server directly", r.directCallMs],
+        ["tool call through the shim", r.shimCallMs],
+        ["added per tool call", r.addedPerCallMs],
+      ],
+    ),
+  ],
 };
 
 /** The whole report as text. */
