@@ -3,6 +3,7 @@ import { cutConnection, type Exchange } from "./exchange.js";
 import type { HeldOperations } from "./holds.js";
 import type { Forwarder } from "./pipeline.js";
 import { sendSynthetic } from "./responses.js";
+import { retryAfterMs } from "./retry-after.js";
 
 /** The context a fault executor acts through, for one selected operation. */
 export function createFaultContext(
@@ -13,7 +14,9 @@ export function createFaultContext(
 ): FaultContext {
   return {
     respond(response: SyntheticResponse, failureKind, details) {
-      exchange.operation.fail(failureKind, response.status, details);
+      const { operation } = exchange;
+      const asked = operation.dependency === null ? null : retryAfterMs(response.headers, Date.now());
+      operation.fail(failureKind, response.status, { retryAfterMs: asked, ...details });
       sendSynthetic(exchange.response, response);
     },
     disconnect(failureKind, details) {

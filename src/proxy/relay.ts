@@ -1,9 +1,20 @@
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Exchange } from "./exchange.js";
 import { clientResponseHeaders, isEventStream } from "./headers.js";
+import type { Operation } from "./operation.js";
 import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+import { retryAfterMs } from "./retry-after.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * Settles an operation on the upstream's status; a schema-2 failure also records the wait the
+ * response asked for (`retry_after_ms`). Schema 1 and successes skip the header parsing.
+ */
+export function settleUpstream(operation: Operation, status: number, headers: Headers): boolean {
+  if (status < 400 || operation.dependency === null) return operation.settle(status);
+  return operation.settle(status, { retryAfterMs: retryAfterMs(headers, Date.now()) });
+}
 
 /**
  * The proxy's own relay: `text/event-stream` responses are streamed chunk by chunk, every
@@ -64,7 +75,7 @@ class BufferedRelay implements ResponseRelay {
     const status = this.#status;
     if (request.method !== "HEAD" && status !== 204 && status !== 304) headers["content-length"] = this.#size;
     if (response.destroyed) {
-      operation.settle(status);
+      settleUpstream(operation, status, this.#headers);
       return;
     }
     try {
@@ -74,7 +85,7 @@ class BufferedRelay implements ResponseRelay {
       this.error(error instanceof Error ? error : new Error("invalid upstream header"));
       return;
     }
-    operation.settle(status);
+    settleUpstream(operation, status, this.#headers);
     response.end(this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#size));
   }
 
@@ -90,6 +101,7 @@ class BufferedRelay implements ResponseRelay {
 class StreamRelay implements ResponseRelay {
   readonly #exchange: Exchange;
   #status = 0;
+  #headers: Headers = {};
   #control: UpstreamControl | null = null;
   /** Set once the relay answered on its own (a header the workload's side rejects). */
   #replaced = false;
@@ -101,6 +113,7 @@ class StreamRelay implements ResponseRelay {
   start(status: number, headers: Headers, control: UpstreamControl): void {
     const { operation, response } = this.#exchange;
     this.#status = status;
+    this.#headers = headers;
     this.#control = control;
     try {
       response.writeHead(status, clientResponseHeaders(headers));
@@ -126,7 +139,7 @@ class StreamRelay implements ResponseRelay {
 
   end(): void {
     if (this.#replaced) return;
-    this.#exchange.operation.settle(this.#status);
+    settleUpstream(this.#exchange.operation, this.#status, this.#headers);
     this.#exchange.response.end();
   }
 
