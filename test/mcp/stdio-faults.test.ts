@@ -10,7 +10,7 @@ import {
   stdioDependency,
   tool,
 } from "../helpers/mcp.js";
-import { onCleanup } from "../helpers/proxy-harness.js";
+import { eventually, onCleanup } from "../helpers/proxy-harness.js";
 import { tempDir } from "../helpers/temp.js";
 
 const call = (id: string, name: string, args = "{}") =>
@@ -193,5 +193,25 @@ describe("synthetic answers over stdio", () => {
     ]);
     expect(test.host.diagnostics()).toEqual({ malformedMessages: 3 });
     expect(test.log.operations("noise")).toHaveLength(1);
+  });
+
+  it("a shim killed outright: its open requests end connection_closed and the run stops its server", async () => {
+    const test = await scriptedHost([mcpFaults.latency("held", tool("held"), occurrences(1), 60_000)]);
+    const shim = spawnRawShim(test);
+    shim.write(call("1", "held"));
+    await eventually(() => test.log.ofKind("FAULT_INJECTED").length === 1);
+    const pid = test.log.ofKind("SESSION_STARTED")[0]?.pid as number;
+    shim.child.kill("SIGKILL");
+    await shim.exited;
+    await test.host.close();
+    expect(processAlive(pid)).toBe(false);
+    const held = test.log.operations("tools/call", "held")[0] as string;
+    expect(test.log.terminal(held)).toMatchObject({ failure_kind: "connection_closed" });
+    expect(test.log.payloads.at(-1)).toEqual({
+      kind: "SESSION_ENDED",
+      dependency: "tools",
+      session: 1,
+      exit_code: null,
+    });
   });
 });

@@ -158,11 +158,16 @@ export class ShimRelay {
   }
 }
 
+const waitingForDrain = new WeakSet<Writable>();
+
 /** Writes a line; when the destination is full, the source pauses until it drains. */
 function writeWithBackpressure(destination: Writable, line: Buffer, source: Readable): void {
   if (destination.destroyed || destination.writableEnded) return;
-  if (!destination.write(line)) {
-    source.pause();
-    destination.once("drain", () => source.resume());
-  }
+  if (destination.write(line) || waitingForDrain.has(destination)) return;
+  waitingForDrain.add(destination);
+  source.pause();
+  destination.once("drain", () => {
+    waitingForDrain.delete(destination);
+    source.resume();
+  });
 }
