@@ -258,3 +258,28 @@ describe("no orphaned server", () => {
     expect(test.log.payloads).toHaveLength(count);
   });
 });
+
+describe("the run's channel", () => {
+  it("survives a peer that sends garbage or half-formed messages, and records nothing for it", async () => {
+    const { connect } = await import("node:net");
+    const test = await startTestHost();
+    const channel = test.args[test.args.indexOf("--channel") + 1] as string;
+    for (const garbage of [
+      "null\n",
+      "[1,2]\n",
+      "not json\n",
+      '{"type":"join"}\n',
+      '{"type":"request","key":1}\n',
+    ]) {
+      const socket = connect(channel);
+      socket.on("error", () => {});
+      socket.resume();
+      socket.write(garbage);
+      await new Promise((resolve) => socket.once("close", resolve));
+    }
+    // The host still serves real shims.
+    const { client } = await connectClient(test);
+    expect(textOf(await client.callTool({ name: "echo", arguments: { text: "fine" } }))).toBe("fine");
+    expect(test.log.ofKind("SESSION_STARTED")).toHaveLength(1);
+  });
+});

@@ -59,19 +59,22 @@ export function send(socket: Socket, message: ShimMessage | RunMessage): void {
   if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(message)}\n`);
 }
 
-/** Reads the channel's messages; a line that does not parse ends the connection. */
+/**
+ * Reads the channel's messages. A line that is not a JSON object, or a message its handler
+ * cannot take, ends the connection: a misbehaving peer never takes the process down.
+ */
 export function onMessages<T>(socket: Socket, handle: (message: T) => void): void {
   const lines = new LineSplitter();
   socket.on("data", (chunk: Buffer) => {
     lines.push(chunk, (line) => {
-      let message: T;
+      if (socket.destroyed) return;
       try {
-        message = JSON.parse(lineText(line)) as T;
+        const message: unknown = JSON.parse(lineText(line));
+        if (message === null || typeof message !== "object") throw new TypeError("not a message");
+        handle(message as T);
       } catch {
         socket.destroy();
-        return;
       }
-      handle(message);
     });
   });
 }
