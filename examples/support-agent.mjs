@@ -3,7 +3,7 @@
 // customer API (its tool), then asks the model again with the tool's answer.
 // Reads AGENTCHAOS_LLM_URL (the model, OpenAI Chat Completions shape) and AGENTCHAOS_CRM_URL.
 // Knobs: SUPPORT_TOOL_ATTEMPTS and SUPPORT_MODEL_ATTEMPTS (default 3 each: 1 = no retry),
-// SUPPORT_RETRY_DELAY_MS (default 100), SUPPORT_TIMEOUT_MS (default 2000 per attempt).
+// SUPPORT_RETRY_DELAY_MS (default 150), SUPPORT_TIMEOUT_MS (default 2000 per attempt).
 // Exit codes: 0 answered, 1 gave up, 2 bad configuration. Prints fixed words, never payloads.
 
 function usage(message) {
@@ -29,7 +29,7 @@ const config = {
   crm: baseUrl("AGENTCHAOS_CRM_URL"),
   toolAttempts: Math.max(1, knob("SUPPORT_TOOL_ATTEMPTS", 3)),
   modelAttempts: Math.max(1, knob("SUPPORT_MODEL_ATTEMPTS", 3)),
-  retryDelayMs: knob("SUPPORT_RETRY_DELAY_MS", 100),
+  retryDelayMs: knob("SUPPORT_RETRY_DELAY_MS", 150),
   timeoutMs: knob("SUPPORT_TIMEOUT_MS", 2000),
 };
 

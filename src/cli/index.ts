@@ -11,6 +11,7 @@ Commands:
   validate <scenario>                  check a scenario file without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
   version                              print the version
+  fake-llm [--port N] [--script FILE]  serve a deterministic fake model API (see fake-llm --help)
   mcp-shim --dependency NAME ...       internal: the MCP stdio shim a run hands to its workload
 
 Options:
@@ -62,6 +63,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (rest.length > 0) return usageError(io, `unexpected argument '${rest[0]}'`);
     io.stdout.write(`agentchaos ${packageVersion()}\n`);
     return EXIT.OK;
+  }
+  if (command === "fake-llm") {
+    const { fakeLlmCommand } = await import("./commands/fake-llm.js");
+    return fakeLlmCommand(rest, io);
   }
   if (command === "mcp-shim") {
     const { mcpShimCommand } = await import("../mcp/shim/command.js");

@@ -42,8 +42,19 @@ function artifacts(managedDependency: boolean): ReportArtifacts {
   };
 }
 
-function common(input: BuildReportInput) {
-  const { scenario, analysis, runId } = input;
+/** What every report's head is read from (the schema-1 and schema-2 scenario and analysis both fit). */
+export interface ReportHeadSource {
+  readonly scenario: {
+    readonly name: string;
+    readonly workload: { readonly name: string | null; readonly command: readonly [string, ...string[]] };
+    readonly success: { readonly exitCode: number };
+  };
+  readonly analysis: Pick<Analysis, "result" | "reasonCode" | "metrics" | "timing">;
+  readonly runId: string;
+}
+
+/** The keys from `run_id` to `workload` shared by every schema, in file order. */
+export function reportHead({ scenario, analysis, runId }: ReportHeadSource) {
   const { metrics } = analysis;
   const workload: ReportWorkload = {
     name: scenario.workload.name ?? scenario.workload.command[0],
@@ -52,25 +63,33 @@ function common(input: BuildReportInput) {
     timed_out: metrics.workloadTimedOut,
     interrupted: metrics.workloadInterrupted,
   };
-  const timing: ReportTiming = {
+  return {
+    run_id: runId,
+    scenario_name: scenario.name,
+    result: analysis.result,
+    reason_code: analysis.reasonCode,
+    duration_ms: metrics.durationMs,
+    faults_injected: metrics.faultsInjected,
+    operations_observed: metrics.operationsObserved,
+    successful_operations: metrics.successfulOperations,
+    failed_operations: metrics.failedOperations,
+    retries_observed: metrics.retriesObserved,
+    workload_exit_code: metrics.workloadExitCode,
+    workload,
+  };
+}
+
+export function reportTiming(analysis: Pick<Analysis, "timing">): ReportTiming {
+  return {
     started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
     completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,
   };
+}
+
+function common(input: BuildReportInput) {
+  const { analysis } = input;
   return {
-    head: {
-      run_id: runId,
-      scenario_name: scenario.name,
-      result: analysis.result,
-      reason_code: analysis.reasonCode,
-      duration_ms: metrics.durationMs,
-      faults_injected: metrics.faultsInjected,
-      operations_observed: metrics.operationsObserved,
-      successful_operations: metrics.successfulOperations,
-      failed_operations: metrics.failedOperations,
-      retries_observed: metrics.retriesObserved,
-      workload_exit_code: metrics.workloadExitCode,
-      workload,
-    },
+    head: reportHead(input),
     recovery: {
       required: analysis.recovery.required,
       successful: analysis.recovery.successful,
@@ -81,7 +100,7 @@ function common(input: BuildReportInput) {
       })),
     },
     tail: {
-      timing,
+      timing: reportTiming(analysis),
       artifacts: artifacts(input.managedDependency),
       diagnostics: [...analysis.diagnostics],
     },

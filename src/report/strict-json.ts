@@ -26,12 +26,18 @@ export function integerLiteral(value: unknown): bigint | null {
   return BigInt(value.value);
 }
 
-function safeInteger(value: unknown, path: string): number {
+/** A JSON integer literal in JavaScript's safe range, else `REPORT_SCHEMA_INVALID` at `path`. */
+export function safeInteger(value: unknown, path: string): number {
   const exact = integerLiteral(value);
   if (exact === null || exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) {
     throw invalidAt(path);
   }
   return Number(exact);
+}
+
+/** The key path that names a key of the file: the key's own path only when it is well formed. */
+export function keyPathOf(path: string, key: string): string | null {
+  return PRINTABLE_KEY.test(key) ? childPath(path, key) : path || null;
 }
 
 /** One JSON object being read: typed accessors for its keys, each failing with its own path. */
@@ -45,7 +51,7 @@ export class StrictObject {
   static of(value: unknown, path: string, keys: readonly string[]): StrictObject {
     if (!isJsonObject(value)) throw invalidAt(path === "" ? null : path);
     for (const key of Object.keys(value)) {
-      if (!keys.includes(key)) throw invalidAt(PRINTABLE_KEY.test(key) ? childPath(path, key) : path || null);
+      if (!keys.includes(key)) throw invalidAt(keyPathOf(path, key));
     }
     for (const key of keys) {
       if (!Object.hasOwn(value, key)) throw invalidAt(childPath(path, key));
@@ -124,6 +130,18 @@ export class StrictObject {
       if (typeof item !== "string") throw invalidAt(childPath(this.at(key), index));
       return item;
     });
+  }
+
+  /** An object whose keys the caller checks: its entries, in file order. */
+  entries(key: string): [string, unknown][] {
+    const value = this.value[key];
+    if (!isJsonObject(value)) throw invalidAt(this.at(key));
+    return Object.entries(value);
+  }
+
+  /** The items of a list, for callers that decide each item's shape. */
+  items(key: string): unknown[] {
+    return this.list(key);
   }
 
   objectList(key: string, keys: readonly string[]): StrictObject[] {

@@ -1,10 +1,12 @@
 /**
  * The result summary of reports.md, printed by `run` at the end and by `inspect`: one renderer,
- * so live and saved output cannot drift. Never prints ids, evidence rows, diagnostics, seeds,
- * payloads, the scenario or logs.
+ * so live and saved output cannot drift. For reports 1–3 it never prints ids, evidence rows,
+ * diagnostics, seeds, payloads, the scenario or logs; report 4 adds lines per dependency, fault
+ * and check, and the diagnostics of a failed run (summary-v4.ts).
  */
 import { resolve } from "node:path";
-import type { Report } from "./types.js";
+import { renderSummaryV4 } from "./summary-v4.js";
+import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";
 
 const LABEL_WIDTH = 23;
 
@@ -13,7 +15,7 @@ function line(label: string, value: string): string {
 }
 
 /** `Window evaluations:` (probability windows only) and `Faults injected:` lines. */
-function faultLines(report: Report): string {
+function faultLines(report: ReportV1 | ReportV2 | ReportV3): string {
   if (report.schema_version === 1) return line("Faults injected:", String(report.faults_injected));
   if (report.schema_version === 2) {
     return line("Faults injected:", `${report.faults_injected}/${report.fault.scheduled_occurrences.length}`);
@@ -30,7 +32,7 @@ function faultLines(report: Report): string {
   return line("Faults injected:", `${report.faults_injected}/${scheduled}`);
 }
 
-function recoveryLine(report: Report): string {
+function recoveryLine(report: ReportV1 | ReportV2 | ReportV3): string {
   if (report.schema_version === 1)
     return line("Successful recovery:", report.recovery.observed ? "yes" : "no");
   return line("Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`);
@@ -38,6 +40,7 @@ function recoveryLine(report: Report): string {
 
 /** The summary text, byte for byte; `reportPath` is printed absolute and resolved. */
 export function renderSummary(report: Report, reportPath: string): string {
+  if (report.schema_version === 4) return renderSummaryV4(report, reportPath);
   return [
     "\nExperiment complete.\n\n",
     `Result: ${report.result}\n`,

@@ -1,12 +1,15 @@
 /**
- * The `report.json` objects of schemas 1, 2 and 3 (spec reports.md), with the key names and the
+ * The `report.json` objects of schemas 1, 2 and 3 (spec reports.md; schema 4 in types-v4.ts), with the key names and the
  * key order of the file. Plain data: built by `buildReport`, read by `readReport`.
  * Every name starts with `Report` because the library entry re-exports these types next to the
  * scenario and event types.
  */
 import type { RunResult } from "../events/types.js";
+import type { ReportV4 } from "./types-v4.js";
 
-export type ReportSchemaVersion = 1 | 2 | 3;
+export type * from "./types-v4.js";
+
+export type ReportSchemaVersion = 1 | 2 | 3 | 4;
 
 export interface ReportWorkload {
   readonly name: string;
@@ -105,7 +108,7 @@ export interface ReportFaultV3 {
   readonly trigger: ReportTriggerV3 | null;
 }
 
-interface ReportBase<V extends ReportSchemaVersion, F, R> {
+interface ReportBase<V extends 1 | 2 | 3, F, R> {
   readonly schema_version: V;
   readonly run_id: string;
   readonly scenario_name: string;
@@ -130,4 +133,4 @@ export type ReportV1 = ReportBase<1, ReportFaultV1, ReportRecoveryV1>;
 export type ReportV2 = ReportBase<2, ReportFaultV2, ReportRecoveryV2>;
 export type ReportV3 = ReportBase<3, ReportFaultV3, ReportRecoveryV2>;
 
-export type Report = ReportV1 | ReportV2 | ReportV3;
+export type Report = ReportV1 | ReportV2 | ReportV3 | ReportV4;

@@ -49,6 +49,19 @@ describe("agentchaos inspect", () => {
     expect(stdout.endsWith(`\nReport:\n${join(dir, "report.json")}\n`)).toBe(true);
   });
 
+  it("prints a schema-4 summary with its dependencies, faults, checks and diagnostics", async () => {
+    await copyFixture(VALID, "v4-failed-retry-after");
+    const { code, stdout, stderr } = await inspect(dir);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("Dependency llm:         http, 2 operations, 1 failed\n");
+    expect(stdout).toContain("Fault llm-429:          http_rate_limit on llm, injected 1/1\n");
+    expect(stdout).toContain("Check retry_after:      1 finding\n");
+    expect(stdout).toContain("Check retry_storm:      passed (report only)\n");
+    expect(stdout).toContain(
+      "\nDiagnostics:\n  operation 82f3e9c6-95dc-4b8d-ab11-818d5701919e was retried 52 ms",
+    );
+  });
+
   it("resolves a relative target against the working directory it is given", async () => {
     await mkdir(join(dir, "runs", "20261129T183821Z-1a2b3c4d"), { recursive: true });
     const path = await copyFixture(
@@ -127,7 +140,7 @@ describe("agentchaos inspect", () => {
 
   it.each<[string, string]>([
     ["missing", ""],
-    ["4", '"schema_version": 4,'],
+    ["5", '"schema_version": 5,'],
     ['"2"', '"schema_version": "2",'],
   ])("refuses schema_version %s as unsupported", async (_title, line) => {
     const text = (await readFile(join(VALID, "v2-passed-baseline.json"), "utf8")).replace(

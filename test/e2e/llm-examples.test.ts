@@ -47,7 +47,7 @@ describe("official-SDK agents under faults, through the built CLI", () => {
     const chunks = Number(/Streamed chunks: (\d+)/.exec(stdout)?.[1]);
     const spread = Number(/Stream spread ms: (\d+)/.exec(stdout)?.[1]);
     expect(chunks).toBeGreaterThan(2);
-    // The fake LLM waits 25 ms between chunks; a buffering proxy would deliver them together.
+    // The fake LLM waits 50 ms between chunks (--token-delay-ms); a buffering proxy would deliver them together.
     expect(spread).toBeGreaterThanOrEqual((chunks - 1) * 20);
   });
 });

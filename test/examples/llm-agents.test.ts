@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Failure, type FlakyFront, startFlakyFront } from "./helpers/flaky-front.js";
-import { runProgram, startServer, stopAll } from "./helpers/programs.js";
+import { runProgram, startFakeLlm, stopAll } from "./helpers/programs.js";
 
 const fronts: FlakyFront[] = [];
 afterEach(async () => {
@@ -15,7 +15,7 @@ const AGENTS = [
 ] as const;
 
 async function fakeLlm(): Promise<string> {
-  return (await startServer("fake-llm/server.mjs")).url;
+  return (await startFakeLlm()).url;
 }
 
 async function front(failures: Failure[]): Promise<FlakyFront> {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { renderSummary } from "../../report/summary.js";
 import { runExperiment } from "../../runtime/orchestrator.js";
 import { RunFolderError } from "../../runtime/run-folder.js";
+import { unsupportedFeature } from "../../runtime/support.js";
 import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
@@ -21,8 +22,9 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
     throw error;
   }
 
-  if (scenario.schemaVersion === 2) {
-    io.stderr.write(`Invalid scenario: ${path}: schema 2 scenarios cannot be run by this version\n`);
+  const unsupported = scenario.schemaVersion === 2 ? unsupportedFeature(scenario) : null;
+  if (unsupported !== null) {
+    io.stderr.write(`Cannot run scenario: ${path}: ${unsupported}\n`);
     return EXIT.USAGE;
   }
   const colour = useColour(io.stdout.isTTY, io.env);

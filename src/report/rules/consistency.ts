@@ -1,15 +1,17 @@
-import type { ReportV2, ReportV3 } from "../types.js";
+import type { ReportV2, ReportV3, ReportV4 } from "../types.js";
 import { checkFaultV2, checkFaultV3 } from "./fault-rules.js";
 import { checkOutcome, checkWorkload } from "./outcome-rules.js";
 import { checkMetrics, checkRecovery } from "./recovery-rules.js";
+import { consistencyViolationsV4 } from "./v4/consistency.js";
 import { type Violation, Violations } from "./violation.js";
 
 /**
  * Every consistency rule of reports.md "Strict reading" that a schema-2 or schema-3 report
- * breaks, in a fixed order (fault, recovery, metrics, workload, outcome). Pure; empty when the
- * report is consistent.
+ * breaks, in a fixed order (fault, recovery, metrics, workload, outcome); schema 4's rules for a
+ * schema-4 report (rules/v4/). Pure; empty when the report is consistent.
  */
-export function consistencyViolations(report: ReportV2 | ReportV3): Violation[] {
+export function consistencyViolations(report: ReportV2 | ReportV3 | ReportV4): Violation[] {
+  if (report.schema_version === 4) return consistencyViolationsV4(report);
   const violations = new Violations();
   if (report.schema_version === 2) checkFaultV2(report, violations);
   else checkFaultV3(report, violations);

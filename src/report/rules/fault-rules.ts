@@ -7,7 +7,8 @@ import { isPrefix, isStrictlyIncreasingPositive, sameList, type Violations } fro
 
 const MAX_SEED = (1n << 64n) - 1n;
 
-function checkSchedule(
+/** The schedule rules at `path` (e.g. `fault.trigger.`): increasing, completed a prefix, flag agrees. */
+export function checkSchedule(
   scheduled: readonly number[],
   completed: readonly number[],
   completedFlag: boolean,
@@ -84,13 +85,14 @@ export function checkFaultV3(report: ReportV3, v: Violations): void {
   v.check(countAgrees || exempt, "faults-injected-mismatch", "faults_injected");
 }
 
-function checkProbability(
+/** The seeded-probability rules at `path` (schema 3's `fault.trigger.` unless told). */
+export function checkProbability(
   trigger: ReportSeededProbabilityTrigger,
   operationsObserved: number,
   exempt: boolean,
   v: Violations,
+  path = "fault.trigger.",
 ): void {
-  const path = "fault.trigger.";
   const millionths = probabilityMillionths(trigger.probability);
   v.check(millionths !== null, "probability-invalid", `${path}probability`);
   const seedValid = trigger.seed >= 0n && trigger.seed <= MAX_SEED;

@@ -1,10 +1,10 @@
 /** Workload and result/reason rules of reports.md "Strict reading", schemas 2 and 3. */
 import type { RunResult } from "../../events/types.js";
-import type { ReportV2, ReportV3 } from "../types.js";
+import type { ReportV2, ReportV3, ReportV4 } from "../types.js";
 import { RUN_ERROR_REASONS } from "./reasons.js";
 import type { Violations } from "./violation.js";
 
-export function checkWorkload(report: ReportV2 | ReportV3, v: Violations): void {
+export function checkWorkload(report: ReportV2 | ReportV3 | ReportV4, v: Violations): void {
   v.check(
     report.workload_exit_code === report.workload.exit_code,
     "exit-code-mismatch",

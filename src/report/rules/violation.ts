@@ -1,5 +1,6 @@
 /**
- * The consistency rules of reports.md "Strict reading" (schemas 2 and 3), one id per rule.
+ * The consistency rules of reports.md "Strict reading" (schemas 2 and 3) and of report schema 4
+ * (v2/evidence.md), one id per rule.
  * Each invalid test fixture is named after the rule it breaks.
  */
 export type RuleId =
@@ -37,7 +38,19 @@ export type RuleId =
   | "exit-code-mismatch"
   | "interrupted-and-timed-out"
   | "run-error-not-failed"
-  | "outcome-contradicts-evidence";
+  | "outcome-contradicts-evidence"
+  // schema 4 only: dependencies, faults, recovery rows and checks
+  | "duplicate-dependency-name"
+  | "dependency-protocol-invalid"
+  | "dependency-operations-mismatch"
+  | "artifacts-dependencies-mismatch"
+  | "duplicate-fault-id"
+  | "fault-dependency-unknown"
+  | "fault-selections-mismatch"
+  | "evidence-fault-unknown"
+  | "fault-recovery-mismatch"
+  | "check-order-invalid"
+  | "check-passed-contradicts-findings";
 
 export interface Violation {
   readonly rule: RuleId;

@@ -6,13 +6,14 @@ import type {
   DependencyV2,
   Expectation,
   FaultV2,
+  HttpDependencyV2,
   HttpErrorFaultV2,
   RecoveryMode,
   ScenarioV2,
   TargetV2,
 } from "../../../src/scenario/types-v2.js";
 
-export function httpDependency(name: string, options: { managed?: boolean } = {}): DependencyV2 {
+export function httpDependency(name: string, options: { managed?: boolean } = {}): HttpDependencyV2 {
   return {
     name,
     type: "http",

@@ -73,7 +73,17 @@ export async function startServer(
   script: string,
   extraArgs: string[] = [],
 ): Promise<{ url: string; program: Program }> {
-  const program = startProgram(script, ["--port", "0", ...extraArgs]);
+  return untilListening(startProgram(script, ["--port", "0", ...extraArgs]), script);
+}
+
+/** Starts the shipped fake model (`agentchaos fake-llm`, built) on a free port. */
+export function startFakeLlm(extraArgs: string[] = []): Promise<{ url: string; program: Program }> {
+  const program = startProgram("../dist/bin/agentchaos.js", ["fake-llm", "--port", "0", ...extraArgs]);
+  return untilListening(program, "agentchaos fake-llm");
+}
+
+/** Resolves once the program printed `listening on <url>`. */
+async function untilListening(program: Program, script: string): Promise<{ url: string; program: Program }> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const match = /listening on (http:\/\/\S+)\n/.exec(program.stdout());

@@ -6,7 +6,7 @@ import { Recorder } from "../../../src/events/recorder.js";
 import type { EventPayloadV2, PayloadOfV2 } from "../../../src/events/types-v2.js";
 import { startProxy } from "../../../src/proxy/server.js";
 import type { Trigger } from "../../../src/scenario/types.js";
-import type { FaultV2, HttpTarget } from "../../../src/scenario/types-v2.js";
+import type { HttpErrorFaultV2, HttpTarget } from "../../../src/scenario/types-v2.js";
 import { send } from "../../helpers/proxy-client.js";
 import { onCleanup, startUpstream } from "../../helpers/proxy-harness.js";
 import { tempDir } from "../../helpers/temp.js";
@@ -20,7 +20,7 @@ function errorFault(
   target: HttpTarget,
   trigger: Trigger,
   statusCode = 503,
-): FaultV2 {
+): HttpErrorFaultV2 {
   return { id, dependency, type: "http_error", target, trigger, expect: "recover", statusCode };
 }
 

@@ -1,0 +1,228 @@
+/**
+ * Shapes and types of report schema 4 (v2/evidence.md): turns a parsed JSON tree into a typed
+ * `ReportV4`. Cross-field rules live in `rules/v4/`.
+ */
+import { CHECK_NAMES } from "../checks/registry.js";
+import type { Finding } from "../checks/types.js";
+import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import { invalidAt } from "./errors.js";
+import { readHead, readTiming, readTrigger, TIMING_KEYS } from "./shape-common.js";
+import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
+import type {
+  ReportArtifactsV4,
+  ReportCheckV4,
+  ReportDependencyV4,
+  ReportEvidenceRowV4,
+  ReportFaultParametersV4,
+  ReportFaultV4,
+  ReportRecoveryV4,
+  ReportTargetV4,
+  ReportV4,
+} from "./types-v4.js";
+
+const TOP_LEVEL_KEYS = [
+  "schema_version",
+  "run_id",
+  "scenario_name",
+  "result",
+  "reason_code",
+  "duration_ms",
+  "faults_injected",
+  "operations_observed",
+  "successful_operations",
+  "failed_operations",
+  "retries_observed",
+  "workload_exit_code",
+  "workload",
+  "dependencies",
+  "faults",
+  "recovery",
+  "checks",
+  "timing",
+  "artifacts",
+  "diagnostics",
+];
+const DEPENDENCY_KEYS = [
+  "name",
+  "type",
+  "protocol",
+  "base_url",
+  "managed",
+  "operations_observed",
+  "failed_operations",
+];
+const FAULT_KEYS = [
+  "id",
+  "dependency",
+  "type",
+  "expect",
+  "target",
+  "parameters",
+  "injected",
+  "not_applied",
+  "trigger",
+  "recovery",
+];
+const RECOVERY_KEYS = ["mode", "required", "successful", "evidence"];
+const EVIDENCE_KEYS = ["fault_id", "failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
+const CHECK_KEYS = ["name", "mode", "passed", "findings"];
+const ARTIFACT_KEYS = ["scenario", "events", "stdout", "stderr", "dependencies", "report"];
+const LOG_KEYS = ["stdout", "stderr"];
+
+/** The names the scenario allows (v2/scenario.md); a report naming anything else is invalid. */
+const DEPENDENCY_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const PARAMETER_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Finding keys per check: `id` (a non-empty string) or `count` (an integer). */
+type FindingShape = Readonly<Record<string, "id" | "count">>;
+const FINDING_SHAPES: Readonly<Record<ReportCheckV4["name"], readonly FindingShape[]>> = {
+  retry_after: [{ operation_id: "id", failed_operation_id: "id", retry_after_ms: "count", gap_ms: "count" }],
+  retry_storm: [
+    { first_operation_id: "id", operations: "count" },
+    { operation_id: "id", failed_operation_id: "id", gap_ms: "count" },
+  ],
+  duplicate_writes: [{ operation_id: "id", duplicate_operation_id: "id" }],
+};
+
+function named(object: StrictObject, key: string, pattern: RegExp): string {
+  const value = object.string(key);
+  if (!pattern.test(value)) throw invalidAt(object.at(key));
+  return value;
+}
+
+function dependency(item: StrictObject): ReportDependencyV4 {
+  return {
+    name: named(item, "name", DEPENDENCY_NAME),
+    type: item.oneOf("type", ["http", "mcp_stdio"]),
+    protocol: item.oneOf("protocol", ["http", "mcp"]),
+    base_url: item.nullableString("base_url"),
+    managed: item.boolean("managed"),
+    operations_observed: item.integer("operations_observed"),
+    failed_operations: item.integer("failed_operations"),
+  };
+}
+
+function target(fault: StrictObject): ReportTargetV4 {
+  const raw = fault.raw("target");
+  if (isJsonObject(raw) && Object.hasOwn(raw, "path")) {
+    const http = fault.object("target", ["method", "path"]);
+    return { method: http.nullableString("method"), path: http.string("path") };
+  }
+  const mcp = fault.object("target", ["method", "name"]);
+  return { method: mcp.nullableString("method"), name: mcp.nullableString("name") };
+}
+
+/** Parameters: well-named keys holding integers, strings or booleans. */
+function parameters(fault: StrictObject): ReportFaultParametersV4 {
+  const path = fault.at("parameters");
+  const result: Record<string, number | string | boolean> = {};
+  for (const [key, value] of fault.entries("parameters")) {
+    if (!PARAMETER_NAME.test(key)) throw invalidAt(keyPathOf(path, key));
+    if (typeof value === "string" || typeof value === "boolean") result[key] = value;
+    else result[key] = safeInteger(value, childPath(path, key));
+  }
+  return result;
+}
+
+function fault(item: StrictObject): ReportFaultV4 {
+  const recovery = item.object("recovery", ["required", "successful"]);
+  return {
+    id: named(item, "id", FAULT_ID),
+    dependency: named(item, "dependency", DEPENDENCY_NAME),
+    type: item.oneOf("type", FAULT_TYPES_V2),
+    expect: item.oneOf("expect", ["recover", "handle", "give_up"]),
+    target: target(item),
+    parameters: parameters(item),
+    injected: item.integer("injected"),
+    not_applied: item.integer("not_applied"),
+    trigger: readTrigger(item),
+    recovery: { required: recovery.integer("required"), successful: recovery.integer("successful") },
+  };
+}
+
+function recovery(root: StrictObject): ReportRecoveryV4 {
+  const object = root.object("recovery", RECOVERY_KEYS);
+  return {
+    mode: object.oneOf("mode", ["chain", "fifo"]),
+    required: object.integer("required"),
+    successful: object.integer("successful"),
+    evidence: object.objectList("evidence", EVIDENCE_KEYS).map(
+      (row): ReportEvidenceRowV4 => ({
+        fault_id: named(row, "fault_id", FAULT_ID),
+        failed_operation_id: row.string("failed_operation_id"),
+        retry_operation_id: row.nullableString("retry_operation_id"),
+        recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
+      }),
+    ),
+  };
+}
+
+/** A finding of one of its check's shapes: the shape that has most of its keys. */
+function finding(value: unknown, path: string, shapes: readonly FindingShape[]): Finding {
+  const keys = isJsonObject(value) ? Object.keys(value) : [];
+  const shared = (shape: FindingShape) => keys.filter((key) => Object.hasOwn(shape, key)).length;
+  const shape = shapes.reduce((best, candidate) => (shared(candidate) > shared(best) ? candidate : best));
+  const object = StrictObject.of(value, path, Object.keys(shape));
+  const result: Record<string, string | number> = {};
+  for (const [key, kind] of Object.entries(shape)) {
+    const id = kind === "id" ? object.string(key) : null;
+    if (id === "") throw invalidAt(object.at(key));
+    result[key] = id ?? object.integer(key);
+  }
+  return result as unknown as Finding;
+}
+
+function check(item: StrictObject): ReportCheckV4 {
+  const name = item.oneOf("name", CHECK_NAMES);
+  const shapes = FINDING_SHAPES[name];
+  return {
+    name,
+    mode: item.oneOf("mode", ["report", "enforce"]),
+    passed: item.boolean("passed"),
+    findings: item
+      .items("findings")
+      .map((value, index) => finding(value, childPath(item.at("findings"), index), shapes)),
+  };
+}
+
+function artifacts(root: StrictObject): ReportArtifactsV4 {
+  const object = root.object("artifacts", ARTIFACT_KEYS);
+  const path = object.at("dependencies");
+  const dependencies: Record<string, { stdout: string; stderr: string }> = {};
+  for (const [name, value] of object.entries("dependencies")) {
+    if (!DEPENDENCY_NAME.test(name)) throw invalidAt(keyPathOf(path, name));
+    const logs = StrictObject.of(value, childPath(path, name), LOG_KEYS);
+    dependencies[name] = { stdout: logs.string("stdout"), stderr: logs.string("stderr") };
+  }
+  return {
+    scenario: object.string("scenario"),
+    events: object.string("events"),
+    stdout: object.string("stdout"),
+    stderr: object.string("stderr"),
+    dependencies,
+    report: object.string("report"),
+  };
+}
+
+/** Reads a schema-4 document strictly (its `schema_version` already read as 4). */
+export function parseReportShapeV4(document: unknown): ReportV4 {
+  const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
+  const head = readHead(root);
+  const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
+  const faults = root.objectList("faults", FAULT_KEYS).map(fault);
+  const recoveryObject = recovery(root);
+  const checks = root.objectList("checks", CHECK_KEYS).map(check);
+  const timing = readTiming(root.object("timing", TIMING_KEYS));
+  return {
+    schema_version: 4,
+    ...head,
+    dependencies,
+    faults,
+    recovery: recoveryObject,
+    checks,
+    timing,
+    artifacts: artifacts(root),
+    diagnostics: root.stringList("diagnostics"),
+  };
+}

@@ -1,0 +1,25 @@
+import type { ReportV4 } from "../../types-v4.js";
+import { checkWorkload } from "../outcome-rules.js";
+import { type Violation, Violations } from "../violation.js";
+import { checkChecks } from "./check-rules.js";
+import { checkDependencies } from "./dependency-rules.js";
+import { checkFaults } from "./fault-rules.js";
+import { checkMetricsV4 } from "./metric-rules.js";
+import { checkOutcomeV4 } from "./outcome-rules.js";
+import { checkRecoveryV4 } from "./recovery-rules.js";
+
+/**
+ * Every consistency rule a schema-4 report breaks, in a fixed order (dependencies, faults,
+ * recovery, metrics, checks, workload, outcome). Pure; empty when the report is consistent.
+ */
+export function consistencyViolationsV4(report: ReportV4): Violation[] {
+  const violations = new Violations();
+  checkDependencies(report, violations);
+  checkFaults(report, violations);
+  checkRecoveryV4(report, violations);
+  checkMetricsV4(report, violations);
+  checkChecks(report, violations);
+  checkWorkload(report, violations);
+  checkOutcomeV4(report, violations);
+  return violations.list;
+}

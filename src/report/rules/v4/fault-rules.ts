@@ -1,0 +1,46 @@
+/** Report 4: each fault's identity, trigger evidence and counts (schema 3's rules, per fault). */
+import type { ReportV4 } from "../../types-v4.js";
+import { checkProbability, checkSchedule } from "../fault-rules.js";
+import { mayHaveIncompleteEvidence } from "../reasons.js";
+import { hasDuplicates, type Violations } from "../violation.js";
+
+export function checkFaults(report: ReportV4, v: Violations): void {
+  const names = new Set(report.dependencies.map((dependency) => dependency.name));
+  const exempt = mayHaveIncompleteEvidence(report.result, report.reason_code);
+  v.check(!hasDuplicates(report.faults.map((fault) => fault.id)), "duplicate-fault-id", "faults");
+
+  report.faults.forEach((fault, index) => {
+    const path = `faults[${index}].`;
+    v.check(names.has(fault.dependency), "fault-dependency-unknown", `${path}dependency`);
+    const { trigger } = fault;
+    if (trigger.kind === "occurrence_schedule") {
+      const scheduled = trigger.scheduled_occurrences;
+      v.check(scheduled.length > 0, "configured-fault-incomplete", `${path}trigger.scheduled_occurrences`);
+      checkSchedule(
+        scheduled,
+        trigger.completed_occurrences,
+        trigger.completed,
+        `${path}trigger.`,
+        "completed",
+        v,
+      );
+    } else {
+      checkProbability(trigger, report.operations_observed, exempt, v, `${path}trigger.`);
+    }
+    // The trigger counts selections: every injection, plus selections another fault acted on
+    // (some of the not-applied ones), unless the run failed before its evidence was complete.
+    const ordinals =
+      trigger.kind === "occurrence_schedule" ? trigger.completed_occurrences : trigger.selected_occurrences;
+    const selectionsAgree =
+      ordinals.length >= fault.injected && ordinals.length <= fault.injected + fault.not_applied;
+    v.check(selectionsAgree || exempt, "fault-selections-mismatch", `${path}injected`);
+  });
+
+  const injected = report.faults.reduce((total, fault) => total + fault.injected, 0);
+  const internalError = report.result === "FAILED" && report.reason_code === "INTERNAL_ERROR";
+  v.check(
+    injected === report.faults_injected || internalError,
+    "faults-injected-mismatch",
+    "faults_injected",
+  );
+}

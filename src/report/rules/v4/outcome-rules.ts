@@ -1,0 +1,67 @@
+/**
+ * Report 4: result and reason re-derived with the precedence table of v2/evidence.md. A report
+ * does not carry everything the table reads (which failures were retried, failure kinds), so
+ * where it cannot tell, every reason the evidence allows is accepted.
+ */
+import { CHECKS } from "../../../checks/registry.js";
+import type { RunResult } from "../../../events/types.js";
+import type { ReportV4 } from "../../types-v4.js";
+import { RUN_ERROR_REASONS } from "../reasons.js";
+import type { Violations } from "../violation.js";
+
+type Outcome = readonly [RunResult, string];
+
+/** The outcomes the report's evidence allows, the one derived last. */
+export function allowedOutcomesV4(report: ReportV4): Outcome[] {
+  const { workload, faults, recovery, checks } = report;
+  if (workload.interrupted) return [["FAILED", "INTERRUPTED"]];
+  if (workload.timed_out) return [["FAILED", "WORKLOAD_TIMED_OUT"]];
+  if (workload.exit_code === null) return [["FAILED", "WORKLOAD_NOT_COMPLETED"]];
+
+  const faultOf = new Map(faults.map((fault) => [fault.id, fault]));
+  const rowsOf = (expect: string) =>
+    recovery.evidence.filter((row) => faultOf.get(row.fault_id)?.expect === expect);
+  // Rule 4a: a resolved give_up row was certainly retried; an unresolved one may have been.
+  const giveUpRows = rowsOf("give_up");
+  if (giveUpRows.some((row) => row.retry_operation_id !== null)) return [["FAILED", "UNEXPECTED_RETRY"]];
+  const allowed: Outcome[] = giveUpRows.length > 0 ? [["FAILED", "UNEXPECTED_RETRY"]] : [];
+  const then = (outcome: Outcome): Outcome[] => [...allowed, outcome];
+
+  if (workload.exit_code !== workload.expected_exit_code)
+    return then(["FAILED", "WORKLOAD_EXIT_CODE_MISMATCH"]);
+  if (faults.length === 0) return then(["PASSED", "BASELINE_SUCCEEDED"]);
+  const ordinals = (fault: ReportV4["faults"][number]) =>
+    fault.trigger.kind === "occurrence_schedule"
+      ? fault.trigger.completed_occurrences
+      : fault.trigger.selected_occurrences;
+  if (faults.some((fault) => ordinals(fault).length === 0)) return then(["FAILED", "FAULT_NOT_TRIGGERED"]);
+  const incomplete = (kind: string) => faults.some((f) => f.trigger.kind === kind && !f.trigger.completed);
+  if (incomplete("occurrence_schedule")) return then(["FAILED", "FAULT_SCHEDULE_INCOMPLETE"]);
+  if (incomplete("seeded_probability")) return then(["FAILED", "TRIGGER_WINDOW_INCOMPLETE"]);
+  if (faults.some((fault) => fault.not_applied > 0)) return then(["FAILED", "FAULT_NOT_APPLIED"]);
+  if (recovery.evidence.length === 0) return then(["PASSED", "FAULT_TOLERATED"]);
+
+  const unresolved = rowsOf("recover").filter((row) => row.retry_operation_id === null);
+  if (unresolved.length > 0) {
+    // Rule 16 needs the failure kind: only a truncating fault can have caused it.
+    const truncated = unresolved.some((row) => faultOf.get(row.fault_id)?.type === "http_stream_truncate");
+    if (truncated) allowed.push(["FAILED", "PARTIAL_RESPONSE_ACCEPTED"]);
+    return then(["FAILED", "RECOVERY_NOT_OBSERVED"]);
+  }
+  const enforced = checks.find((check) => check.mode === "enforce" && !check.passed);
+  if (enforced !== undefined) return then(["FAILED", CHECKS[enforced.name].reason]);
+  if (recovery.evidence.some((row) => row.retry_operation_id !== null))
+    return then(["RECOVERED", "RECOVERY_OBSERVED"]);
+  return then(["PASSED", "FAILURE_HANDLED"]);
+}
+
+export function checkOutcomeV4(report: ReportV4, v: Violations): void {
+  if (RUN_ERROR_REASONS.has(report.reason_code)) {
+    v.check(report.result === "FAILED", "run-error-not-failed", "result");
+    return;
+  }
+  const allowed = allowedOutcomesV4(report).some(
+    ([result, reason]) => report.result === result && report.reason_code === reason,
+  );
+  v.check(allowed, "outcome-contradicts-evidence", "reason_code");
+}

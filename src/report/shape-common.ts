@@ -1,0 +1,86 @@
+/** Shape readers shared by every report schema: the head, the timing and schema 3's trigger object. */
+import type { RunResult } from "../events/types.js";
+import { invalidAt } from "./errors.js";
+import { isJsonObject, type StrictObject } from "./strict-json.js";
+import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+
+const RESULTS: readonly RunResult[] = ["PASSED", "RECOVERED", "FAILED"];
+const WORKLOAD_KEYS = ["name", "expected_exit_code", "exit_code", "timed_out", "interrupted"];
+export const TIMING_KEYS = ["started_at", "completed_at"];
+const SCHEDULE_TRIGGER_KEYS = ["kind", "scheduled_occurrences", "completed_occurrences", "completed"];
+const PROBABILITY_TRIGGER_KEYS = [
+  "kind",
+  "probability",
+  "seed",
+  "window",
+  "evaluated_occurrences",
+  "selected_occurrences",
+  "completed",
+];
+const WINDOW_KEYS = ["start_occurrence", "end_occurrence"];
+
+/** The keys from `run_id` to `workload`, read in file order. */
+export function readHead(root: StrictObject) {
+  const common = {
+    run_id: root.string("run_id"),
+    scenario_name: root.string("scenario_name"),
+    result: root.oneOf("result", RESULTS),
+    reason_code: root.string("reason_code"),
+    duration_ms: root.integer("duration_ms"),
+    faults_injected: root.integer("faults_injected"),
+    operations_observed: root.integer("operations_observed"),
+    successful_operations: root.integer("successful_operations"),
+    failed_operations: root.integer("failed_operations"),
+    retries_observed: root.integer("retries_observed"),
+    workload_exit_code: root.nullableInteger("workload_exit_code"),
+  };
+  const workload = root.object("workload", WORKLOAD_KEYS);
+  const head: typeof common & { workload: ReportWorkload } = {
+    ...common,
+    workload: {
+      name: workload.string("name"),
+      expected_exit_code: workload.integer("expected_exit_code"),
+      exit_code: workload.nullableInteger("exit_code"),
+      timed_out: workload.boolean("timed_out"),
+      interrupted: workload.boolean("interrupted"),
+    },
+  };
+  return head;
+}
+
+/** The `timing` object, already checked against `TIMING_KEYS`. */
+export function readTiming(timing: StrictObject): ReportTiming {
+  return { started_at: timing.string("started_at"), completed_at: timing.string("completed_at") };
+}
+
+/** Schema 3's (non-null) trigger object under the key `trigger` of `owner`. */
+export function readTrigger(owner: StrictObject): ReportTriggerV3 {
+  const raw = owner.raw("trigger");
+  const kind = isJsonObject(raw) ? raw.kind : undefined;
+  if (kind === "occurrence_schedule") {
+    const trigger = owner.object("trigger", SCHEDULE_TRIGGER_KEYS);
+    return {
+      kind,
+      scheduled_occurrences: trigger.integerList("scheduled_occurrences"),
+      completed_occurrences: trigger.integerList("completed_occurrences"),
+      completed: trigger.boolean("completed"),
+    };
+  }
+  if (kind === "seeded_probability") {
+    const trigger = owner.object("trigger", PROBABILITY_TRIGGER_KEYS);
+    const window = trigger.object("window", WINDOW_KEYS);
+    return {
+      kind,
+      probability: trigger.number("probability"),
+      seed: trigger.bigInteger("seed"),
+      window: {
+        start_occurrence: window.integer("start_occurrence"),
+        end_occurrence: window.integer("end_occurrence"),
+      },
+      evaluated_occurrences: trigger.integer("evaluated_occurrences"),
+      selected_occurrences: trigger.integerList("selected_occurrences"),
+      completed: trigger.boolean("completed"),
+    };
+  }
+  throw invalidAt(isJsonObject(raw) ? `${owner.at("trigger")}.kind` : owner.at("trigger"));
+}

@@ -1,0 +1,86 @@
+/**
+ * The summary of a schema-4 report: the schema-2 lines plus one line per dependency, per fault
+ * and per check, and the diagnostics of a failed run. Rendered by `renderSummary`.
+ */
+import { resolve } from "node:path";
+import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
+
+/** The value column of reports 1–3; longer dependency, fault or check labels widen it. */
+const LABEL_WIDTH = 23;
+
+type Field = readonly [label: string, value: string];
+
+/** The fields as lines, every value in one column (at least one space after the longest label). */
+function fields(list: readonly Field[]): string {
+  const width = Math.max(LABEL_WIDTH, ...list.map(([label]) => label.length + 1));
+  return list.map(([label, value]) => `${label.padEnd(width)}${value}\n`).join("");
+}
+
+/** Text from a report file: control characters (a terminal escape, a line break) shown as `?`. */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing them is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+function dependencyField(dependency: ReportDependencyV4): Field {
+  const operations = plural(dependency.operations_observed, "operation");
+  return [
+    `Dependency ${dependency.name}:`,
+    `${dependency.protocol}, ${operations}, ${dependency.failed_operations} failed`,
+  ];
+}
+
+function faultField(fault: ReportFaultV4): Field {
+  const { trigger } = fault;
+  const injected =
+    trigger.kind === "occurrence_schedule"
+      ? `injected ${fault.injected}/${trigger.scheduled_occurrences.length}`
+      : `injected ${fault.injected}, window ${trigger.evaluated_occurrences}/${
+          trigger.window.end_occurrence - trigger.window.start_occurrence + 1
+        }`;
+  const notApplied = fault.not_applied > 0 ? `, not applied ${fault.not_applied}` : "";
+  const expect = fault.expect === "recover" ? "" : `, expect ${fault.expect}`;
+  return [`Fault ${fault.id}:`, `${fault.type} on ${fault.dependency}, ${injected}${notApplied}${expect}`];
+}
+
+function checkField(check: ReportCheckV4): Field {
+  const outcome = check.passed ? "passed" : plural(check.findings.length, "finding");
+  return [`Check ${check.name}:`, `${outcome}${check.mode === "report" ? " (report only)" : ""}`];
+}
+
+/** `n/m` (injected over scheduled) when every fault has an occurrence schedule, else `n`. */
+function faultsInjected(report: ReportV4): string {
+  let scheduled = 0;
+  for (const { trigger } of report.faults) {
+    if (trigger.kind !== "occurrence_schedule") return String(report.faults_injected);
+    scheduled += trigger.scheduled_occurrences.length;
+  }
+  return `${report.faults_injected}/${scheduled}`;
+}
+
+function diagnostics(report: ReportV4): string {
+  if (report.result !== "FAILED" || report.diagnostics.length === 0) return "";
+  return `\nDiagnostics:\n${report.diagnostics.map((line) => `  ${printable(line)}\n`).join("")}`;
+}
+
+export function renderSummaryV4(report: ReportV4, reportPath: string): string {
+  return [
+    "\nExperiment complete.\n\n",
+    `Result: ${report.result}\n`,
+    `Reason: ${printable(report.reason_code)}\n\n`,
+    fields([
+      ...report.dependencies.map(dependencyField),
+      ...report.faults.map(faultField),
+      ...report.checks.map(checkField),
+      ["Faults injected:", faultsInjected(report)],
+      ["Failed operations:", String(report.failed_operations)],
+      ["Retries:", String(report.retries_observed)],
+      ["Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`],
+      ["Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`],
+    ]),
+    diagnostics(report),
+    `\nReport:\n${resolve(reportPath)}\n`,
+  ].join("");
+}

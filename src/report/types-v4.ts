@@ -1,0 +1,116 @@
+/**
+ * Report schema 4 (v2/evidence.md "Report schema 4"), written for every schema-2 scenario:
+ * every top-level key of schema 2 except `fault`, plus `dependencies`, `faults`, `checks`, a
+ * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
+ */
+import type { Finding } from "../checks/types.js";
+import type { RunResult } from "../events/types.js";
+import type { CheckName, Expectation, FaultTypeV2, RecoveryMode } from "../scenario/types-v2.js";
+import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+
+export interface ReportDependencyV4 {
+  readonly name: string;
+  readonly type: "http" | "mcp_stdio";
+  readonly protocol: "http" | "mcp";
+  /** Safe form with `{port}` resolved; null for `mcp_stdio` (and when no port was ever picked). */
+  readonly base_url: string | null;
+  readonly managed: boolean;
+  readonly operations_observed: number;
+  readonly failed_operations: number;
+}
+
+export interface ReportHttpTargetV4 {
+  readonly method: string | null;
+  readonly path: string;
+}
+
+export interface ReportMcpTargetV4 {
+  readonly method: string | null;
+  readonly name: string | null;
+}
+
+export type ReportTargetV4 = ReportHttpTargetV4 | ReportMcpTargetV4;
+
+/** Every own key of the fault, as the scenario names it (integers, strings and booleans). */
+export type ReportFaultParametersV4 = Readonly<Record<string, number | string | boolean>>;
+
+export interface ReportFaultV4 {
+  readonly id: string;
+  readonly dependency: string;
+  readonly type: FaultTypeV2;
+  readonly expect: Expectation;
+  readonly target: ReportTargetV4;
+  readonly parameters: ReportFaultParametersV4;
+  /** Its FAULT_INJECTED events. */
+  readonly injected: number;
+  /** Its FAULT_NOT_APPLIED events. */
+  readonly not_applied: number;
+  /** Schema 3's trigger object, counted on the fault's selections. */
+  readonly trigger: ReportTriggerV3;
+  readonly recovery: { readonly required: number; readonly successful: number };
+}
+
+export interface ReportEvidenceRowV4 {
+  readonly fault_id: string;
+  readonly failed_operation_id: string;
+  readonly retry_operation_id: string | null;
+  readonly recovery_latency_ms: number | null;
+}
+
+export interface ReportRecoveryV4 {
+  readonly mode: RecoveryMode;
+  /** Rows of `recover` faults. */
+  readonly required: number;
+  /** Resolved rows of `recover` faults. */
+  readonly successful: number;
+  /** Every row, of every fault, in sequence order of the failures. */
+  readonly evidence: readonly ReportEvidenceRowV4[];
+}
+
+export type ReportFindingV4 = Finding;
+
+export interface ReportCheckV4 {
+  readonly name: CheckName;
+  readonly mode: "report" | "enforce";
+  readonly passed: boolean;
+  readonly findings: readonly ReportFindingV4[];
+}
+
+export interface ReportDependencyLogsV4 {
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Paths relative to the run folder. */
+export interface ReportArtifactsV4 {
+  readonly scenario: string;
+  readonly events: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** One entry per managed dependency: `dependencies/<name>.stdout.log` and `.stderr.log`. */
+  readonly dependencies: Readonly<Record<string, ReportDependencyLogsV4>>;
+  readonly report: string;
+}
+
+export interface ReportV4 {
+  readonly schema_version: 4;
+  readonly run_id: string;
+  readonly scenario_name: string;
+  readonly result: RunResult;
+  readonly reason_code: string;
+  readonly duration_ms: number;
+  readonly faults_injected: number;
+  readonly operations_observed: number;
+  readonly successful_operations: number;
+  readonly failed_operations: number;
+  readonly retries_observed: number;
+  readonly workload_exit_code: number | null;
+  readonly workload: ReportWorkload;
+  readonly dependencies: readonly ReportDependencyV4[];
+  readonly faults: readonly ReportFaultV4[];
+  readonly recovery: ReportRecoveryV4;
+  readonly checks: readonly ReportCheckV4[];
+  readonly timing: ReportTiming;
+  readonly artifacts: ReportArtifactsV4;
+  readonly diagnostics: readonly string[];
+}

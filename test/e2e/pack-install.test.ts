@@ -1,0 +1,227 @@
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { delimiter, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIN, onlyRunDir, ROOT } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+
+const run = promisify(execFile);
+
+/**
+ * The environment of a user's shell: without the variables `npm test` sets for this repository
+ * and without its `node_modules/.bin` on PATH, so nothing resolves from this checkout.
+ */
+function userEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.toLowerCase().startsWith("npm_") && name !== "INIT_CWD")
+      env[name] = value;
+  }
+  env.PATH = (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((entry) => !entry.startsWith(ROOT))
+    .join(delimiter);
+  return env;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const groups = new Set<number>();
+
+/** Stops a run a failed test left behind: SIGTERM to its process group (agentchaos then stops its dependency), then SIGKILL. */
+async function stopGroups(): Promise<void> {
+  const signal = (pid: number, name: NodeJS.Signals): void => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      groups.delete(pid);
+    }
+  };
+  for (const pid of groups) signal(pid, "SIGTERM");
+  if (groups.size > 0) await new Promise((resolve) => setTimeout(resolve, 3_000));
+  for (const pid of groups) signal(pid, "SIGKILL");
+  groups.clear();
+}
+
+/** Runs `npx agentchaos ...` in the project, as a user would, in its own process group. */
+function npxAgentchaos(
+  cwd: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["agentchaos", ...args], {
+      cwd,
+      env: userEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    if (child.pid !== undefined) groups.add(child.pid);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("close", (code) => {
+      if (child.pid !== undefined) groups.delete(child.pid);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+// A user's agent: plain fetch, the base URL from AGENTCHAOS_PROXY_URL, one retry on a 5xx, and a
+// tool round trip with the fake model (the script answers the question with a tool call).
+const AGENT = `const base = process.env.AGENTCHAOS_PROXY_URL + "/v1";
+async function complete(messages) {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(base + "/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-dummy" },
+      body: JSON.stringify({ model: "fake-gpt", messages, tools: [{ type: "function", function: { name: "get_weather" } }] }),
+    });
+    if (response.ok) return (await response.json()).choices[0].message;
+    if (response.status < 500 || attempt === 3) throw new Error("status " + response.status);
+  }
+}
+const messages = [{ role: "user", content: "What is the weather in Paris?" }];
+const first = await complete(messages);
+const call = first.tool_calls[0];
+const city = JSON.parse(call.function.arguments).city;
+messages.push(first, { role: "tool", tool_call_id: call.id, content: "sunny in " + city });
+const answer = await complete(messages);
+console.log("Answer: " + answer.content);
+`;
+
+const SCRIPT = `- when: {tool_result: true}
+  answer: {text: It is sunny in Paris.}
+- answer:
+    tool_calls:
+      - name: get_weather
+        arguments: {city: Paris}
+`;
+
+function scenario(name: string, port: number, fault: string): string {
+  return `schema_version: 1
+name: ${name}
+dependency:
+  type: http
+  base_url: http://127.0.0.1:${port}
+  start:
+    command: [npx, agentchaos, fake-llm, --port, "${port}", --script, fake-llm.yaml]
+    readiness:
+      path: /health
+      timeout_seconds: 30
+workload:
+  name: my-agent
+  command: [node, agent.mjs]
+${fault}success:
+  exit_code: 0
+timeout_seconds: 60
+`;
+}
+
+const FAULT = `fault:
+  type: http_error
+  target:
+    method: POST
+    path: /v1/chat/completions
+  trigger:
+    occurrence: 2
+  status_code: 503
+`;
+
+let folder: { path: string; remove: () => Promise<void> };
+let project = "";
+let packed: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) throw new Error("dist/ is not built: run npm run build first");
+  folder = await tempDir("agentchaos-pack-");
+  // --ignore-scripts: pack the dist/ that is already built (prepare would rebuild it under other tests).
+  const { stdout } = await run(
+    "npm",
+    ["pack", "--json", "--ignore-scripts", "--pack-destination", folder.path],
+    {
+      cwd: ROOT,
+      env: userEnv(),
+    },
+  );
+  const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  if (info === undefined) throw new Error("npm pack printed no package");
+  packed = info.files.map((file) => file.path);
+  project = join(folder.path, "my-agent");
+  await mkdir(project);
+  await writeFile(
+    join(project, "package.json"),
+    '{ "name": "my-agent", "private": true, "type": "module" }\n',
+  );
+  await run(
+    "npm",
+    ["install", "-D", join(folder.path, info.filename), "--prefer-offline", "--no-audit", "--no-fund"],
+    { cwd: project, env: userEnv() },
+  );
+  await writeFile(join(project, "agent.mjs"), AGENT);
+  await writeFile(join(project, "fake-llm.yaml"), SCRIPT);
+}, 240_000);
+
+afterEach(stopGroups);
+
+afterAll(async () => {
+  await stopGroups();
+  await folder?.remove();
+});
+
+describe("the packed package installed into another project", () => {
+  it("ships the built CLI and the README, not the sources, tests or examples", () => {
+    expect(packed).toEqual(
+      expect.arrayContaining(["package.json", "README.md", "dist/bin/agentchaos.js", "dist/index.js"]),
+    );
+    expect(packed.filter((path) => /^(src|test|examples|bench)\//.test(path))).toEqual([]);
+    // The scenario JSON Schema, once the repository has it, ships for editors to use.
+    if (existsSync(join(ROOT, "schema", "scenario.schema.json"))) {
+      expect(packed).toContain("schema/scenario.schema.json");
+    }
+  });
+
+  it("runs a baseline scenario whose dependency is npx agentchaos fake-llm: PASSED, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const port = await freePort();
+    await writeFile(join(project, "baseline.yaml"), scenario("my-agent-baseline", port, ""));
+    const result = await npxAgentchaos(project, ["run", "baseline.yaml", "--output-dir", "runs"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Result: PASSED\n");
+    expect(result.stdout).toContain("[my-agent OUT] Answer: It is sunny in Paris.\n");
+    const report = JSON.parse(await readFile(join(onlyRunDir(join(project, "runs")), "report.json"), "utf8"));
+    expect(report).toMatchObject({ result: "PASSED", reason_code: "BASELINE_SUCCEEDED" });
+  });
+
+  it("runs a scenario with a 503 on the second completion: the agent retries, RECOVERED, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const port = await freePort();
+    await writeFile(join(project, "recovery.yaml"), scenario("my-agent-503", port, FAULT));
+    const result = await npxAgentchaos(project, ["run", "recovery.yaml", "--output-dir", "runs-503"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Result: RECOVERED\n");
+    const report = JSON.parse(
+      await readFile(join(onlyRunDir(join(project, "runs-503")), "report.json"), "utf8"),
+    );
+    expect(report).toMatchObject({ result: "RECOVERED", faults_injected: 1, retries_observed: 1 });
+  });
+});
