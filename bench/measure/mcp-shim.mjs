@@ -81,10 +81,7 @@ async function timeCalls(client, count, into) {
 }
 
 export async function mcpShim() {
-  const nodeStart = [];
-  for (let i = 0; i < 10; i++)
-    nodeStart.push((await runCommand(process.execPath, ["-e", "0"], { cwd: ROOT })).wallMs);
-  const startUpMs = await startUps();
+  const { samples: startUpMs, nodeSamples } = await startUps();
 
   let events = 0;
   const { host, command, args } = await startHost({
