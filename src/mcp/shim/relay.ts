@@ -1,5 +1,7 @@
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
+import { compileTargetV2 } from "../../scenario/target.js";
+import type { McpTarget } from "../../scenario/types-v2.js";
 import { requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText } from "../lines.js";
@@ -18,6 +20,8 @@ export interface RelayEnds {
   readonly serverIn: Writable;
   readonly serverOut: Readable;
   readonly channel: Socket;
+  /** The targets of the dependency's faults: only requests they match wait for the run. */
+  readonly targets: readonly McpTarget[];
 }
 
 /**
@@ -40,11 +44,14 @@ export class ShimRelay {
   readonly #awaitingDecision = new Map<number, QueuedLine>();
   readonly #awaitingAck = new Map<number, QueuedLine>();
   readonly #held = new Map<number, Buffer>();
+  readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
   #agentOutClosed = false;
 
   constructor(ends: RelayEnds) {
     this.#ends = ends;
+    const matchers = ends.targets.map((target) => compileTargetV2(target));
+    this.#targeted = (facts) => matchers.some((matches) => matches({ protocol: "mcp", ...facts }));
     this.#toServer = new OrderedWriter((line) => writeWithBackpressure(ends.serverIn, line, ends.agentIn));
     this.#toAgent = new OrderedWriter((line) => {
       if (!this.#agentOutClosed) writeWithBackpressure(ends.agentOut, line, ends.serverOut);
@@ -124,8 +131,10 @@ export class ShimRelay {
     this.#requests.set(key, { idKey: message.idKey, delayed: false });
     this.#keyById.set(message.idKey, key);
     const facts = requestFacts(message.method, message.params);
-    send(channel, { type: "request", key, ...facts, id: message.rawId });
-    this.#awaitingDecision.set(key, this.#toServer.push(line, false));
+    const decide = this.#targeted(facts);
+    send(channel, { type: "request", key, decide, ...facts, id: message.rawId });
+    if (decide) this.#awaitingDecision.set(key, this.#toServer.push(line, false));
+    else this.#toServer.push(line, true);
   }
 
   #fromServer(line: Buffer): void {

@@ -50,7 +50,7 @@ export async function runShim(args: ShimArgs, io: ShimIo): Promise<number> {
     return 1;
   }
   send(channel, { type: "spawned", pid: server.pid });
-  return relayUntilEnd(server, channel, messages, io);
+  return relayUntilEnd(server, channel, welcome, messages, io);
 }
 
 type Welcome = Extract<RunMessage, { type: "welcome" }>;
@@ -100,6 +100,7 @@ function join(args: ShimArgs): Promise<Joined | string> {
 async function relayUntilEnd(
   server: ServerProcess,
   channel: Socket,
+  welcome: Welcome,
   messages: Joined["messages"],
   io: ShimIo,
 ): Promise<number> {
@@ -109,6 +110,7 @@ async function relayUntilEnd(
     serverIn: server.stdin,
     serverOut: server.stdout,
     channel,
+    targets: Array.isArray(welcome.targets) ? welcome.targets : [],
   });
   let stopping: Promise<void> | null = null;
   const stop = (graceMs: number): void => {

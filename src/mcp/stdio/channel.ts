@@ -4,6 +4,7 @@
  * the JSON-RPC traffic itself; the run only ever sees names, hashes, ids and outcomes.
  */
 import type { Socket } from "node:net";
+import type { McpTarget } from "../../scenario/types-v2.js";
 import { LineSplitter, lineText } from "../lines.js";
 
 export type ResponseKind = "result" | "tool_error" | "rpc_error";
@@ -13,10 +14,14 @@ export type ShimMessage =
   | { readonly type: "join"; readonly secret: string; readonly dependency: string }
   | { readonly type: "spawned"; readonly pid: number }
   | { readonly type: "spawn_failed"; readonly errno: string }
-  /** A JSON-RPC request from the agent; the shim waits for its `decision`. */
+  /**
+   * A JSON-RPC request from the agent. When `decide` is set (a fault targets it) the shim waits
+   * for its `decision`; otherwise it has already forwarded it and only the evidence is recorded.
+   */
   | {
       readonly type: "request";
       readonly key: number;
+      readonly decide: boolean;
       readonly method: string;
       readonly path: string;
       readonly bodyHash: string;
@@ -47,6 +52,8 @@ export type RunMessage =
       readonly command: readonly string[];
       readonly cwd: string;
       readonly env: Readonly<Record<string, string>>;
+      /** The targets of the dependency's faults: only requests they match wait for a decision. */
+      readonly targets: readonly McpTarget[];
     }
   | { readonly type: "refused" }
   | ({ readonly type: "decision"; readonly key: number } & Decision)

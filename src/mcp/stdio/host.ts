@@ -76,6 +76,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       ledger,
       faults,
       waits,
+      targets: options.faults.map((fault) => fault.target).filter((target) => target.kind === "mcp"),
       accepting: () => accepting,
       nextSession: () => ++sessionCount,
       countMalformed: () => {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger, PayloadSink } from "../../proxy/operation.js";
-import type { McpStdioDependency } from "../../scenario/types-v2.js";
+import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
 import type { McpFaultContext } from "../faults/types.js";
 import { mcpIdentity } from "../identity.js";
 import { recordOutcome } from "../outcome.js";
@@ -18,6 +18,8 @@ export interface SessionParts {
   readonly ledger: OperationLedger;
   readonly faults: readonly ArmedMcpLayerFault[];
   readonly waits: LatencyWaits;
+  /** The targets of `faults`, for the shim to tell which requests need a decision. */
+  readonly targets: readonly McpTarget[];
   /** Whether the run still accepts shims. */
   accepting(): boolean;
   /** The next session number (1, 2, … in the order servers start). */
@@ -111,7 +113,13 @@ export class HostSession {
       return;
     }
     this.#joined = true;
-    this.#reply({ type: "welcome", command: dependency.command, cwd: dependency.cwd, env: dependency.env });
+    this.#reply({
+      type: "welcome",
+      command: dependency.command,
+      cwd: dependency.cwd,
+      env: dependency.env,
+      targets: this.#parts.targets,
+    });
   }
 
   #handle(message: ShimMessage): void {
@@ -153,7 +161,7 @@ export class HostSession {
   }
 
   #request(message: Extract<ShimMessage, { type: "request" }>): void {
-    const { key, method, path, bodyHash, id } = message;
+    const { key, method, path, bodyHash, id, decide } = message;
     const session = this.#number;
     if (session === null || this.#ended || this.#parts.ledger.sealed) return;
     if (typeof method !== "string" || typeof path !== "string" || typeof bodyHash !== "string") return;
@@ -165,6 +173,8 @@ export class HostSession {
     this.#open.set(key, request);
     const waits = this.#parts.waits;
     const chosen = selectFault(operation, this.#parts.faults, (fingerprint) => waits.supersede(fingerprint));
+    // A request no fault targets was forwarded already (the shim matches the same targets).
+    if (decide !== true) return;
     if (chosen === null || chosen.layer !== "mcp") {
       this.#decide(key, { action: "forward", delayed: false });
       return;
