@@ -78,6 +78,8 @@ const SECTIONS = {
         ["tool call, SDK client -> server directly", r.directCallMs],
         ["tool call through the shim", r.shimCallMs],
         ["added per tool call", r.addedPerCallMs],
+        ["tool call through the shim, targeted by a fault", r.targetedCallMs],
+        ["added per targeted tool call", r.addedPerTargetedCallMs],
       ],
     ),
   ],

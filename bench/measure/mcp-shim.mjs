@@ -1,7 +1,8 @@
 // 6. MCP stdio shim: (a) its start-up, the time from spawning `agentchaos mcp-shim` to the run
 // recording that the real server was spawned (median of STARTS, next to `node -e 0`); (b) the
 // overhead of one tool call through the shim against the same SDK client and server talking
-// directly over stdio: median of CALLS sequential calls each, in interleaved blocks.
+// directly over stdio: median of CALLS sequential calls each, in interleaved blocks; a call that a
+// fault targets also waits for the run's decision, measured with a fault that never selects.
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,11 +17,22 @@ const BLOCK = 100;
 const WARMUP = 100;
 const SERVER = new URL("../servers/mcp-echo-server.mjs", import.meta.url).pathname;
 
-async function startHost(sink) {
+/** A fault that targets every echo call but selects none: each call waits for the run's decision. */
+const NEVER_SELECTED = {
+  id: "targets-echo",
+  dependency: "bench",
+  type: "mcp_error",
+  code: -32603,
+  target: { kind: "mcp", method: "tools/call", name: "echo" },
+  trigger: { kind: "occurrence_schedule", occurrences: [1_000_000_000] },
+  expect: "recover",
+};
+
+async function startHost(sink, faults = []) {
   const { startMcpStdioHost } = await import(new URL("../../dist/mcp/stdio/host.js", import.meta.url).href);
   const host = await startMcpStdioHost({
     dependency: { name: "bench", type: "mcp_stdio", command: [process.execPath, SERVER], cwd: ROOT, env: {} },
-    faults: [],
+    faults,
     sink,
     runDir: ROOT,
     runId: "bench",
@@ -89,20 +101,26 @@ export async function mcpShim() {
       events++;
     },
   });
+  const targetedHost = await startHost({ emit() {} }, [NEVER_SELECTED]);
   const direct = await connect(process.execPath, [SERVER]);
   const shimmed = await connect(command, args);
-  const samples = { direct: [], shim: [] };
+  const targeted = await connect(targetedHost.command, targetedHost.args);
+  const samples = { direct: [], shim: [], targeted: [] };
   try {
     await timeCalls(direct, WARMUP);
     await timeCalls(shimmed, WARMUP);
+    await timeCalls(targeted, WARMUP);
     for (let done = 0; done < CALLS; done += BLOCK) {
       await timeCalls(direct, BLOCK, samples.direct);
       await timeCalls(shimmed, BLOCK, samples.shim);
+      await timeCalls(targeted, BLOCK, samples.targeted);
     }
   } finally {
     await direct.close();
     await shimmed.close();
+    await targeted.close();
     await host.close();
+    await targetedHost.host.close();
   }
   const directMs = median(samples.direct);
   const shimMs = median(samples.shim);
@@ -116,6 +134,8 @@ export async function mcpShim() {
     directCallMs: round(directMs),
     shimCallMs: round(shimMs),
     addedPerCallMs: round(shimMs - directMs),
+    targetedCallMs: round(median(samples.targeted)),
+    addedPerTargetedCallMs: round(median(samples.targeted) - directMs),
     eventsRecorded: events,
   };
 }
