@@ -1,4 +1,4 @@
-/** Library entry: load scenarios, read reports, render the summary. */
+/** Library entry: run experiments and suites, load scenarios, read reports, render the summary. */
 
 export type {
   DuplicateWriteFinding,
@@ -10,9 +10,20 @@ export type {
 } from "./checks/types.js";
 export type * from "./events/types.js";
 export type * from "./events/types-v2.js";
+export {
+  type ExperimentResult,
+  type RunExperimentOptions,
+  runExperiment,
+} from "./library/experiment.js";
 export { readReport } from "./report/reader.js";
 export { renderSummary } from "./report/summary.js";
 export type * from "./report/types.js";
+export type { ReporterName } from "./reporters/names.js";
+export { RunFolderError } from "./runtime/run-folder.js";
+export { ScenarioError } from "./scenario/errors.js";
 export { loadScenario } from "./scenario/load.js";
 export type * from "./scenario/types.js";
 export type * from "./scenario/types-v2.js";
+export type { SuiteDocument, SuiteEntry, SuiteShard } from "./suite/document.js";
+export { SuiteError } from "./suite/errors.js";
+export { type RunSuiteOptions, runSuite } from "./suite/run-suite.js";

@@ -66,8 +66,19 @@ const SECTIONS = {
     ),
     `whole \`agentchaos run\` process under the same load (scenario loader, live output, post-run analysis and report included): peak RSS ${r.cliRun.peakRssMb} MB, ${r.cliRun.rps} req/s, exit ${r.cliRun.exitCode}`,
   ],
+  htmlReport: (r) => [
+    `6. HTML report (${r.operations} operations, ${r.events} events; median of ${r.loads} loads in Chromium)`,
+    formatTable(
+      ["step", "value"],
+      [
+        ["agentchaos report --format html", `${r.renderMs} ms`],
+        ["report.html size", `${r.htmlKb} KB`],
+        ["load in Chromium (navigation to load end)", `${r.loadMs} ms`],
+      ],
+    ),
+  ],
   mcpShim: (r) => [
-    `6. MCP stdio shim (start-up: median of ${r.starts}; tool calls: median of ${r.calls} sequential calls each)`,
+    `7. MCP stdio shim (start-up: median of ${r.starts}; tool calls: median of ${r.calls} sequential calls each)`,
     formatTable(
       ["what", "ms"],
       [

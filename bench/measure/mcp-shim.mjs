@@ -1,4 +1,4 @@
-// 6. MCP stdio shim: (a) its start-up, the time from spawning `agentchaos mcp-shim` to the run
+// 7. MCP stdio shim: (a) its start-up, the time from spawning `agentchaos mcp-shim` to the run
 // recording that the real server was spawned (median of STARTS, next to `node -e 0`); (b) the
 // overhead of one tool call through the shim against the same SDK client and server talking
 // directly over stdio: median of CALLS sequential calls each, in interleaved blocks; a call that a

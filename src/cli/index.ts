@@ -1,4 +1,6 @@
+import { type ArgsSpec, asksForHelp, type ParsedArgs, parseCommandArgs } from "./args.js";
 import { type CliIo, EXIT } from "./io.js";
+import { usageError } from "./usage.js";
 import { packageVersion } from "./version.js";
 
 export const HELP = `Usage: agentchaos <command> [options]
@@ -7,9 +9,17 @@ Chaos engineering for AI agents: run an agent against a fault-injecting proxy an
 decide from recorded evidence whether it PASSED, RECOVERED or FAILED.
 
 Commands:
-  run <scenario> [--output-dir PATH]   run an experiment (default output: .agentchaos/runs)
+  run <scenario> [--output-dir PATH] [--reporter LIST]
+                                       run an experiment (default output: .agentchaos/runs)
+  suite <scenario-or-folder>... [--jobs N] [--shard I/N] [--output-dir DIR]
+        [--reporter LIST] [--grep TEXT] [--fail-fast] [--quiet]
+                                       run many scenarios (default output: .agentchaos/suites)
   validate <scenario>                  check a scenario file without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
+  report <run-folder | suite-folder> --format html|junit|ctrf|json [--output PATH]
+                                       render a saved run or suite again
+  merge <suite-folder>... --output-dir DIR
+                                       merge shard outputs into one suite
   version                              print the version
   fake-llm [--port N] [--script FILE]  serve a deterministic fake model API (see fake-llm --help)
   mcp-shim --dependency NAME ...       internal: the MCP stdio shim a run hands to its workload
@@ -18,84 +28,102 @@ Options:
   --version                            print the version
   --help                               print this help
 
+Reporters (--reporter, a comma list): junit, ctrf, html, json.
 Exit codes: 0 passed or recovered, 1 failed, 2 invalid input or usage,
 3 setup or internal error, 130 interrupted.
 `;
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`Error: ${message}\nRun 'agentchaos --help' for usage.\n`);
-  return EXIT.USAGE;
+/** One command: its arguments, what it needs when none is given, and its action (loaded lazily). */
+interface Command extends ArgsSpec {
+  readonly needs: string;
+  readonly execute: (args: ParsedArgs, io: CliIo) => Promise<number>;
 }
 
-/** Parses `<command> <one positional> [--output-dir PATH]`; returns an error string on misuse. */
-function parseArgs(
-  args: readonly string[],
-  allowOutputDir: boolean,
-): { positional: string; outputDir: string | null } | string {
-  let positional: string | null = null;
-  let outputDir: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (allowOutputDir && (arg === "--output-dir" || arg.startsWith("--output-dir="))) {
-      const value = arg === "--output-dir" ? args[++i] : arg.slice("--output-dir=".length);
-      if (value === undefined || value === "") return "--output-dir needs a path";
-      outputDir = value;
-    } else if (arg.startsWith("-") && arg !== "-") {
-      return `unknown option '${arg}'`;
-    } else if (positional === null) {
-      positional = arg;
-    } else {
-      return `unexpected argument '${arg}'`;
-    }
-  }
-  if (positional === null) return "missing argument";
-  return { positional, outputDir };
+/** The single positional of a command that takes exactly one. */
+function only(args: ParsedArgs): string {
+  return args.positionals[0] as string;
 }
+
+const OUTPUT_DIR = { type: "string", needs: "a path" } as const;
+const REPORTER = { type: "string", needs: "a list of reporters" } as const;
+
+/** Every command but help and version. Adding a command is adding one entry. */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  run: {
+    needs: "a scenario file",
+    options: { "output-dir": OUTPUT_DIR, reporter: REPORTER },
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/run.js")).runCommand(args, io),
+  },
+  validate: {
+    needs: "a scenario file",
+    options: {},
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/validate.js")).validateCommand(only(args), io),
+  },
+  inspect: {
+    needs: "a run folder or report.json",
+    options: {},
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/inspect.js")).inspectCommand(only(args), io),
+  },
+  suite: {
+    needs: "a scenario file or folder",
+    options: {
+      jobs: { type: "string", needs: "a number" },
+      shard: { type: "string", needs: "I/N" },
+      "output-dir": OUTPUT_DIR,
+      reporter: REPORTER,
+      grep: { type: "string", needs: "a text" },
+      "fail-fast": { type: "boolean" },
+      quiet: { type: "boolean" },
+    },
+    positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+    execute: async (args, io) => (await import("./commands/suite.js")).suiteCommand(args, io),
+  },
+  report: {
+    needs: "a run folder or suite folder",
+    options: { format: { type: "string", needs: "html, junit, ctrf or json" }, output: OUTPUT_DIR },
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/report.js")).reportCommand(args, io),
+  },
+  merge: {
+    needs: "one or more suite folders",
+    options: { "output-dir": OUTPUT_DIR },
+    positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+    execute: async (args, io) => (await import("./commands/merge.js")).mergeCommand(args, io),
+  },
+};
+
+/** Commands that read their own arguments (their options are their own business). */
+const RAW_COMMANDS: Readonly<Record<string, (args: readonly string[], io: CliIo) => Promise<number>>> = {
+  "fake-llm": async (args, io) => (await import("./commands/fake-llm.js")).fakeLlmCommand(args, io),
+  "mcp-shim": async (args, io) => (await import("../mcp/shim/command.js")).mcpShimCommand(args, io),
+};
 
 /** The CLI core: takes argv (without node and script) and streams, returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(HELP);
     return EXIT.OK;
   }
-  if (command === "--version" || command === "version") {
+  if (name === "--version" || name === "version") {
     if (rest.length > 0) return usageError(io, `unexpected argument '${rest[0]}'`);
     io.stdout.write(`agentchaos ${packageVersion()}\n`);
     return EXIT.OK;
   }
-  if (command === "fake-llm") {
-    const { fakeLlmCommand } = await import("./commands/fake-llm.js");
-    return fakeLlmCommand(rest, io);
-  }
-  if (command === "mcp-shim") {
-    const { mcpShimCommand } = await import("../mcp/shim/command.js");
-    return mcpShimCommand(rest, io);
-  }
-  if (command !== "run" && command !== "validate" && command !== "inspect") {
-    return usageError(io, `unknown command '${command}'`);
-  }
-  if (rest.includes("--help")) {
+  const raw = Object.hasOwn(RAW_COMMANDS, name) ? RAW_COMMANDS[name] : undefined;
+  if (raw !== undefined) return raw(rest, io);
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) return usageError(io, `unknown command '${name}'`);
+  if (asksForHelp(rest)) {
     io.stdout.write(HELP);
     return EXIT.OK;
   }
-  const parsed = parseArgs(rest, command === "run");
-  if (typeof parsed === "string") {
-    const what = command === "inspect" ? "a run folder or report.json" : "a scenario file";
-    return usageError(io, parsed === "missing argument" ? `'${command}' needs ${what}` : parsed);
+  const parsed = parseCommandArgs(rest, command);
+  if ("kind" in parsed) {
+    return usageError(io, parsed.kind === "missing" ? `'${name}' needs ${command.needs}` : parsed.text);
   }
-  switch (command) {
-    case "validate": {
-      const { validateCommand } = await import("./commands/validate.js");
-      return validateCommand(parsed.positional, io);
-    }
-    case "inspect": {
-      const { inspectCommand } = await import("./commands/inspect.js");
-      return inspectCommand(parsed.positional, io);
-    }
-    case "run": {
-      const { runCommand } = await import("./commands/run.js");
-      return runCommand(parsed.positional, parsed.outputDir, io);
-    }
-  }
+  return command.execute(parsed, io);
 }

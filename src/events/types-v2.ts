@@ -187,3 +187,6 @@ export type PayloadOfV2<T extends EventTypeV2> = Extract<EventPayloadV2, { kind:
 export interface EventSinkV2 {
   emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
 }
+
+/** An event of either schema (one run's file holds one schema). */
+export type AnyAgentChaosEvent = import("./types.js").AgentChaosEvent | AgentChaosEventV2;

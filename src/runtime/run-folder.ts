@@ -19,7 +19,7 @@ function errnoCode(error: unknown): string {
  * `mkdir -p`, one level at a time. (Node's own `recursive: true` never returns for some
  * paths, e.g. under /proc, so it is not used.)
  */
-async function makeFolders(path: string): Promise<void> {
+export async function makeFolders(path: string): Promise<void> {
   try {
     await mkdir(path);
     return;

@@ -8,7 +8,9 @@ export type ScenarioErrorCode =
   | "SCENARIO_YAML_SYNTAX"
   | "SCENARIO_NOT_MAPPING"
   | "SCENARIO_MULTIPLE_DOCUMENTS"
-  | "SCENARIO_INVALID";
+  | "SCENARIO_INVALID"
+  /** Valid, but uses something this version cannot run yet. */
+  | "SCENARIO_UNSUPPORTED";
 
 /** One validation problem, pointing into the file. `line` and `column` are 1-based. */
 export interface ScenarioProblem {

@@ -1,16 +1,24 @@
 import { resolve } from "node:path";
-import { renderSummary } from "../../report/summary.js";
-import { runExperiment } from "../../runtime/orchestrator.js";
+import { DEFAULT_RUNS_DIR, experiment } from "../../library/experiment.js";
+import { liveOutput } from "../../library/live-output.js";
+import { parseReporterList } from "../../reporters/names.js";
+import { OutputWriteError } from "../../reporters/write-file.js";
 import { RunFolderError } from "../../runtime/run-folder.js";
-import { unsupportedFeature } from "../../runtime/support.js";
-import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
+import type { ParsedArgs } from "../args.js";
 import { type CliIo, EXIT } from "../io.js";
+import { usageError } from "../usage.js";
 
-/** `agentchaos run <scenario> [--output-dir PATH]`. */
-export async function runCommand(path: string, outputDir: string | null, io: CliIo): Promise<number> {
+/** `agentchaos run <scenario> [--output-dir PATH] [--reporter LIST]`: a shell over `experiment`. */
+export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const path = args.positionals[0] as string;
+  const outputDir = args.values["output-dir"];
+  const reporterText = args.values.reporter;
+  const reporters = typeof reporterText === "string" ? parseReporterList(reporterText) : [];
+  if ("problem" in reporters) return usageError(io, reporters.problem);
+
   let scenario: AnyScenario;
   try {
     scenario = await loadScenario(resolve(io.cwd, path));
@@ -22,32 +30,27 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
     throw error;
   }
 
-  const unsupported = scenario.schemaVersion === 2 ? unsupportedFeature(scenario) : null;
-  if (unsupported !== null) {
-    io.stderr.write(`Cannot run scenario: ${path}: ${unsupported}\n`);
-    return EXIT.USAGE;
-  }
-  const colour = useColour(io.stdout.isTTY, io.env);
-  const label = scenario.workload.name ?? "workload";
-  io.stdout.write(formatHeader(scenario.name, scenario.workload.name ?? scenario.workload.command[0]));
   try {
-    const outcome = await runExperiment(scenario, {
-      outputDir: resolve(io.cwd, outputDir ?? ".agentchaos/runs"),
+    const done = await experiment(scenario, {
+      outputDir: resolve(io.cwd, typeof outputDir === "string" ? outputDir : DEFAULT_RUNS_DIR),
       ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
       ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
-      onEvent: (event) => {
-        const line = formatLiveLine(event, colour);
-        if (line !== null) io.stdout.write(line);
-      },
-      onWorkloadLine: (stream, line) => {
-        io.stdout.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${line}\n`);
-      },
+      output: liveOutput(scenario, { stream: io.stdout, env: io.env }),
+      reporters,
     });
-    io.stdout.write(renderSummary(outcome.report, outcome.reportPath));
-    return outcome.exitCode;
+    if (done.written.length > 0) io.stdout.write(`\nAlso written:\n${done.written.join("\n")}\n`);
+    return done.exitCode;
   } catch (error) {
+    if (error instanceof ScenarioError) {
+      io.stderr.write(`Cannot run scenario: ${path}: ${error.detail}\n`);
+      return EXIT.USAGE;
+    }
     if (error instanceof RunFolderError) {
       io.stderr.write(`Cannot start experiment: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    if (error instanceof OutputWriteError) {
+      io.stderr.write(`Cannot write reports: ${error.message}\n`);
       return EXIT.SETUP;
     }
     throw error;

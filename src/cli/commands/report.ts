@@ -1,0 +1,83 @@
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { loadSuiteView } from "../../reporters/entry-details.js";
+import { renderRunFormat } from "../../reporters/run-files.js";
+import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
+import { renderSuiteFormat } from "../../reporters/suite-files.js";
+import { OutputWriteError, writeFileAtomically } from "../../reporters/write-file.js";
+import { makeFolders } from "../../runtime/run-folder.js";
+import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../suite/document.js";
+import { SuiteError } from "../../suite/errors.js";
+import type { ParsedArgs } from "../args.js";
+import { type CliIo, EXIT } from "../io.js";
+import { usageError } from "../usage.js";
+
+const FORMATS = ["html", "junit", "ctrf", "json"] as const;
+type Format = (typeof FORMATS)[number];
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch (error) {
+    return (
+      (error as NodeJS.ErrnoException).code !== "ENOENT" &&
+      (error as NodeJS.ErrnoException).code !== "ENOTDIR"
+    );
+  }
+}
+
+/** The rendered text of a run or suite folder in one format. */
+async function render(folder: string, format: Format, outputFolder: string | null): Promise<string> {
+  if (await exists(join(folder, SUITE_FILE_NAME))) {
+    const document = await readSuite(folder);
+    if (format === "json") return serializeSuite(document);
+    const prefix = outputFolder === null ? "" : relative(outputFolder, folder).split("\\").join("/");
+    return renderSuiteFormat(await loadSuiteView(folder, document, prefix), format);
+  }
+  if (format === "json") {
+    await readSavedReport(folder);
+    return readFile(join(folder, "report.json"), "utf8");
+  }
+  return renderRunFormat(folder, format);
+}
+
+/**
+ * `agentchaos report <run-folder | suite-folder> --format F [--output PATH]`: renders a saved
+ * run or suite again, to stdout or PATH. Reads the folder, never modifies it.
+ */
+export async function reportCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const format = args.values.format;
+  if (typeof format !== "string") return usageError(io, "'report' needs --format html, junit, ctrf or json");
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    return usageError(io, `unknown format '${format}' (expected html, junit, ctrf or json)`);
+  }
+  const given = args.positionals[0] as string;
+  const target = resolve(io.cwd, given);
+  const folder =
+    basename(target) === "report.json" || basename(target) === SUITE_FILE_NAME ? dirname(target) : target;
+  const output = typeof args.values.output === "string" ? resolve(io.cwd, args.values.output) : null;
+  try {
+    const text = await render(folder, format as Format, output === null ? null : dirname(output));
+    if (output === null) io.stdout.write(text);
+    else {
+      await makeFolders(dirname(output)).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        throw new OutputWriteError(`cannot create folder for ${basename(output)} (${code ?? "error"})`);
+      });
+      const path = await writeFileAtomically(dirname(output), basename(output), text);
+      io.stdout.write(`Written:\n${path}\n`);
+    }
+    return EXIT.OK;
+  } catch (error) {
+    if (error instanceof SavedRunError || error instanceof SuiteError) {
+      io.stderr.write(`Cannot render report: ${given}: ${error.message}\n`);
+      return EXIT.USAGE;
+    }
+    if (error instanceof OutputWriteError) {
+      io.stderr.write(`Cannot render report: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    throw error;
+  }
+}

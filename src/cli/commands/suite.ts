@@ -1,0 +1,55 @@
+import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
+import { OutputWriteError } from "../../reporters/write-file.js";
+import { SuiteError } from "../../suite/errors.js";
+import { suite } from "../../suite/run-suite.js";
+import { parseShard } from "../../suite/shard.js";
+import { suiteTerminal } from "../../suite/terminal.js";
+import type { ParsedArgs } from "../args.js";
+import { type CliIo, EXIT } from "../io.js";
+import { usageError } from "../usage.js";
+
+function parseJobs(text: string): number | null {
+  return /^[1-9][0-9]{0,3}$/.test(text) ? Number(text) : null;
+}
+
+/** `agentchaos suite <scenario-or-folder>... [options]`: a shell over the suite engine. */
+export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const { values } = args;
+  const jobs = typeof values.jobs === "string" ? parseJobs(values.jobs) : undefined;
+  if (jobs === null) return usageError(io, `--jobs needs a positive integer, got '${values.jobs}'`);
+  const shard = typeof values.shard === "string" ? parseShard(values.shard) : null;
+  if (shard !== null && "problem" in shard) return usageError(io, shard.problem);
+  const reporters =
+    typeof values.reporter === "string" ? parseReporterList(values.reporter) : [...DEFAULT_SUITE_REPORTERS];
+  if ("problem" in reporters) return usageError(io, reporters.problem);
+
+  const terminal = suiteTerminal({ stream: io.stdout, env: io.env }, values.quiet === true);
+  const started = Date.now();
+  try {
+    const done = await suite(args.positionals, {
+      cwd: io.cwd,
+      shard,
+      reporters,
+      failFast: values["fail-fast"] === true,
+      ...(jobs === undefined ? {} : { jobs }),
+      ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
+      ...(typeof values.grep === "string" ? { grep: values.grep } : {}),
+      ...(io.interrupt === undefined ? {} : { signal: io.interrupt }),
+      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
+      onStart: terminal.start,
+      onEntry: terminal.entry,
+    });
+    terminal.finish(done, Date.now() - started);
+    return done.exitCode;
+  } catch (error) {
+    if (error instanceof SuiteError) {
+      io.stderr.write(`Cannot run suite: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof OutputWriteError) {
+      io.stderr.write(`Cannot write suite reports: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import type { CliStream } from "../cli/io.js";
+import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import { renderSummary } from "../report/summary.js";
+import type { Report } from "../report/types.js";
+import { formatHeader, formatLiveLine, useColour } from "../runtime/terminal.js";
+import type { AnyScenario } from "../scenario/parse.js";
+
+/** Where and how `agentchaos run`'s terminal output goes (run.md "Terminal output of run"). */
+export interface LiveTerminal {
+  readonly stream: CliStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The printing side of one run: header, live operation lines, workload lines, summary. */
+export interface LiveOutput {
+  header(): void;
+  onEvent(event: AnyAgentChaosEvent): void;
+  onWorkloadLine(stream: "out" | "err", line: string): void;
+  summary(report: Report, reportPath: string): void;
+}
+
+export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
+  const colour = useColour(terminal.stream.isTTY, terminal.env);
+  const label = scenario.workload.name ?? "workload";
+  return {
+    header: () => {
+      terminal.stream.write(
+        formatHeader(scenario.name, scenario.workload.name ?? scenario.workload.command[0]),
+      );
+    },
+    onEvent: (event) => {
+      const line = formatLiveLine(event, colour);
+      if (line !== null) terminal.stream.write(line);
+    },
+    onWorkloadLine: (stream, line) => {
+      terminal.stream.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${line}\n`);
+    },
+    summary: (report, reportPath) => {
+      terminal.stream.write(renderSummary(report, reportPath));
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * What the suite reporters show beyond `suite.json`: each entry's diagnostics and result
+ * summary, read from its run folder's `report.json`, and the link to its page.
+ */
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { readReport } from "../report/reader.js";
+import { renderSummary } from "../report/summary.js";
+import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
+import { readSavedReport } from "./saved-run.js";
+
+export interface EntryDetail {
+  readonly diagnostics: readonly string[];
+  /** The run summary as `inspect` prints it (or the problems of an invalid scenario). */
+  readonly summary: string;
+  /** Link to the run's page, relative to the folder holding the suite's files; null without a run. */
+  readonly page: string | null;
+}
+
+/** A suite document with each entry's details (same order), as the reporters take it. */
+export interface SuiteView {
+  readonly document: SuiteDocument;
+  readonly details: readonly EntryDetail[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function detailOf(base: string, entry: SuiteEntry, linkPrefix: string): Promise<EntryDetail> {
+  if (entry.run_folder === null) {
+    const problems = entry.problems ?? [];
+    return {
+      diagnostics: problems,
+      summary: `${entry.reason_code}: ${entry.path}\n${problems.map((line) => `  ${line}\n`).join("")}`,
+      page: null,
+    };
+  }
+  const folder = resolve(base, entry.run_folder);
+  const file = (await exists(join(folder, "report.html"))) ? "report.html" : "report.json";
+  const page = [linkPrefix, entry.run_folder, file].filter((part) => part !== "" && part !== ".").join("/");
+  try {
+    const { report, path } = await readReport(folder);
+    return { diagnostics: report.diagnostics, summary: renderSummary(report, path), page };
+  } catch {
+    // Not readable strictly (e.g. written by a newer version): show what a loose read gives.
+  }
+  try {
+    const { report, path } = await readSavedReport(folder);
+    const diagnostics = Array.isArray(report.diagnostics)
+      ? report.diagnostics.filter((line): line is string => typeof line === "string")
+      : [];
+    return {
+      diagnostics,
+      summary: `\nResult: ${String(report.result)}\nReason: ${String(report.reason_code)}\n\nReport:\n${path}\n`,
+      page,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "report.json is unreadable";
+    return { diagnostics: [`run folder ${entry.run_folder}: ${message}`], summary: "", page: null };
+  }
+}
+
+/**
+ * Loads the details of every entry; `base` is the folder the entries' `run_folder`s are relative
+ * to, `linkPrefix` the path from where the pages are written to `base` (`""` when the same).
+ */
+export async function loadSuiteView(
+  base: string,
+  document: SuiteDocument,
+  linkPrefix = "",
+): Promise<SuiteView> {
+  const details: EntryDetail[] = [];
+  for (const entry of document.entries) details.push(await detailOf(base, entry, linkPrefix));
+  return { document, details };
+}

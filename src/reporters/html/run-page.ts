@@ -1,0 +1,137 @@
+/** `report.html`: one run's verdict, diagnostics, faults, evidence, checks and timeline. */
+import { readSavedEvents, readSavedReport } from "../saved-run.js";
+import { esc, formatMs, page } from "./page.js";
+import { type RunModel, runModel } from "./run-model.js";
+import { renderTimeline } from "./timeline.js";
+
+function table(
+  headers: readonly string[],
+  rows: readonly string[][],
+  numeric: readonly number[] = [],
+): string {
+  const head = headers
+    .map((header, index) => `<th${numeric.includes(index) ? ' class="num"' : ""}>${esc(header)}</th>`)
+    .join("");
+  const body = rows
+    .map(
+      (cells) =>
+        `<tr>${cells.map((cell, index) => `<td${numeric.includes(index) ? ' class="num"' : ""}>${cell}</td>`).join("")}</tr>`,
+    )
+    .join("");
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function operationLink(id: string | null): string {
+  if (id === null) return '<span class="muted">—</span>';
+  return `<a class="mono" href="#op-${esc(id.replace(/[^A-Za-z0-9_-]/g, "_"))}">${esc(id)}</a>`;
+}
+
+function faultsSection(model: RunModel): string {
+  if (model.faults.length === 0)
+    return '<section id="faults"><h2>Faults</h2><p class="muted">No fault configured (baseline run).</p></section>';
+  const v4 = model.schemaVersion === 4;
+  const headers = v4
+    ? [
+        "Fault",
+        "Dependency",
+        "Type",
+        "Expect",
+        "Target",
+        "Parameters",
+        "Injected",
+        "Not applied",
+        "Trigger evidence",
+        "Recovered",
+      ]
+    : ["Type", "Parameters", "Injected", "Trigger evidence", "Recovery"];
+  const rows = model.faults.map((fault) =>
+    v4
+      ? [
+          `<code>${esc(fault.id ?? "")}</code>`,
+          esc(fault.dependency ?? "—"),
+          `<code>${esc(fault.type)}</code>`,
+          esc(fault.expect ?? "—"),
+          `<span class="mono">${esc(fault.target ?? "—")}</span>`,
+          `<span class="mono">${esc(fault.parameters)}</span>`,
+          esc(fault.injected),
+          esc(fault.notApplied ?? 0),
+          esc(fault.trigger),
+          esc(fault.recovery ?? "—"),
+        ]
+      : [
+          `<code>${esc(fault.type)}</code>`,
+          `<span class="mono">${esc(fault.parameters)}</span>`,
+          esc(fault.injected),
+          esc(fault.trigger),
+          esc(fault.recovery ?? "—"),
+        ],
+  );
+  return `<section id="faults"><h2>Faults</h2>${table(headers, rows, v4 ? [6, 7] : [2])}</section>`;
+}
+
+function evidenceSection(model: RunModel): string {
+  const mode =
+    model.recoveryMode === null ? "" : ` <span class="muted">(mode: ${esc(model.recoveryMode)})</span>`;
+  if (model.evidence.length === 0) {
+    return `<section id="recovery"><h2>Recovery evidence${mode}</h2><p class="muted">No fault-related failure to recover from.</p></section>`;
+  }
+  const v4 = model.schemaVersion === 4;
+  const rows = model.evidence.map((row) => [
+    ...(v4 ? [`<code>${esc(row.faultId ?? "")}</code>`] : []),
+    operationLink(row.failed),
+    operationLink(row.retry),
+    row.latencyMs === null ? '<span class="muted">not recovered</span>' : esc(formatMs(row.latencyMs)),
+  ]);
+  const headers = [...(v4 ? ["Fault"] : []), "Failed operation", "Recovered by", "Recovery latency"];
+  return `<section id="recovery"><h2>Recovery evidence${mode}</h2>${table(headers, rows, [headers.length - 1])}</section>`;
+}
+
+function checksSection(model: RunModel): string {
+  if (model.checks.length === 0) return "";
+  const rows = model.checks.map((check) => [
+    `<code>${esc(check.name)}</code>`,
+    esc(check.mode),
+    check.passed ? '<span class="badge PASSED">passed</span>' : '<span class="badge FAILED">findings</span>',
+    esc(check.findings),
+  ]);
+  return `<section id="checks"><h2>Checks</h2>${table(["Check", "Mode", "Outcome", "Findings"], rows, [3])}</section>`;
+}
+
+function dependenciesSection(model: RunModel): string {
+  if (model.dependencies.length === 0) return "";
+  const rows = model.dependencies.map((dependency) => [
+    `<b>${esc(dependency.name)}</b>`,
+    `<span class="mono">${esc(dependency.detail)}</span>`,
+    esc(dependency.observed),
+    esc(dependency.failed),
+  ]);
+  return `<section id="dependencies"><h2>Dependencies</h2>${table(["Dependency", "Kind", "Operations", "Failed"], rows, [2, 3])}</section>`;
+}
+
+/** The page of a run model. */
+export function renderRunPage(model: RunModel): string {
+  const diagnostics =
+    model.diagnostics.length === 0
+      ? '<p class="muted">No diagnostics.</p>'
+      : `<ul class="diagnostics">${model.diagnostics.map((line) => `<li>${esc(line)}</li>`).join("")}</ul>`;
+  const facts = model.facts
+    .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
+    .join("");
+  const body = `<h1 id="scenario">${esc(model.scenarioName)}</h1>
+<div class="verdict-row"><span id="verdict" class="badge verdict ${esc(model.result)}">${esc(model.result)}</span><span id="reason" class="reason">${esc(model.reasonCode)}</span></div>
+<section id="summary"><dl class="facts">${facts}</dl></section>
+<section id="diagnostics"><h2>Diagnostics</h2>${diagnostics}</section>
+<section id="timeline"><h2>Timeline</h2>${renderTimeline(model)}</section>
+${faultsSection(model)}
+${evidenceSection(model)}
+${checksSection(model)}
+${dependenciesSection(model)}
+<footer>Built from report.json and events.jsonl of run ${esc(model.runId)}.</footer>`;
+  return page(`${model.result} · ${model.scenarioName}`, "run report", body);
+}
+
+/** Reads a run folder's report.json and events.jsonl and renders its page. */
+export async function renderRunFolder(folder: string): Promise<string> {
+  const { report } = await readSavedReport(folder);
+  return renderRunPage(runModel(report, await readSavedEvents(folder)));
+}

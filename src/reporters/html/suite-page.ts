@@ -1,0 +1,51 @@
+/** `index.html`: a suite's verdict, counts and one row per scenario linking to its run page. */
+import type { SuiteView } from "../entry-details.js";
+import { esc, formatMs, page } from "./page.js";
+
+/** The suite page; links are relative to the folder the page is written to. */
+export function renderSuitePage(view: SuiteView): string {
+  const { document, details } = view;
+  const entries = document.entries;
+  const count = (result: string): number => entries.filter((entry) => entry.result === result).length;
+  const failed = count("FAILED");
+  const verdict = document.interrupted ? "INTERRUPTED" : failed > 0 ? "FAILED" : "PASSED";
+  const shard = document.shard === null ? "" : ` · shard ${document.shard.index}/${document.shard.total}`;
+  const wall = Date.parse(document.finished_at) - Date.parse(document.started_at);
+  const facts: [string, string][] = [
+    ["Suite", document.suite_id],
+    ["Started", document.started_at],
+    ["Wall time", Number.isFinite(wall) ? formatMs(wall) : "—"],
+    ["Scenarios", String(entries.length)],
+    ["Passed", String(count("PASSED"))],
+    ["Recovered", String(count("RECOVERED"))],
+    ["Failed", String(failed)],
+  ];
+  const rows = entries
+    .map((entry, index) => {
+      const detail = details[index];
+      const link =
+        detail?.page === null || detail?.page === undefined
+          ? '<span class="muted">—</span>'
+          : `<a class="run-link" href="${esc(encodeURI(detail.page))}">report</a>`;
+      const diagnostics = detail?.diagnostics ?? [];
+      const notes =
+        entry.result === "FAILED" && diagnostics.length > 0
+          ? `<ul class="diagnostics">${diagnostics
+              .slice(0, 6)
+              .map((line) => `<li>${esc(line)}</li>`)
+              .join("")}${diagnostics.length > 6 ? `<li>… ${diagnostics.length - 6} more</li>` : ""}</ul>`
+          : "";
+      return `<tr class="entry" data-result="${esc(entry.result)}"><td><span class="badge ${esc(entry.result)}">${esc(entry.result)}</span></td><td class="reason">${esc(entry.reason_code)}</td><td class="num">${esc(formatMs(entry.duration_ms))}</td><td><b>${esc(entry.name)}</b><div class="mono muted">${esc(entry.path)}</div>${notes}</td><td>${link}</td></tr>`;
+    })
+    .join("");
+  const interrupted = document.interrupted
+    ? '<p class="note">The suite was interrupted: only the scenarios that finished are listed.</p>'
+    : "";
+  const body = `<h1>Suite ${esc(document.suite_id)}${esc(shard)}</h1>
+<div class="verdict-row"><span id="verdict" class="badge verdict ${verdict}">${verdict}</span><span class="reason">${entries.length} scenarios · ${count("PASSED")} passed · ${count("RECOVERED")} recovered · ${failed} failed</span></div>
+${interrupted}
+<section id="summary"><dl class="facts">${facts.map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`).join("")}</dl></section>
+<section id="entries"><h2>Scenarios</h2><table><thead><tr><th>Result</th><th>Reason</th><th class="num">Duration</th><th>Scenario</th><th>Run</th></tr></thead><tbody>${rows}</tbody></table></section>
+<footer>Built from suite.json and each run's report.json.</footer>`;
+  return page(`${verdict} · suite ${document.suite_id}`, "suite report", body);
+}

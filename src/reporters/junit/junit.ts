@@ -1,0 +1,79 @@
+/**
+ * `junit.xml` (suites.md): one `<testsuite name="agentchaos">` inside `<testsuites>`, one
+ * `<testcase>` per entry. FAILED entries get `<failure>`, setup errors (exit-3 reasons) and
+ * invalid scenarios `<error>`; every user text is escaped (xml.ts).
+ */
+import type { SuiteEntry } from "../../suite/document.js";
+import type { SuiteView } from "../entry-details.js";
+import { xmlAttribute as attr, xmlText as text } from "./xml.js";
+
+/** Reasons reported as `<error>` rather than `<failure>`: the run could not be carried out. */
+const ERROR_REASONS = new Set([
+  "DEPENDENCY_START_FAILED",
+  "PROXY_START_FAILED",
+  "WORKLOAD_SPAWN_FAILED",
+  "INTERNAL_ERROR",
+  "SCENARIO_INVALID",
+]);
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+function isError(entry: SuiteEntry): boolean {
+  return entry.result === "FAILED" && ERROR_REASONS.has(entry.reason_code);
+}
+
+function testcase(
+  entry: SuiteEntry,
+  diagnostics: readonly string[],
+  summary: string,
+  classname: string,
+): string {
+  const lines = [
+    `    <testcase name="${attr(entry.name)}" classname="${attr(classname)}" time="${seconds(entry.duration_ms)}">`,
+    "      <properties>",
+    `        <property name="result" value="${attr(entry.result)}"/>`,
+    `        <property name="reason_code" value="${attr(entry.reason_code)}"/>`,
+    `        <property name="run_folder" value="${attr(entry.run_folder ?? "")}"/>`,
+    "      </properties>",
+  ];
+  if (entry.result === "FAILED") {
+    const tag = isError(entry) ? "error" : "failure";
+    const body = diagnostics.length === 0 ? entry.reason_code : diagnostics.join("\n");
+    lines.push(
+      `      <${tag} message="${attr(entry.reason_code)}" type="${attr(entry.reason_code)}">${text(body)}</${tag}>`,
+    );
+  }
+  if (summary !== "") lines.push(`      <system-out>${text(summary)}</system-out>`);
+  lines.push("    </testcase>");
+  return lines.join("\n");
+}
+
+/** The JUnit XML document; `classname` is the entry's path (suites) or the scenario name (a single run). */
+export function renderJunit(view: SuiteView, options: { readonly classname: "path" | "name" }): string {
+  const { document, details } = view;
+  const entries = document.entries;
+  const failures = entries.filter((entry) => entry.result === "FAILED" && !isError(entry)).length;
+  const errors = entries.filter(isError).length;
+  const time = seconds(Date.parse(document.finished_at) - Date.parse(document.started_at) || 0);
+  const counts = `tests="${entries.length}" failures="${failures}" errors="${errors}" skipped="0" time="${time}"`;
+  const cases = entries.map((entry, index) => {
+    const detail = details[index];
+    return testcase(
+      entry,
+      detail?.diagnostics ?? [],
+      detail?.summary ?? "",
+      options.classname === "path" ? entry.path : entry.name,
+    );
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="agentchaos" ${counts}>`,
+    `  <testsuite name="agentchaos" ${counts} timestamp="${attr(document.started_at)}">`,
+    ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,124 @@
+/**
+ * `suite.json` (suites.md): the one record of a suite, written always, read back by `report`
+ * and `merge`. Written atomically with two-space indentation and a final newline.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import * as z from "zod";
+import type { RunResult } from "../events/types.js";
+import { SuiteError } from "./errors.js";
+
+export const SUITE_FILE_NAME = "suite.json";
+
+export interface SuiteEntry {
+  /** The scenario file, relative to the current directory of the suite run. */
+  readonly path: string;
+  readonly name: string;
+  readonly result: RunResult;
+  readonly reason_code: string;
+  readonly exit_code: number;
+  readonly duration_ms: number;
+  /** The run folder, relative to the folder holding suite.json; `null` for an invalid scenario. */
+  readonly run_folder: string | null;
+  /** Only for `SCENARIO_INVALID` entries: the problems, one line each. */
+  readonly problems?: readonly string[];
+}
+
+export interface SuiteShard {
+  readonly index: number;
+  readonly total: number;
+}
+
+export interface SuiteDocument {
+  readonly schema_version: 1;
+  readonly suite_id: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly interrupted: boolean;
+  readonly shard: SuiteShard | null;
+  readonly entries: readonly SuiteEntry[];
+}
+
+const count = z.number().int().nonnegative();
+
+const entrySchema = z.strictObject({
+  path: z.string().min(1),
+  name: z.string(),
+  result: z.enum(["PASSED", "RECOVERED", "FAILED"]),
+  reason_code: z.string().min(1),
+  exit_code: z.number().int(),
+  duration_ms: count,
+  run_folder: z.string().min(1).nullable(),
+  problems: z.array(z.string()).optional(),
+});
+
+const documentSchema = z.strictObject({
+  schema_version: z.literal(1),
+  suite_id: z.string().min(1),
+  started_at: z.string(),
+  finished_at: z.string(),
+  interrupted: z.boolean(),
+  shard: z
+    .strictObject({ index: z.number().int().positive(), total: z.number().int().positive() })
+    .nullable(),
+  entries: z.array(entrySchema),
+});
+
+/** Byte order of the UTF-8 encodings, the order suites sort paths in. */
+export function compareByteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** The file text of a suite document: keys in contract order, two spaces, final newline. */
+export function serializeSuite(document: SuiteDocument): string {
+  const entries = document.entries.map((entry) => ({
+    path: entry.path,
+    name: entry.name,
+    result: entry.result,
+    reason_code: entry.reason_code,
+    exit_code: entry.exit_code,
+    duration_ms: entry.duration_ms,
+    run_folder: entry.run_folder,
+    ...(entry.problems === undefined ? {} : { problems: entry.problems }),
+  }));
+  const ordered = {
+    schema_version: document.schema_version,
+    suite_id: document.suite_id,
+    started_at: document.started_at,
+    finished_at: document.finished_at,
+    interrupted: document.interrupted,
+    shard: document.shard,
+    entries,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** Reads `<folder>/suite.json` strictly. Failures are `SuiteError`s with one-line messages. */
+export async function readSuite(folder: string): Promise<SuiteDocument> {
+  const path = join(folder, SUITE_FILE_NAME);
+  let text: string;
+  try {
+    if (!(await stat(path)).isFile()) throw new SuiteError("SUITE_UNREADABLE", "suite.json is not a file");
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (error instanceof SuiteError) throw error;
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new SuiteError("SUITE_NOT_FOUND", "suite.json not found");
+    throw new SuiteError("SUITE_UNREADABLE", `suite.json is unreadable (${code ?? "error"})`, {
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SuiteError("SUITE_INVALID", "suite.json is malformed JSON", { cause: error });
+  }
+  const parsed = documentSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues[0]?.path.join(".") ?? "";
+    throw new SuiteError("SUITE_INVALID", `suite.json is invalid${where === "" ? "" : ` at ${where}`}`);
+  }
+  return parsed.data as SuiteDocument;
+}

@@ -1,0 +1,113 @@
+/**
+ * `agentchaos merge` (suites.md): shard outputs into one suite in DIR. Reads the shards, never
+ * modifies them; a scenario present twice, a shard index given twice or shards of different
+ * totals are errors (exit 2), before anything is written.
+ */
+import { relative, resolve } from "node:path";
+import type { ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { writeFileAtomically } from "../reporters/write-file.js";
+import { makeFolders } from "../runtime/run-folder.js";
+import { makeRunId } from "../runtime/run-id.js";
+import {
+  compareByteOrder,
+  readSuite,
+  SUITE_FILE_NAME,
+  type SuiteDocument,
+  type SuiteEntry,
+  serializeSuite,
+} from "./document.js";
+import { SuiteError } from "./errors.js";
+
+const MERGE_REPORTERS: readonly ReporterName[] = ["junit", "ctrf", "html"];
+
+export interface MergeDone {
+  readonly document: SuiteDocument;
+  readonly written: readonly string[];
+}
+
+/** Merges the suites in `folders` (as given, for messages) into `outputDir`; paths resolve against `cwd`. */
+export async function mergeSuites(
+  folders: readonly string[],
+  outputDir: string,
+  cwd: string,
+): Promise<MergeDone> {
+  const target = resolve(cwd, outputDir);
+  const shards: { folder: string; absolute: string; document: SuiteDocument }[] = [];
+  for (const folder of folders) {
+    const absolute = resolve(cwd, folder);
+    if (absolute === target) {
+      throw new SuiteError(
+        "SUITE_BAD_OPTION",
+        `--output-dir must not be one of the merged folders (${folder})`,
+      );
+    }
+    try {
+      shards.push({ folder, absolute, document: await readSuite(absolute) });
+    } catch (error) {
+      if (error instanceof SuiteError) throw new SuiteError(error.code, `${folder}: ${error.message}`);
+      throw error;
+    }
+  }
+  const seenShards = new Map<number, string>();
+  let total: number | null = null;
+  for (const { folder, document } of shards) {
+    if (document.shard === null) continue;
+    if (total !== null && document.shard.total !== total) {
+      throw new SuiteError(
+        "MERGE_SHARD_MISMATCH",
+        `${folder} is shard ${document.shard.index}/${document.shard.total}, others are of ${total}`,
+      );
+    }
+    total = document.shard.total;
+    const other = seenShards.get(document.shard.index);
+    if (other !== undefined) {
+      throw new SuiteError(
+        "MERGE_DUPLICATE_SHARD",
+        `${other} and ${folder} are both shard ${document.shard.index}/${total}`,
+      );
+    }
+    seenShards.set(document.shard.index, folder);
+  }
+  const owner = new Map<string, string>();
+  const entries: SuiteEntry[] = [];
+  for (const { folder, absolute, document } of shards) {
+    for (const entry of document.entries) {
+      const other = owner.get(entry.path);
+      if (other !== undefined) {
+        throw new SuiteError(
+          "MERGE_DUPLICATE_SCENARIO",
+          `scenario ${entry.path} is in both ${other} and ${folder}`,
+        );
+      }
+      owner.set(entry.path, folder);
+      const runFolder =
+        entry.run_folder === null
+          ? null
+          : relative(target, resolve(absolute, entry.run_folder)).split("\\").join("/");
+      entries.push({ ...entry, run_folder: runFolder });
+    }
+  }
+  const starts = shards.map((shard) => shard.document.started_at).sort();
+  const ends = shards.map((shard) => shard.document.finished_at).sort();
+  const document: SuiteDocument = {
+    schema_version: 1,
+    suite_id: makeRunId(),
+    started_at: starts[0] ?? "",
+    finished_at: ends.at(-1) ?? "",
+    interrupted: shards.some((shard) => shard.document.interrupted),
+    shard: null,
+    entries: entries.sort((a, b) => compareByteOrder(a.path, b.path)),
+  };
+  try {
+    await makeFolders(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    throw new SuiteError("SUITE_OUTPUT_FAILED", `cannot create output folder (${code ?? "error"})`, {
+      cause: error,
+    });
+  }
+  const written = [await writeFileAtomically(target, SUITE_FILE_NAME, serializeSuite(document))];
+  written.push(...(await writeSuiteReporters(target, document, MERGE_REPORTERS)));
+  return { document, written };
+}

@@ -1,0 +1,206 @@
+/**
+ * `runSuite` (suites.md): collect, load, filter, shard, run in parallel with fixed ports kept
+ * apart, then write `suite.json` and the reporters' files into `<outputDir>/<suite-id>/`.
+ * The `suite` command is a thin shell over `suite()` below.
+ */
+import { availableParallelism } from "node:os";
+import { relative, resolve } from "node:path";
+import { type ExperimentDone, experiment } from "../library/experiment.js";
+import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { writeFileAtomically } from "../reporters/write-file.js";
+import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { collectScenarioFiles } from "./collect.js";
+import {
+  compareByteOrder,
+  SUITE_FILE_NAME,
+  type SuiteDocument,
+  type SuiteEntry,
+  type SuiteShard,
+  serializeSuite,
+} from "./document.js";
+import { SuiteError } from "./errors.js";
+import { type Plan, preparePlan } from "./prepare.js";
+import { runScheduled } from "./scheduler.js";
+import { shardSlice } from "./shard.js";
+
+export const DEFAULT_SUITES_DIR = ".agentchaos/suites";
+
+export interface RunSuiteOptions {
+  /** Scenarios run at once (default: the number of CPUs, at least 1). */
+  readonly jobs?: number;
+  /** Run only this contiguous block of the sorted list. */
+  readonly shard?: SuiteShard | null;
+  /** Default `.agentchaos/suites`, relative to the process cwd. */
+  readonly outputDir?: string;
+  /** Default `["junit", "html"]`; suite.json is always written. */
+  readonly reporters?: readonly ReporterName[];
+  /** Aborting it stops the suite like SIGINT: running experiments are stopped, finished ones reported. */
+  readonly signal?: AbortSignal;
+  /** Keep only scenarios whose name or path contains this text. */
+  readonly grep?: string;
+  /** Start no new scenario after the first failure. */
+  readonly failFast?: boolean;
+  /** Called as each scenario finishes, in completion order. */
+  readonly onEntry?: (entry: SuiteEntry, progress: { readonly done: number; readonly total: number }) => void;
+}
+
+export interface SuiteSettings extends RunSuiteOptions {
+  /** Absolute; scenario paths and the default output folder resolve against it. */
+  readonly cwd: string;
+  readonly forceStop?: AbortSignal;
+  /** Called once the plans are known and the suite folder exists, before anything runs. */
+  readonly onStart?: (info: {
+    readonly total: number;
+    readonly folder: string;
+    readonly jobs: number;
+  }) => void;
+}
+
+export interface SuiteDone {
+  readonly document: SuiteDocument;
+  /** Absolute suite folder. */
+  readonly folder: string;
+  /** Absolute paths written: suite.json first, then the reporters' files. */
+  readonly written: readonly string[];
+  /** Scenarios of the shard that were not started (fail-fast or interruption). */
+  readonly notStarted: number;
+  /** 0 all passed or recovered, 1 any failed, 130 interrupted. */
+  readonly exitCode: number;
+}
+
+function selected(plans: readonly Plan[], grep: string | undefined): Plan[] {
+  if (grep === undefined) return [...plans];
+  return plans.filter((plan) => plan.name.includes(grep) || plan.file.path.includes(grep));
+}
+
+function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder: string): SuiteEntry {
+  return {
+    path: plan.file.path,
+    name: plan.name,
+    result: done.result,
+    reason_code: done.reasonCode,
+    exit_code: done.exitCode,
+    duration_ms: done.report.duration_ms,
+    run_folder: relative(folder, done.runFolder).split("\\").join("/"),
+  };
+}
+
+/** The suite engine: returns the document, its folder and the files written. */
+export async function suite(paths: readonly string[], settings: SuiteSettings): Promise<SuiteDone> {
+  const files = await collectScenarioFiles(paths, settings.cwd);
+  if (files.length === 0)
+    throw new SuiteError("SUITE_NO_SCENARIOS", `no scenario found in ${paths.join(", ")}`);
+  const plans = selected(await Promise.all(files.map(preparePlan)), settings.grep);
+  if (plans.length === 0)
+    throw new SuiteError("SUITE_NO_MATCH", `no scenario matches --grep '${settings.grep}'`);
+  const shard = settings.shard ?? null;
+  const mine = shard === null ? plans : shardSlice(plans, shard);
+  const jobs = Math.max(1, Math.floor(settings.jobs ?? availableParallelism()));
+  const reporters = settings.reporters ?? DEFAULT_SUITE_REPORTERS;
+
+  let folder: string;
+  let suiteId: string;
+  try {
+    const made = await createRunFolder(resolve(settings.cwd, settings.outputDir ?? DEFAULT_SUITES_DIR));
+    folder = made.runDir;
+    suiteId = made.runId;
+  } catch (error) {
+    if (error instanceof RunFolderError) {
+      throw new SuiteError("SUITE_OUTPUT_FAILED", error.message, { cause: error });
+    }
+    throw error;
+  }
+  settings.onStart?.({ total: mine.length, folder, jobs });
+
+  const startedAt = new Date().toISOString();
+  const entries: SuiteEntry[] = [];
+  const signal = settings.signal;
+  let failed = false;
+  let started = 0;
+  const finish = (entry: SuiteEntry): void => {
+    entries.push(entry);
+    if (entry.result === "FAILED") failed = true;
+    settings.onEntry?.(entry, { done: entries.length, total: mine.length });
+  };
+  const runReporters: ReporterName[] = reporters.includes("html") ? ["html"] : [];
+
+  await runScheduled(
+    mine.map((plan) => ({ plan, ports: plan.kind === "runnable" ? plan.ports : [] })),
+    {
+      jobs,
+      stopped: () => signal?.aborted === true || (settings.failFast === true && failed),
+      run: async ({ plan }) => {
+        started += 1;
+        if (plan.kind === "invalid") {
+          finish({
+            path: plan.file.path,
+            name: plan.name,
+            result: "FAILED",
+            reason_code: "SCENARIO_INVALID",
+            exit_code: 2,
+            duration_ms: 0,
+            run_folder: null,
+            problems: plan.problems,
+          });
+          return;
+        }
+        try {
+          const done = await experiment(plan.scenario, {
+            outputDir: folder,
+            ...(signal === undefined ? {} : { interrupt: signal }),
+            ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+            reporters: runReporters,
+          });
+          if (!done.interrupted) finish(entryOf(plan, done, folder));
+        } catch {
+          finish({
+            path: plan.file.path,
+            name: plan.name,
+            result: "FAILED",
+            reason_code: "INTERNAL_ERROR",
+            exit_code: 3,
+            duration_ms: 0,
+            run_folder: null,
+          });
+        }
+      },
+    },
+  );
+
+  const interrupted = signal?.aborted === true;
+  const document: SuiteDocument = {
+    schema_version: 1,
+    suite_id: suiteId,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    interrupted,
+    shard,
+    entries: entries.sort((a, b) => compareByteOrder(a.path, b.path)),
+  };
+  const written = [await writeSuiteFile(folder, document)];
+  written.push(...(await writeSuiteReporters(folder, document, reporters)));
+  return {
+    document,
+    folder,
+    written,
+    notStarted: mine.length - started,
+    exitCode: interrupted ? 130 : entries.some((entry) => entry.result === "FAILED") ? 1 : 0,
+  };
+}
+
+async function writeSuiteFile(folder: string, document: SuiteDocument): Promise<string> {
+  return writeFileAtomically(folder, SUITE_FILE_NAME, serializeSuite(document));
+}
+
+/**
+ * Runs a suite of scenario files and folders, exactly as `agentchaos suite` does, printing
+ * nothing. Returns the `suite.json` document. Throws a `SuiteError` for bad input (no scenario
+ * found, a path that does not exist) or an output folder that cannot be created.
+ */
+export async function runSuite(
+  paths: readonly string[],
+  options: RunSuiteOptions = {},
+): Promise<SuiteDocument> {
+  return (await suite(paths, { ...options, cwd: process.cwd() })).document;
+}

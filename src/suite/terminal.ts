@@ -1,0 +1,72 @@
+/**
+ * The suite's terminal output (suites.md): a line per finished scenario in completion order, a
+ * live `done/total` counter on a TTY only, colours only on a TTY without NO_COLOR, then the
+ * summary table and the paths written. `--quiet` prints only the summary.
+ */
+import type { LiveTerminal } from "../library/live-output.js";
+import { useColour } from "../runtime/terminal.js";
+import type { SuiteEntry } from "./document.js";
+import type { SuiteDone } from "./run-suite.js";
+
+const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31 };
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+export interface SuiteTerminal {
+  start(info: { readonly total: number; readonly folder: string; readonly jobs: number }): void;
+  entry(entry: SuiteEntry, progress: { readonly done: number; readonly total: number }): void;
+  finish(done: SuiteDone, wallMs: number): void;
+}
+
+export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerminal {
+  const tty = terminal.stream.isTTY === true;
+  const colour = useColour(terminal.stream.isTTY, terminal.env);
+  const paint = (result: string, text: string): string =>
+    colour && COLOUR[result] !== undefined ? `\u001b[${COLOUR[result]}m${text}\u001b[0m` : text;
+  const write = (text: string): void => {
+    terminal.stream.write(text);
+  };
+  let counterShown = false;
+  const clearCounter = (): void => {
+    if (counterShown) write("\r\u001b[K");
+    counterShown = false;
+  };
+  const showCounter = (done: number, total: number): void => {
+    if (!tty || quiet) return;
+    write(`${done}/${total} done`);
+    counterShown = true;
+  };
+  const row = (entry: SuiteEntry): string =>
+    `${paint(entry.result, entry.result.padEnd(9))}  ${entry.reason_code.padEnd(27)}  ${seconds(entry.duration_ms).padStart(8)}  ${entry.name}\n`;
+
+  return {
+    start: ({ total, folder, jobs }) => {
+      if (quiet) return;
+      write(`Agent Chaos suite\n\nScenarios: ${total}\nJobs: ${jobs}\nOutput: ${folder}\n\n`);
+      showCounter(0, total);
+    },
+    entry: (entry, { done, total }) => {
+      if (quiet) return;
+      clearCounter();
+      write(row(entry));
+      showCounter(done, total);
+    },
+    finish: (done, wallMs) => {
+      clearCounter();
+      const entries = done.document.entries;
+      const count = (result: string): number => entries.filter((entry) => entry.result === result).length;
+      const lines = [
+        `\n${done.document.interrupted ? "Suite interrupted." : "Suite complete."}\n\n`,
+        `${"RESULT".padEnd(9)}  ${"REASON".padEnd(27)}  ${"DURATION".padStart(8)}  SCENARIO\n`,
+        ...entries.map(row),
+        `\n${entries.length} ${entries.length === 1 ? "scenario" : "scenarios"}: ${count("PASSED")} passed, ${count("RECOVERED")} recovered, ${count("FAILED")} failed`,
+        done.notStarted > 0 ? ` (${done.notStarted} not started)` : "",
+        `\nWall time: ${seconds(wallMs)}\n`,
+        `\nWritten:\n${done.written.join("\n")}\n`,
+      ];
+      write(lines.join(""));
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/index.js";
+import type { SuiteDocument } from "../../src/suite/document.js";
+import { testFolder } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/in-process.js";
+import { freePort } from "../helpers/scenario-files.js";
+import { barrierScenario, exitScenario, lockScenario, recoveringScenario } from "../suite/scenarios.js";
+
+const dir = testFolder("each");
+
+async function onlySuite(outputDir: string): Promise<{ folder: string; document: SuiteDocument }> {
+  const [id, ...more] = await readdir(outputDir);
+  if (id === undefined || more.length > 0) throw new Error("expected one suite folder");
+  const folder = join(outputDir, id);
+  return { folder, document: JSON.parse(await readFile(join(folder, "suite.json"), "utf8")) };
+}
+
+async function scenariosFolder(): Promise<string> {
+  const folder = join(dir.path, "scenarios");
+  await mkdir(folder, { recursive: true });
+  return folder;
+}
+
+describe("agentchaos suite", () => {
+  it("never runs two scenarios naming the same fixed port at once, and runs the others in parallel", async () => {
+    const scenarios = await scenariosFolder();
+    const locks = join(dir.path, "locks");
+    await mkdir(locks);
+    const [shared, c, d] = [await freePort(), await freePort(), await freePort()];
+    await barrierScenario(scenarios, "1-barrier-c", c, locks, "c", "d");
+    await barrierScenario(scenarios, "2-barrier-d", d, locks, "d", "c");
+    await lockScenario(scenarios, "3-lock-a", shared, locks);
+    await lockScenario(scenarios, "4-lock-b", shared, locks);
+    await lockScenario(scenarios, "5-lock-c", shared, locks);
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(["suite", scenarios, "--jobs", "3", "--output-dir", out], dir.path);
+    const { document } = await onlySuite(out);
+    expect(document.entries.map((entry) => [entry.name, entry.result])).toEqual([
+      ["1-barrier-c", "PASSED"],
+      ["2-barrier-d", "PASSED"],
+      ["3-lock-a", "PASSED"],
+      ["4-lock-b", "PASSED"],
+      ["5-lock-c", "PASSED"],
+    ]);
+    expect(run.code).toBe(0);
+  });
+
+  it("would see an overlap: two lock holders on different ports run at once and one fails", async () => {
+    const scenarios = await scenariosFolder();
+    const locks = join(dir.path, "locks");
+    await mkdir(locks);
+    await lockScenario(scenarios, "lock-a", await freePort(), locks, "same");
+    await lockScenario(scenarios, "lock-b", await freePort(), locks, "same");
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(
+      ["suite", scenarios, "--jobs", "2", "--output-dir", out, "--quiet"],
+      dir.path,
+    );
+    const { document } = await onlySuite(out);
+    expect(document.entries.map((entry) => entry.result).sort()).toEqual(["FAILED", "PASSED"]);
+    expect(run.code).toBe(1);
+  });
+
+  it("records an invalid scenario as a failed SCENARIO_INVALID entry and still runs the rest (exit 1)", async () => {
+    const scenarios = await scenariosFolder();
+    await exitScenario(scenarios, "good", "good one", await freePort());
+    await writeFile(join(scenarios, "broken.yaml"), "schema_version: 1\nname: broken one\nworkload: 12\n");
+    await writeFile(join(scenarios, "not-yaml.yml"), "a: [\n");
+    await writeFile(join(scenarios, "notes.txt"), "not a scenario");
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(
+      ["suite", "scenarios", "--output-dir", out, "--reporter", "junit,ctrf"],
+      dir.path,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("");
+    const { folder, document } = await onlySuite(out);
+    expect(document.entries.map((entry) => entry.path)).toEqual([
+      "scenarios/broken.yaml",
+      "scenarios/good.yaml",
+      "scenarios/not-yaml.yml",
+    ]);
+    const [broken, good, notYaml] = document.entries;
+    expect(broken).toMatchObject({
+      name: "broken one",
+      result: "FAILED",
+      reason_code: "SCENARIO_INVALID",
+      exit_code: 2,
+      duration_ms: 0,
+      run_folder: null,
+    });
+    expect(broken?.problems?.length).toBeGreaterThan(0);
+    expect(notYaml).toMatchObject({ name: "not-yaml", reason_code: "SCENARIO_INVALID" });
+    expect(good).toMatchObject({
+      name: "good one",
+      result: "PASSED",
+      reason_code: "BASELINE_SUCCEEDED",
+      exit_code: 0,
+    });
+    expect((await readdir(folder)).sort()).toEqual(
+      ["ctrf.json", good?.run_folder, "junit.xml", "suite.json"].sort(),
+    );
+    const junit = await readFile(join(folder, "junit.xml"), "utf8");
+    expect(junit).toContain('<error message="SCENARIO_INVALID" type="SCENARIO_INVALID">');
+    expect(run.stdout).toMatch(/3 scenarios: 1 passed, 0 recovered, 2 failed\n/);
+  });
+
+  it("gives a one-line message and exit 2 for bad usage and no scenario, exit 3 for an output folder it cannot create", async () => {
+    const scenarios = await scenariosFolder();
+    await mkdir(join(scenarios, "empty"));
+    await exitScenario(scenarios, "one", "one", await freePort());
+    const cases: [string[], number, RegExp][] = [
+      [["suite", "scenarios/empty"], 2, /^Cannot run suite: no scenario found in scenarios\/empty\n$/],
+      [["suite", "missing"], 2, /^Cannot run suite: path not found: missing\n$/],
+      [["suite", "scenarios", "--grep", "zzz"], 2, /^Cannot run suite: no scenario matches --grep 'zzz'\n$/],
+      [
+        ["suite", "scenarios", "--shard", "3/2"],
+        2,
+        /^Error: --shard needs I\/N with 1 <= I <= N, got '3\/2'\n/,
+      ],
+      [["suite", "scenarios", "--jobs", "0"], 2, /^Error: --jobs needs a positive integer, got '0'\n/],
+      [["suite", "scenarios", "--reporter", "junit,xml"], 2, /^Error: unknown reporter 'xml'/],
+      [["suite", "scenarios", "--fail-fast=yes"], 2, /^Error: --fail-fast takes no value\n/],
+      [["suite"], 2, /^Error: 'suite' needs a scenario file or folder\n/],
+      [
+        ["suite", "scenarios", "--output-dir", "scenarios/one.yaml/x"],
+        3,
+        /^Cannot run suite: cannot create output folder \(ENOTDIR\)\n$/,
+      ],
+    ];
+    for (const [argv, code, stderr] of cases) {
+      const run = await runInProcess(argv, dir.path);
+      expect({ argv, code: run.code }).toEqual({ argv, code });
+      expect(run.stderr).toMatch(stderr);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it("--fail-fast starts nothing after the first failure; --quiet prints only the summary", async () => {
+    const scenarios = await scenariosFolder();
+    await exitScenario(scenarios, "1-fails", "fails", await freePort(), 1);
+    await exitScenario(scenarios, "2-passes", "passes", await freePort());
+    await exitScenario(scenarios, "3-passes", "passes too", await freePort());
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(
+      ["suite", scenarios, "--jobs", "1", "--fail-fast", "--quiet", "--output-dir", out],
+      dir.path,
+    );
+    expect(run.code).toBe(1);
+    const { document } = await onlySuite(out);
+    expect(document.entries.map((entry) => entry.name)).toEqual(["fails"]);
+    expect(run.stdout.startsWith("\nSuite complete.\n\nRESULT")).toBe(true);
+    expect(run.stdout).toContain("1 scenario: 0 passed, 0 recovered, 1 failed (2 not started)\n");
+  });
+
+  it("--grep and --shard choose the scenarios; the shard is recorded", async () => {
+    const scenarios = await scenariosFolder();
+    for (const name of ["a", "b", "c", "d", "e"])
+      await exitScenario(scenarios, name, `pick-${name}`, await freePort());
+    await exitScenario(scenarios, "other", "skip-me", await freePort());
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(
+      ["suite", scenarios, "--grep", "pick-", "--shard", "2/2", "--output-dir", out],
+      dir.path,
+    );
+    expect(run.code).toBe(0);
+    const { document } = await onlySuite(out);
+    expect(document.shard).toEqual({ index: 2, total: 2 });
+    expect(document.entries.map((entry) => entry.name)).toEqual(["pick-d", "pick-e"]);
+  });
+
+  it("prints a live done/total counter and colours on a TTY only, and no colour with NO_COLOR", async () => {
+    const scenarios = await scenariosFolder();
+    await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
+    const runWith = async (isTTY: boolean, env: Record<string, string>) => {
+      let stdout = "";
+      const code = await runCli(["suite", scenarios, "--output-dir", join(dir.path, "suites")], {
+        stdout: { write: (text: string) => (stdout += text), isTTY },
+        stderr: { write: () => true },
+        cwd: dir.path,
+        env,
+      });
+      return { code, stdout };
+    };
+    const tty = await runWith(true, {});
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain("0/1 done");
+    expect(tty.stdout).toContain("\r\u001b[K\u001b[36mRECOVERED");
+    const noColour = await runWith(true, { NO_COLOR: "1" });
+    expect(noColour.stdout).toContain("1/1 done");
+    for (const code of [31, 32, 36]) expect(noColour.stdout).not.toContain(`\u001b[${code}m`);
+    const pipe = await runWith(false, {});
+    expect(pipe.stdout).not.toContain("\u001b");
+    expect(pipe.stdout).not.toContain(" done");
+    expect(pipe.stdout).toMatch(
+      /^Agent Chaos suite\n\nScenarios: 1\nJobs: \d+\nOutput: .+\n\nRECOVERED {2}RECOVERY_OBSERVED {13}/,
+    );
+  });
+
+  it("writes suite.json, junit.xml and index.html by default, and report.html in each run folder", async () => {
+    const scenarios = await scenariosFolder();
+    await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(["suite", scenarios, "--output-dir", out], dir.path);
+    expect(run.code).toBe(0);
+    const { folder, document } = await onlySuite(out);
+    const runFolder = document.entries[0]?.run_folder as string;
+    expect((await readdir(folder)).sort()).toEqual(
+      ["index.html", "junit.xml", runFolder, "suite.json"].sort(),
+    );
+    expect(await readdir(join(folder, runFolder))).toContain("report.html");
+    expect(run.stdout).toContain(
+      `\nWritten:\n${join(folder, "suite.json")}\n${join(folder, "junit.xml")}\n${join(folder, "index.html")}\n`,
+    );
+    expect((await stat(join(folder, "suite.json"))).isFile()).toBe(true);
+  });
+});

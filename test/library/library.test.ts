@@ -1,0 +1,109 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  type AnyAgentChaosEvent,
+  loadScenario,
+  runExperiment,
+  runSuite,
+  ScenarioError,
+  SuiteError,
+} from "../../src/index.js";
+import { groupAlive } from "../../src/runtime/process-group.js";
+import { testFolder } from "../helpers/cli.js";
+import { freePort, writeScenario } from "../helpers/scenario-files.js";
+import { eventually } from "../helpers/temp.js";
+import { exitScenario, foreverScenario, recoveringScenario } from "../suite/scenarios.js";
+
+const dir = testFolder("each");
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the library API", () => {
+  it("runExperiment runs a scenario file like `agentchaos run`, prints nothing, and reports every event", async () => {
+    const write = vi.spyOn(process.stdout, "write");
+    const file = await recoveringScenario(dir.path, "recovers", "library-recovers", await freePort());
+    const events: AnyAgentChaosEvent[] = [];
+    const outcome = await runExperiment(file, {
+      outputDir: join(dir.path, "runs"),
+      onEvent: (event) => events.push(event),
+    });
+    expect(write).not.toHaveBeenCalled();
+    expect(outcome).toMatchObject({ result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", exitCode: 0 });
+    expect(outcome.runFolder).toBe(join(dir.path, "runs", outcome.report.run_id));
+    const saved = JSON.parse(await readFile(join(outcome.runFolder, "report.json"), "utf8"));
+    expect(saved).toEqual(JSON.parse(JSON.stringify(outcome.report)));
+    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
+    expect(events[0]?.type).toBe("RUN_STARTED");
+    expect(events.at(-1)?.type).toBe("RUN_COMPLETED");
+    expect(await readdir(outcome.runFolder)).not.toContain("report.html");
+  });
+
+  it("runExperiment takes a loaded scenario too, and writes the reporters asked for", async () => {
+    const scenario = await loadScenario(
+      await exitScenario(dir.path, "fails", "library-fails", await freePort(), 4),
+    );
+    const outcome = await runExperiment(scenario, {
+      outputDir: join(dir.path, "runs"),
+      reporters: ["junit", "html"],
+    });
+    expect(outcome).toMatchObject({
+      result: "FAILED",
+      reasonCode: "WORKLOAD_EXIT_CODE_MISMATCH",
+      exitCode: 1,
+    });
+    expect((await readdir(outcome.runFolder)).filter((name) => /\.(xml|html)$/.test(name)).sort()).toEqual([
+      "junit.xml",
+      "report.html",
+    ]);
+  });
+
+  it("an aborted signal stops the experiment like SIGINT: exit code 130, no process left", async () => {
+    const file = await foreverScenario(dir.path, "forever", await freePort());
+    const controller = new AbortController();
+    let pid = 0;
+    const outcome = await runExperiment(file, {
+      outputDir: join(dir.path, "runs"),
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.payload.kind === "WORKLOAD_STARTED") {
+          pid = event.payload.pid;
+          setTimeout(() => controller.abort(), 100);
+        }
+      },
+    });
+    expect(outcome.exitCode).toBe(130);
+    expect(outcome.report.workload.interrupted).toBe(true);
+    expect(pid).toBeGreaterThan(0);
+    expect(await eventually(() => !groupAlive(pid), 3000)).toBe(true);
+  });
+
+  it("an invalid scenario is a ScenarioError and nothing is written", async () => {
+    const file = await writeScenario(dir.path, "bad", "schema_version: 1\nname: bad\n");
+    const error = await runExperiment(file, { outputDir: join(dir.path, "runs") }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ScenarioError);
+    expect((error as ScenarioError).code).toBe("SCENARIO_INVALID");
+    expect(await readdir(dir.path)).toEqual(["bad.yaml"]);
+  });
+
+  it("runSuite returns the suite.json document and throws a SuiteError when nothing is found", async () => {
+    const scenarios = join(dir.path, "s");
+    await exitScenario(dir.path, "a", "suite-a", await freePort());
+    const document = await runSuite([dir.path], {
+      outputDir: join(dir.path, "out"),
+      jobs: 1,
+      reporters: ["json"],
+    });
+    expect(document).toMatchObject({ schema_version: 1, interrupted: false, shard: null });
+    expect(document.entries.map((entry) => [entry.name, entry.result])).toEqual([["suite-a", "PASSED"]]);
+    const saved = JSON.parse(await readFile(join(dir.path, "out", document.suite_id, "suite.json"), "utf8"));
+    expect(saved).toEqual(document);
+    const error = await runSuite([scenarios]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SuiteError);
+    expect((error as SuiteError).code).toBe("SUITE_PATH_NOT_FOUND");
+  });
+});

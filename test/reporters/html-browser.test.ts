@@ -1,0 +1,144 @@
+import { cp, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runExperiment } from "../../src/library/experiment.js";
+import { renderRunFolder } from "../../src/reporters/html/run-page.js";
+import { DETAIL_LIMIT } from "../../src/reporters/html/timeline.js";
+import { writeFileAtomically } from "../../src/reporters/write-file.js";
+import { runSuite } from "../../src/suite/run-suite.js";
+import { type Browser, launchBrowser } from "../helpers/browser.js";
+import { testFolder } from "../helpers/cli.js";
+import { freePort } from "../helpers/scenario-files.js";
+import { exitScenario, recoveringScenario } from "../suite/scenarios.js";
+import { writeBigRun } from "./big-run.js";
+
+const FIXTURE_V4 = join(import.meta.dirname, "..", "fixtures", "runs", "v4-three-dependencies");
+const dir = testFolder("each");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens a page, checks it loaded nothing but itself and logged nothing, saves a screenshot. */
+async function openChecked(file: string, shot: string) {
+  const opened = await browser.open(file);
+  await opened.page.screenshot({ path: join(dir.path, shot), fullPage: true });
+  expect((await stat(join(dir.path, shot))).size).toBeGreaterThan(1000);
+  expect(opened.problems).toEqual([]);
+  expect(opened.requests).toEqual([`file://${file}`]);
+  return opened.page;
+}
+
+async function attributes(
+  page: import("playwright-core").Page,
+  selector: string,
+  name: string,
+): Promise<string[]> {
+  const found = page.locator(selector);
+  const values: string[] = [];
+  for (let index = 0; index < (await found.count()); index++) {
+    values.push((await found.nth(index).getAttribute(name)) ?? "");
+  }
+  return values;
+}
+
+describe("HTML reports in a real browser", () => {
+  it("a schema-1 run's report.html shows the verdict, one lane, the injection, the retry link and the recovery", async () => {
+    const scenario = await recoveringScenario(dir.path, "recovering", "html-recovering", await freePort());
+    const outcome = await runExperiment(scenario, { outputDir: join(dir.path, "runs"), reporters: ["html"] });
+    expect(outcome.result).toBe("RECOVERED");
+    const file = join(outcome.runFolder, "report.html");
+    const html = await readFile(file, "utf8");
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i);
+    const page = await openChecked(file, "run-v1.png");
+    expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
+    expect(await page.locator("#reason").textContent()).toBe("RECOVERY_OBSERVED");
+    expect(await attributes(page, "g.lane", "data-lane")).toEqual(["dependency"]);
+    expect(await page.locator("rect.op").count()).toBe(2);
+    expect(await attributes(page, "g.injection", "data-fault-id")).toEqual(["http_error"]);
+    const report = outcome.report;
+    if (report.schema_version === 1) throw new Error("a schema-2 report was expected");
+    const [row] = report.recovery.evidence;
+    expect(await attributes(page, "path.retry-link", "data-from")).toEqual([row?.failed_operation_id]);
+    expect(await attributes(page, "path.retry-link", "data-to")).toEqual([row?.retry_operation_id]);
+    expect(await page.locator("text.recovery-label").textContent()).toBe(
+      `recovered +${row?.recovery_latency_ms} ms`,
+    );
+    expect(await page.locator("#recovery tbody tr").count()).toBe(1);
+    expect(await page.locator("#faults tbody tr td").first().textContent()).toBe("http_error");
+  });
+
+  it("a schema-4 run shows one lane per dependency, faults by id, every retry link and the checks", async () => {
+    const folder = join(dir.path, "v4");
+    await cp(FIXTURE_V4, folder, { recursive: true });
+    const file = await writeFileAtomically(folder, "report.html", await renderRunFolder(folder));
+    const page = await openChecked(file, "run-v4.png");
+    expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
+    expect(await attributes(page, "g.lane", "data-lane")).toEqual(["llm", "crm", "notes"]);
+    expect(await attributes(page, "g.injection", "data-fault-id")).toEqual([
+      "llm-overloaded",
+      "crm-down",
+      "crm-down",
+    ]);
+    expect(await attributes(page, "g.injection", "data-operation-id")).toEqual(["op-1", "op-3", "op-4"]);
+    const links = await Promise.all([
+      attributes(page, "path.retry-link", "data-from"),
+      attributes(page, "path.retry-link", "data-to"),
+    ]);
+    expect(links[0].map((from, index) => `${from}->${links[1][index]}`)).toEqual([
+      "op-1->op-2",
+      "op-3->op-4",
+      "op-3->op-5",
+    ]);
+    expect(await attributes(page, "text.recovery-label", "data-operation-id")).toEqual(["op-2", "op-5"]);
+    expect(await page.locator("text.recovery-label").allTextContents()).toEqual([
+      "recovered +370 ms",
+      "recovered +641 ms",
+    ]);
+    expect(await page.locator("g.lane[data-lane=notes] rect.op").count()).toBe(1);
+    expect(await page.locator("#faults tbody tr").count()).toBe(2);
+    expect(await page.locator("#checks tbody tr").count()).toBe(3);
+    expect(await page.locator("#dependencies tbody tr").count()).toBe(3);
+    expect(await page.locator("#recovery tbody tr td code").allTextContents()).toEqual([
+      "llm-overloaded",
+      "crm-down",
+      "crm-down",
+    ]);
+  });
+
+  it("a suite's index.html lists every scenario with its verdict and links to each run's page", async () => {
+    const scenarios = join(dir.path, "scenarios");
+    await mkdir(scenarios);
+    await recoveringScenario(scenarios, "a-recovering", "suite-recovering", await freePort());
+    await exitScenario(scenarios, "b-failing", "suite-failing", await freePort(), 1);
+    const cwd = process.cwd();
+    const document = await runSuite([scenarios], { outputDir: join(dir.path, "suites"), jobs: 2 });
+    expect(document.entries.map((entry) => entry.result)).toEqual(["RECOVERED", "FAILED"]);
+    const folder = join(dir.path, "suites", document.suite_id);
+    const page = await openChecked(join(folder, "index.html"), "suite.png");
+    expect(process.cwd()).toBe(cwd);
+    expect(await page.locator("#verdict").textContent()).toBe("FAILED");
+    expect(await attributes(page, "tr.entry", "data-result")).toEqual(["RECOVERED", "FAILED"]);
+    const hrefs = await attributes(page, "a.run-link", "href");
+    expect(hrefs).toEqual(document.entries.map((entry) => `${entry.run_folder}/report.html`));
+    await page.locator("a.run-link").first().click();
+    await page.waitForURL(/report\.html$/);
+    expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
+  });
+
+  it(`a run of more than ${DETAIL_LIMIT} operations is drawn as buckets with its injections kept`, async () => {
+    const folder = join(dir.path, "big");
+    await mkdir(folder);
+    await writeBigRun(folder, 2000);
+    const file = await writeFileAtomically(folder, "report.html", await renderRunFolder(folder));
+    const page = await openChecked(file, "run-big.png");
+    expect(await page.locator("svg.timeline.aggregated").count()).toBe(1);
+    expect(await page.locator("rect.op").count()).toBe(0);
+    expect(await page.locator("g.injection").count()).toBeGreaterThan(10);
+    expect(await page.locator("p.note").first().textContent()).toContain("2000 operations");
+  });
+});
