@@ -84,7 +84,7 @@ export function createMcpRequestHandler(
       target: splitTarget(request.url ?? "/").forward,
       body: body.bytes,
     };
-    send(exchange, defaultRelay(exchange));
+    send(exchange, defaultRelay(exchange, false));
   };
 
   const handleRequest = (

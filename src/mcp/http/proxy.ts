@@ -26,12 +26,10 @@ export interface RunningMcpProxy extends RunningProxy {
 }
 
 function arm(fault: FaultV2): ArmedMcpLayerFault {
+  const { id, type } = fault;
   if (isMcpFault(fault)) return { layer: "mcp", fault: armMcpFault(fault) };
   if (isArmable(fault)) return { layer: "http", fault: armFault(fault) };
-  throw new ProxyError(
-    "PROXY_START_FAILED",
-    `fault ${fault.id} (${fault.type}) cannot act on an MCP dependency`,
-  );
+  throw new ProxyError("PROXY_START_FAILED", `fault ${id} (${type}) cannot act on an MCP dependency`);
 }
 
 /**
