@@ -10,12 +10,13 @@ import { renderReport } from "./lib/report.mjs";
 import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 
-const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport };
+const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport, mcpShim };
 const DEADLINE_MS = 175_000;
 const RESULTS = new URL("./results/", import.meta.url);
 

@@ -8,7 +8,6 @@
 
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
@@ -128,20 +127,8 @@ console.log(message.content[0].text);
     expect(result.report).toMatchObject({ result: "RECOVERED", retries_observed: 1 });
   });
 
-  const hasMcpSdk = (() => {
-    try {
-      createRequire(join(ROOT, "package.json")).resolve("@modelcontextprotocol/sdk/client/index.js");
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  // Runs once the MCP SDK is a dependency of this checkout.
-  it.skipIf(!hasMcpSdk)(
-    "the MCP SDK agent calls its tool over Streamable HTTP; a 503 on the optional listening GET is handled",
-    async () => {
-      const server = `import { createServer } from "node:http";
+  it("the MCP SDK agent calls its tool over Streamable HTTP; a 503 on the optional listening GET is handled", async () => {
+    const server = `import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import * as z from "zod";
@@ -158,7 +145,7 @@ createServer(async (req, res) => {
   req.on("end", () => transport.handleRequest(req, res, body === "" ? undefined : JSON.parse(body)));
 }).listen(port, "127.0.0.1");
 `;
-      const scenario = `schema_version: 2
+    const scenario = `schema_version: 2
 name: readme-mcp
 dependencies:
   notes:
@@ -180,15 +167,14 @@ success:
   exit_code: 0
 timeout_seconds: 60
 `;
-      const folder = await project({
-        "mcp-agent.mjs": block("mcp-agent.mjs"),
-        "server.mjs": server,
-        "scenario.yaml": scenario,
-      });
-      const result = await run(folder);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain("[my-agent OUT] note added\n");
-      expect(result.report).toMatchObject({ result: "PASSED", reason_code: "FAILURE_HANDLED" });
-    },
-  );
+    const folder = await project({
+      "mcp-agent.mjs": block("mcp-agent.mjs"),
+      "server.mjs": server,
+      "scenario.yaml": scenario,
+    });
+    const result = await run(folder);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[my-agent OUT] note added\n");
+    expect(result.report).toMatchObject({ result: "PASSED", reason_code: "FAILURE_HANDLED" });
+  });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 interface Example {
-  /** Path under examples/scenarios/v2/. */
+  /** Path under examples/, without `.yaml`. */
   readonly file: string;
   readonly result: string;
   readonly reason: string;
@@ -40,7 +40,7 @@ const DEFAULT_CHECKS = [
 /** The README's rows of the checks and expectations examples. */
 const EXAMPLES: readonly Example[] = [
   {
-    file: "checks/retry_after_honoured",
+    file: "scenarios/v2/checks/retry_after_honoured",
     result: "RECOVERED",
     reason: "RECOVERY_OBSERVED",
     exit: 0,
@@ -48,7 +48,7 @@ const EXAMPLES: readonly Example[] = [
     more: ({ stdout }) => expect(stdout).toContain("Check retry_after:      passed\n"),
   },
   {
-    file: "checks/retry_after_ignored",
+    file: "scenarios/v2/checks/retry_after_ignored",
     result: "FAILED",
     reason: "RETRY_AFTER_NOT_HONOURED",
     exit: 1,
@@ -64,7 +64,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "checks/retry_after_ignored_report",
+    file: "scenarios/v2/checks/retry_after_ignored_report",
     result: "RECOVERED",
     reason: "RECOVERY_OBSERVED",
     exit: 0,
@@ -75,7 +75,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "checks/retry_storm_hammering",
+    file: "scenarios/v2/checks/retry_storm_hammering",
     result: "FAILED",
     reason: "RETRY_STORM",
     exit: 1,
@@ -90,7 +90,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "expect/langchain_400_gives_up",
+    file: "scenarios/v2/expect/langchain_400_gives_up",
     result: "PASSED",
     reason: "FAILURE_HANDLED",
     exit: 0,
@@ -103,7 +103,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "expect/langchain_400_retried",
+    file: "scenarios/v2/expect/langchain_400_retried",
     result: "FAILED",
     reason: "UNEXPECTED_RETRY",
     exit: 1,
@@ -118,7 +118,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "expect/weather_tool_down_handled",
+    file: "scenarios/v2/expect/weather_tool_down_handled",
     result: "PASSED",
     reason: "FAILURE_HANDLED",
     exit: 0,
@@ -131,7 +131,7 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "expect/events_feed_503_handled",
+    file: "scenarios/v2/expect/events_feed_503_handled",
     result: "PASSED",
     reason: "FAILURE_HANDLED",
     exit: 0,
@@ -144,7 +144,34 @@ const EXAMPLES: readonly Example[] = [
     },
   },
   {
-    file: "expect/events_feed_closed_baseline",
+    file: "scenarios/v2/expect/events_feed_closed_baseline",
+    result: "PASSED",
+    reason: "BASELINE_SUCCEEDED",
+    exit: 0,
+    checks: DEFAULT_CHECKS,
+    more: ({ report, stdout }) => {
+      expect(report.failed_operations).toBe(0);
+      expect(stdout).toContain("Failed operations:      0\n");
+      expect(stdout).toMatch(
+        /^\d{4}\.\d{3} {2}SUCCESS {8}200 \(stream closed by the workload after \d+ events?\)$/m,
+      );
+    },
+  },
+  {
+    file: "mcp/scenarios/http_listening_stream_503_handled",
+    result: "PASSED",
+    reason: "FAILURE_HANDLED",
+    exit: 0,
+    checks: DEFAULT_CHECKS,
+    more: ({ report, stdout, agent }) => {
+      expect(report.failed_operations).toBe(1);
+      expect(report.retries_observed).toBe(0);
+      expect(stdout).toMatch(/^\d{4}\.\d{3} {2}notes {10}GET \/mcp$/m);
+      expect(agent).toContain("add_note: done\n");
+    },
+  },
+  {
+    file: "mcp/scenarios/http_listening_stream_closed_baseline",
     result: "PASSED",
     reason: "BASELINE_SUCCEEDED",
     exit: 0,
@@ -161,15 +188,10 @@ const EXAMPLES: readonly Example[] = [
 
 const out = testFolder("all");
 
-describe("the checks and expectations examples through the built CLI", () => {
+describe("the checks and expectations examples, and the listening-stream MCP examples, through the built CLI", () => {
   it.each(EXAMPLES)("$file ends $result / $reason with exit $exit", async (example) => {
     const outputDir = join(out.path, example.file);
-    const run = await runBuiltCli([
-      "run",
-      `examples/scenarios/v2/${example.file}.yaml`,
-      "--output-dir",
-      outputDir,
-    ]);
+    const run = await runBuiltCli(["run", `examples/${example.file}.yaml`, "--output-dir", outputDir]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(example.exit);
     const runDir = onlyRunDir(outputDir);
