@@ -12,13 +12,24 @@ import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
+import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 
-const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport, recorder, longRun };
+const MEASUREMENTS = {
+  cliStart,
+  passThrough,
+  streaming,
+  runOverhead,
+  memory,
+  htmlReport,
+  mcpShim,
+  recorder,
+  longRun,
+};
 const DEADLINE_MS = 900_000;
 const RESULTS = new URL("./results/", import.meta.url);
 

@@ -64,6 +64,13 @@ const GOALS = [
     show: (added) => `direct ${signed(added)} ms`,
   },
   {
+    goal: "SSE time to first byte, armed stream fault",
+    target: "<= direct + 2 ms",
+    from: (r) => r.streaming?.armedAddedTtfbMs,
+    met: (added) => added <= 2,
+    show: (added) => `direct ${signed(added)} ms`,
+  },
+  {
     goal: "SSE total time",
     target: "<= direct + 10 ms",
     from: (r) => r.streaming?.addedTotalMs,
@@ -90,6 +97,13 @@ const GOALS = [
     from: (r) => r.htmlReport?.loadMs,
     met: (ms) => ms <= 2000,
     show: (ms) => `${ms.toFixed(0)} ms`,
+  },
+  {
+    goal: "MCP shim start-up before the server is spawned",
+    target: "< 150 ms",
+    from: (r) => r.mcpShim?.shimStartUpMs,
+    met: (ms) => ms < 150,
+    show: (ms) => `${ms.toFixed(1)} ms`,
   },
 ];
 

@@ -7,6 +7,7 @@ const NAMES = {
   nginx: "nginx (1 worker)",
   agentchaos: "Agent Chaos",
   agentchaosV2: "Agent Chaos, schema 2, 2 deps",
+  armed: "Agent Chaos, armed stream fault",
 };
 
 const SECTIONS = {
@@ -36,7 +37,7 @@ const SECTIONS = {
     `2. Streaming (SSE, median of ${r.runs} runs)`,
     formatTable(
       ["target", "TTFB ms", "total ms", "events"],
-      ["direct", "bare", "agentchaos"].map((name) => [
+      ["direct", "bare", "agentchaos", "armed"].map((name) => [
         NAMES[name],
         r[name].ttfbMs,
         r[name].totalMs,
@@ -88,32 +89,38 @@ const SECTIONS = {
       ],
     ),
   ],
+  mcpShim: (r) => [
+    `7. MCP stdio shim (start-up: median of ${r.starts}; tool calls: median of ${r.calls} sequential calls each)`,
+    formatTable(
+      ["what", "ms"],
+      [
+        ["node -e 0 (whole run)", r.nodeStartMs],
+        ["shim spawned -> server spawned", r.shimStartUpMs],
+        ["  of which beyond a bare node start", r.shimStartUpAboveNodeMs],
+        ["  slowest of the starts", r.shimStartUpMaxMs],
+        ["tool call, SDK client -> server directly", r.directCallMs],
+        ["tool call through the shim", r.shimCallMs],
+        ["added per tool call", r.addedPerCallMs],
+        ["tool call through the shim, targeted by a fault", r.targetedCallMs],
+        ["added per targeted tool call", r.addedPerTargetedCallMs],
+      ],
+    ),
+  ],
   recorder: (r) => [
-    `7. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,
+    `8. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,
     `events/s: ${r.eventsPerS.toLocaleString("en-US")} (runs: ${r.runsEventsPerS.map((n) => n.toLocaleString("en-US")).join(", ")}); peak RSS ${r.peakRssMb} MB`,
   ],
   longRun: (r) => [
-    "8. Analysis + report of a long run's events.jsonl (the post-run step of `agentchaos run`, own process)",
+    "9. Analysis + report of a long run's events.jsonl (the post-run step of `agentchaos run`, own process)",
     formatTable(
-      ["log", "events", "operations", "seconds", "peak RSS MB", "verdict"],
+      ["log", "events", "operations", "wall s", "CPU s", "peak RSS MB", "verdict"],
       [
-        [
-          "schema 1",
-          r.schema1.events,
-          r.schema1.operations,
-          r.schema1.seconds,
-          r.schema1.peakRssMb,
-          r.schema1.verdict,
-        ],
-        [
-          "schema 2, 2 deps",
-          r.schema2.events,
-          r.schema2.operations,
-          r.schema2.seconds,
-          r.schema2.peakRssMb,
-          r.schema2.verdict,
-        ],
-      ],
+        ["schema 1", "schema1"],
+        ["schema 2, 2 deps", "schema2"],
+      ].map(([name, key]) => {
+        const x = r[key];
+        return [name, x.events, x.operations, x.seconds, x.cpuSeconds ?? "-", x.peakRssMb, x.verdict];
+      }),
     ),
   ],
 };

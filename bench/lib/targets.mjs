@@ -19,16 +19,21 @@ export function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
 }
 
 /**
- * Starts Agent Chaos's proxy towards `upstreamUrl`: schema 1, or with `dependencies` (names)
- * one schema-2 proxy per name sharing one recorder (`urls` in the same order). `stop()`
- * resolves with { events, maxRssKb } as the child reported them on exit.
+ * Starts Agent Chaos's proxy towards `upstreamUrl`: schema 1; or with `dependencies` (names)
+ * one schema-2 proxy per name sharing one recorder (`urls` in the same order); or with
+ * `armedStreamFault` a schema-2 stream fault that selects every `/sse` stream and never reaches
+ * its cut point. `stop()` resolves with { events, maxRssKb } as the child reported them on exit.
  */
-export async function startAgentChaosProxy(upstreamUrl, { execArgv = [], dependencies = [] } = {}) {
+export async function startAgentChaosProxy(
+  upstreamUrl,
+  { execArgv = [], dependencies = [], armedStreamFault = false } = {},
+) {
   if (!existsSync(DIST_PROXY)) throw new Error(`${DIST_PROXY} is missing (run \`npm run build\`)`);
   const dir = makeTempDir("agentchaos-bench-");
   try {
     const args = ["--upstream", upstreamUrl, "--events", join(dir, "events.jsonl")];
     if (dependencies.length > 0) args.push("--dependencies", dependencies.join(","));
+    if (armedStreamFault) args.push("--armed-stream-fault", "yes");
     const server = await startServer(join(servers, "agentchaos-proxy.mjs"), args, { execArgv });
     const stop = async () => {
       try {

@@ -8,7 +8,7 @@ import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { OperationLedger, type PayloadSink } from "./operation.js";
 import { createRequestHandler } from "./pipeline.js";
-import { writeBarrierResponse } from "./write-barrier.js";
+import { guardConnections } from "./write-barrier.js";
 
 export interface ProxyOptions {
   readonly upstreamBaseUrl: string;
@@ -48,11 +48,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
   const faults = configured.map((fault) => armFault(fault));
   const identity = identityRule(options.ignoreJsonFields ?? []);
-  // Recorded events reach the file before any response byte that follows them (events.md).
   const server = createServer(
-    { noDelay: true, ServerResponse: writeBarrierResponse(() => ledger.flush()) },
+    { noDelay: true },
     createRequestHandler({ ledger, holds, upstream, faults, identity }),
   );
+  // Recorded events reach the file before any byte that follows them (events.md).
+  guardConnections(server, () => ledger.flush());
 
   let port: number;
   try {

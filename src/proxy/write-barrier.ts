@@ -1,44 +1,35 @@
-import { ServerResponse } from "node:http";
+import type { Server, Socket } from "node:net";
 
-/** The `ServerResponse` methods that put bytes on the workload's connection or close it. */
-const SENDING_METHODS = [
-  "write",
-  "end",
-  "flushHeaders",
-  "writeContinue",
-  "writeProcessing",
-  "writeEarlyHints",
-  "destroy",
-] as const;
+/** The socket methods that put bytes on a connection or close it. */
+const SENDING_METHODS = ["write", "end", "destroy", "destroySoon", "resetAndDestroy"] as const;
 
-type Method = (this: ServerResponse, ...args: unknown[]) => unknown;
+type Method = (this: Socket, ...args: unknown[]) => unknown;
 
 /**
- * A `ServerResponse` class whose every sending method first calls `flush` (the recorder's
- * group commit): whatever was recorded before a response byte is sent, or before the
- * connection is closed, is written first, whichever fault or relay sends it. When `flush`
- * throws (the events can no longer be written), the response is destroyed instead of sent.
+ * Makes every sending method of `socket` first call `flush` (the recorder's group commit):
+ * whatever was recorded before a byte goes to the peer, or before the connection is closed, is
+ * written first, whichever response, relay or fault sends it. When `flush` throws (the events
+ * can no longer be written), the connection is destroyed instead.
  */
-export function writeBarrierResponse(flush: () => void): typeof ServerResponse {
-  class WriteBarrierResponse extends ServerResponse {}
-  const original = ServerResponse.prototype as unknown as Record<string, Method | undefined>;
-  const destroy = original.destroy as Method;
+export function guardSocket(socket: Socket, flush: () => void): void {
+  const own = socket as unknown as Record<string, Method | undefined>;
+  const destroy = own.destroy as Method;
   for (const name of SENDING_METHODS) {
-    const send = original[name];
+    const send = own[name];
     if (typeof send !== "function") continue;
-    Object.defineProperty(WriteBarrierResponse.prototype, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: ServerResponse, ...args: unknown[]) {
-        try {
-          flush();
-        } catch {
-          destroy.call(this);
-          return name === "write" ? false : this;
-        }
-        return send.apply(this, args);
-      },
-    });
+    own[name] = function (this: Socket, ...args: unknown[]) {
+      try {
+        flush();
+      } catch {
+        destroy.call(this);
+        return name === "write" ? false : this;
+      }
+      return send.apply(this, args);
+    };
   }
-  return WriteBarrierResponse as typeof ServerResponse;
+}
+
+/** `guardSocket` on every connection `server` accepts. */
+export function guardConnections(server: Server, flush: () => void): void {
+  server.on("connection", (socket: Socket) => guardSocket(socket, flush));
 }

@@ -12,7 +12,7 @@ async function get(
 }
 
 describe("the fake API", () => {
-  it("answers the health, customer and order routes with the documented JSON bodies", async () => {
+  it("answers the health, customer, order and weather routes with the documented JSON bodies", async () => {
     const { url } = await startServer("fake-api.mjs");
     expect(await get(`${url}/health`)).toEqual({
       status: 200,
@@ -29,6 +29,11 @@ describe("the fake API", () => {
       type: "application/json",
       body: '{"id":"7","status":"ready","total":42.0}',
     });
+    expect(await get(`${url}/weather/Paris`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"city":"Paris","sky":"sunny","celsius":21}',
+    });
   });
 
   it("answers 404 to unknown paths, nested ids and methods other than GET", async () => {
@@ -38,6 +43,45 @@ describe("the fake API", () => {
     expect((await get(`${url}/customer/1/x`)).status).toBe(404);
     expect((await get(`${url}/customers/1`)).status).toBe(404);
     expect((await get(`${url}/customer/1`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("opens tickets on POST /tickets, counts them on GET /tickets, and gives a repeated Idempotency-Key its ticket again", async () => {
+    const { url } = await startServer("fake-api.mjs");
+    const post = (headers: Record<string, string> = {}) =>
+      get(`${url}/tickets`, { method: "POST", headers, body: '{"title":"x"}' });
+    expect(await get(`${url}/tickets`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"count":0}',
+    });
+    expect(await post()).toEqual({ status: 201, type: "application/json", body: '{"id":1}' });
+    expect((await post()).body).toBe('{"id":2}');
+    expect((await post({ "Idempotency-Key": "k1" })).body).toBe('{"id":3}');
+    expect((await post({ "Idempotency-Key": "k1" })).body).toBe('{"id":3}');
+    expect((await get(`${url}/tickets`)).body).toBe('{"count":3}');
+    expect((await get(`${url}/tickets`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("streams the update feed on GET /events: a ready event at once, then ticks until the listener leaves", async () => {
+    const { url, program } = await startServer("fake-api.mjs");
+    const listener = new AbortController();
+    const response = await fetch(`${url}/events`, { signal: listener.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes('{"tick":1}\n\n')) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    expect(
+      text.startsWith('event: ready\ndata: {"listening":true}\n\nevent: tick\ndata: {"tick":1}\n\n'),
+    ).toBe(true);
+    listener.abort();
+    // The server stays healthy after the listener left, and still stops cleanly.
+    expect((await get(`${url}/health`)).status).toBe(200);
+    expect((await get(`${url}/events`, { method: "POST" })).status).toBe(404);
+    expect(await stopProgram(program, "SIGTERM")).toEqual({ code: 0, signal: null });
   });
 
   it("exits with code 0 on SIGTERM and on SIGINT", async () => {
