@@ -53,7 +53,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     createRequestHandler({ ledger, holds, upstream, faults, identity }),
   );
   // Recorded events reach the file before any byte that follows them (events.md).
-  guardConnections(server, () => ledger.flush());
+  guardConnections(server, ledger);
 
   let port: number;
   try {

@@ -66,7 +66,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
   });
   const server = createServer({ noDelay: true }, handler);
   // Recorded events reach the file before any byte that follows them (events.md).
-  guardConnections(server, () => ledger.flush());
+  guardConnections(server, ledger);
   let port: number;
   try {
     port = await listen(server);

@@ -71,7 +71,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
 
   const server = createServer((socket) => {
     // Recorded events reach the file before the shim hears of anything that follows them.
-    guardSocket(socket, () => ledger.flush());
+    guardSocket(socket, ledger);
     const session = new HostSession(socket, {
       dependency,
       secret,
