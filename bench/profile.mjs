@@ -2,11 +2,14 @@
 //   node bench/profile.mjs proxy [connections] [seconds]   the proxy child under /json load
 //   node bench/profile.mjs bare [connections] [seconds]    the same for the bare reference proxy
 //   node bench/profile.mjs cli <agentchaos args...>         one CLI invocation
+//   node bench/profile.mjs heap [connections] [seconds]    heap snapshot of the proxy halfway
+//                                                          through a load (default 1000 connections)
 // Writes the .cpuprofile to bench/results/ and prints self time by area and by function.
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summariseProfile } from "./lib/cpu-profile.mjs";
+import { summariseHeapSnapshot } from "./lib/heap-snapshot.mjs";
 import { measureLoad } from "./lib/load.mjs";
 import { CLI, ROOT } from "./lib/paths.mjs";
 import { runCommand, stopAll } from "./lib/processes.mjs";
@@ -19,7 +22,10 @@ const [mode = "proxy", ...rest] = process.argv.slice(2);
 const profileDir = join(RESULTS, `profile-${mode}`);
 await rm(profileDir, { recursive: true, force: true });
 await mkdir(profileDir, { recursive: true });
-const execArgv = ["--cpu-prof", "--cpu-prof-dir", profileDir];
+const execArgv =
+  mode === "heap"
+    ? ["--heapsnapshot-signal=SIGUSR2", "--diagnostic-dir", profileDir]
+    : ["--cpu-prof", "--cpu-prof-dir", profileDir];
 process.once("SIGINT", async () => {
   await stopAll();
   removeAllTempDirs();
@@ -44,11 +50,45 @@ if (mode === "proxy" || mode === "bare") {
   } finally {
     await upstream.stop();
   }
+} else if (mode === "heap") {
+  const [connections = "1000", seconds = "6"] = rest;
+  const upstream = await startUpstream();
+  try {
+    const proxy = await startAgentChaosProxy(upstream.url, { execArgv });
+    try {
+      const loading = measureLoad(`${proxy.url}/json`, {
+        connections: Number(connections),
+        durationS: Number(seconds),
+        warmupS: 0,
+        timeoutS: 30,
+      });
+      await new Promise((resolve) => setTimeout(resolve, (Number(seconds) * 1000) / 2));
+      const rss = (await readFile(`/proc/${proxy.pid}/status`, "utf8")).match(/VmRSS:\s+(\d+)/)?.[1];
+      process.kill(proxy.pid, "SIGUSR2");
+      process.stdout.write(
+        `load: ${JSON.stringify(await loading)}\nRSS when the snapshot was taken: ${Math.round(Number(rss) / 1024)} MB\n`,
+      );
+    } finally {
+      await proxy.stop();
+    }
+  } finally {
+    await upstream.stop();
+  }
+  for (const file of await readdir(profileDir)) {
+    if (!file.endsWith(".heapsnapshot")) continue;
+    const summary = await summariseHeapSnapshot(join(profileDir, file));
+    process.stdout.write(`\n${file}: ${summary.totalMb} MB live\n`);
+    const rows = summary.groups.map((group) => [group.kb, group.count, group.name]);
+    process.stdout.write(`${formatTable(["self KB", "count", "constructor / type"], rows)}\n`);
+  }
+  process.exit(0);
 } else if (mode === "cli") {
   const { code, wallMs } = await runCommand(process.execPath, [...execArgv, CLI, ...rest], { cwd: ROOT });
   process.stdout.write(`exit ${code} after ${wallMs.toFixed(0)} ms\n`);
 } else {
-  process.stderr.write("usage: node bench/profile.mjs proxy|bare [connections] [seconds] | cli <args...>\n");
+  process.stderr.write(
+    "usage: node bench/profile.mjs proxy|bare|heap [connections] [seconds] | cli <args...>\n",
+  );
   process.exit(2);
 }
 

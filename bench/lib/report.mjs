@@ -8,17 +8,27 @@ const NAMES = {
   agentchaos: "Agent Chaos",
   agentchaosV2: "Agent Chaos, schema 2, 2 deps",
   armed: "Agent Chaos, armed stream fault",
+  baseline: "baseline build (Agent Chaos)",
 };
 
 const SECTIONS = {
   passThrough: (r) => [
     `1. Pass-through, load by ${r.tool} (small JSON upstream; ${r.warmupS} s warm-up, then ${r.rounds} interleaved rounds of ${r.roundS} s)`,
     formatTable(
-      ["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx"],
+      ["target", "conns", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "errors", "non-2xx"],
       ["c1", "c64"].flatMap((level) =>
         Object.entries(r.byTarget).map(([name, runs]) => {
           const run = runs[level];
-          return [NAMES[name], run.connections, run.rps, run.p50Ms, run.p99Ms, run.errors, run.non2xx];
+          return [
+            NAMES[name],
+            run.connections,
+            run.rps,
+            run.p50Ms,
+            run.p99Ms,
+            run.cpuUsPerRequest ?? "-",
+            run.errors,
+            run.non2xx,
+          ];
         }),
       ),
     ),
@@ -32,6 +42,11 @@ const SECTIONS = {
       ` (${r.addedP50RatioAt1 ?? "-"}x), schema 2 ${r.addedP50MsAt1.agentchaosV2} ms (${r.addedP50RatioAt1V2 ?? "-"}x);` +
       ` events recorded ${r.eventsRecorded} for ${r.measuredRequestsThroughAgentChaos} measured requests,` +
       ` schema 2 ${r.eventsRecordedV2} for ${r.measuredRequestsThroughAgentChaosV2} (plus warm-up)`,
+    ...(r.rpsRatioBaselineVsBare
+      ? [
+          `baseline build / bare: ${r.rpsRatioBaselineVsBare.c1}x at 1, ${r.rpsRatioBaselineVsBare.c64}x at 64; added p50 at 1 connection ${r.addedP50MsAt1Baseline} ms`,
+        ]
+      : []),
   ],
   streaming: (r) => [
     `2. Streaming (SSE, median of ${r.runs} runs)`,

@@ -22,19 +22,22 @@ export function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
  * Starts Agent Chaos's proxy towards `upstreamUrl`: schema 1; or with `dependencies` (names)
  * one schema-2 proxy per name sharing one recorder (`urls` in the same order); or with
  * `armedStreamFault` a schema-2 stream fault that selects every `/sse` stream and never reaches
- * its cut point. `stop()` resolves with { events, maxRssKb } as the child reported them on exit.
+ * its cut point. `dist` picks the build (default: the one under test). `stop()` resolves with
+ * { events, maxRssKb } as the child reported them on exit.
  */
 export async function startAgentChaosProxy(
   upstreamUrl,
-  { execArgv = [], dependencies = [], armedStreamFault = false } = {},
+  { execArgv = [], dependencies = [], armedStreamFault = false, dist = DIST } = {},
 ) {
-  if (!existsSync(DIST_PROXY)) throw new Error(`${DIST_PROXY} is missing (run \`npm run build\`)`);
+  const proxyModule = resolve(dist, "proxy", "server.js");
+  if (!existsSync(proxyModule)) throw new Error(`${proxyModule} is missing (run \`npm run build\`)`);
   const dir = makeTempDir("agentchaos-bench-");
   try {
     const args = ["--upstream", upstreamUrl, "--events", join(dir, "events.jsonl")];
     if (dependencies.length > 0) args.push("--dependencies", dependencies.join(","));
     if (armedStreamFault) args.push("--armed-stream-fault", "yes");
-    const server = await startServer(join(servers, "agentchaos-proxy.mjs"), args, { execArgv });
+    const env = { ...process.env, AGENTCHAOS_BENCH_DIST: dist };
+    const server = await startServer(join(servers, "agentchaos-proxy.mjs"), args, { execArgv, env });
     const stop = async () => {
       try {
         const lines = await server.stop();

@@ -32,8 +32,8 @@ function writeAllOnExit(): void {
  * The only writer of events.jsonl, with group commit. `emit` assigns the next sequence number
  * and serialises the envelope in contract order into a batch; the batch is written with one
  * synchronous `write` at the end of the event-loop turn in which the first of its events was
- * emitted (a `setImmediate`), or earlier when `flush` is called. The proxy's write barrier
- * holds every byte (and every close) that follows an unwritten event until that write. Lines are appended whole and in sequence
+ * emitted (a `setImmediate`), or earlier when `flush` is called: the proxy's write barrier calls
+ * it before any byte (or close) that follows an event. Lines are appended whole and in sequence
  * order, so a crash leaves a valid prefix: at most the unwritten events of one turn are missing.
  */
 export class Recorder implements EventSink, EventSinkV2 {
@@ -114,11 +114,6 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.#sequence = event.sequence;
     for (const listener of this.#listeners) listener(event);
     return event;
-  }
-
-  /** Whether recorded events wait for their write (at the end of the turn, or `flush`). */
-  hasUnwritten(): boolean {
-    return this.#used > 0;
   }
 
   /**
