@@ -1,3 +1,4 @@
+import { terminalSafe } from "../terminal-text.js";
 import { type CliIo, EXIT } from "./io.js";
 import { packageVersion } from "./version.js";
 
@@ -21,7 +22,7 @@ Exit codes: 0 passed or recovered, 1 failed, 2 invalid input or usage,
 `;
 
 function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`Error: ${message}\nRun 'agentchaos --help' for usage.\n`);
+  io.stderr.write(`Error: ${terminalSafe(message)}\nRun 'agentchaos --help' for usage.\n`);
   return EXIT.USAGE;
 }
 

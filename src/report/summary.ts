@@ -4,6 +4,7 @@
  * payloads, the scenario or logs.
  */
 import { resolve } from "node:path";
+import { terminalSafe } from "../terminal-text.js";
 import type { Report } from "./types.js";
 
 const LABEL_WIDTH = 23;
@@ -41,12 +42,12 @@ export function renderSummary(report: Report, reportPath: string): string {
   return [
     "\nExperiment complete.\n\n",
     `Result: ${report.result}\n`,
-    `Reason: ${report.reason_code}\n\n`,
+    `Reason: ${terminalSafe(report.reason_code)}\n\n`,
     faultLines(report),
     line("Failed operations:", String(report.failed_operations)),
     line("Retries:", String(report.retries_observed)),
     recoveryLine(report),
     line("Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`),
-    `\nReport:\n${resolve(reportPath)}\n`,
+    `\nReport:\n${terminalSafe(resolve(reportPath))}\n`,
   ].join("");
 }

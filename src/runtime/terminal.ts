@@ -1,4 +1,5 @@
 import type { AgentChaosEvent } from "../events/types.js";
+import { terminalSafe } from "../terminal-text.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
 export function useColour(
@@ -27,7 +28,7 @@ export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string 
   const payload = event.payload;
   switch (payload.kind) {
     case "OPERATION_OBSERVED":
-      return line(event, "TOOL_CALL", `${payload.method} ${payload.path}`, colour);
+      return line(event, "TOOL_CALL", terminalSafe(`${payload.method} ${payload.path}`), colour);
     case "FAULT_INJECTED":
       return line(event, "CHAOS", `${payload.fault_type} ${JSON.stringify(payload.parameters)}`, colour);
     case "OPERATION_FAILED":
@@ -41,7 +42,7 @@ export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string 
   }
 }
 
-/** The header printed before a run starts. */
+/** The header printed before a run starts (names escaped: they come from the scenario file). */
 export function formatHeader(scenarioName: string, workloadName: string): string {
-  return `Agent Chaos\n\nExperiment: ${scenarioName}\nWorkload: ${workloadName}\n\nStarting experiment...\n\n`;
+  return `Agent Chaos\n\nExperiment: ${terminalSafe(scenarioName)}\nWorkload: ${terminalSafe(workloadName)}\n\nStarting experiment...\n\n`;
 }

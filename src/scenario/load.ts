@@ -1,7 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { readRegularFile } from "../bounded-read.js";
 import { ScenarioError } from "./errors.js";
-import { parseScenario } from "./parse.js";
+import { SCENARIO_LIMITS } from "./limits.js";
+import { parseScenario, tooLarge } from "./parse.js";
 import type { Scenario } from "./types.js";
 
 export { parseScenario };
@@ -30,13 +31,12 @@ function readFailure(error: unknown): ScenarioError {
 /** Reads and validates a scenario file; `sourcePath` of the result is its absolute path. */
 export async function loadScenario(path: string): Promise<Scenario> {
   const absolutePath = resolve(path);
-  const info = await stat(absolutePath).catch((error: unknown) => {
+  const read = await readRegularFile(absolutePath, SCENARIO_LIMITS.maxBytes).catch((error: unknown) => {
     throw readFailure(error);
   });
-  if (info.isDirectory()) throw new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file");
-  if (!info.isFile()) throw new ScenarioError("SCENARIO_UNREADABLE", "is not a regular file");
-  const bytes = await readFile(absolutePath).catch((error: unknown) => {
-    throw readFailure(error);
-  });
-  return parseScenario(bytes, absolutePath);
+  if (read.kind === "folder")
+    throw new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file");
+  if (read.kind === "not-regular") throw new ScenarioError("SCENARIO_UNREADABLE", "is not a regular file");
+  if (read.kind === "too-large") throw tooLarge();
+  return parseScenario(read.bytes, absolutePath);
 }

@@ -6,6 +6,7 @@ import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { Scenario } from "../../scenario/types.js";
+import { terminalSafe } from "../../terminal-text.js";
 import { type CliIo, EXIT } from "../io.js";
 
 /** `agentchaos run <scenario> [--output-dir PATH]`. */
@@ -22,7 +23,7 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
   }
 
   const colour = useColour(io.stdout.isTTY, io.env);
-  const label = scenario.workload.name ?? "workload";
+  const label = terminalSafe(scenario.workload.name ?? "workload");
   io.stdout.write(formatHeader(scenario.name, scenario.workload.name ?? scenario.workload.command[0]));
   try {
     const outcome = await runExperiment(scenario, {
@@ -34,7 +35,7 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
         if (line !== null) io.stdout.write(line);
       },
       onWorkloadLine: (stream, line) => {
-        io.stdout.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${line}\n`);
+        io.stdout.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${terminalSafe(line)}\n`);
       },
     });
     io.stdout.write(renderSummary(outcome.report, outcome.reportPath));
