@@ -3,7 +3,9 @@
  * Value and cross-field rules (negative counts, schedules, outcome, ...) live in `rules/`.
  */
 import type { RunResult } from "../events/types.js";
+import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt, ReportError } from "./errors.js";
+import { REASON_CODES } from "./rules/reasons.js";
 import { integerLiteral, isJsonObject, StrictObject } from "./strict-json.js";
 import type {
   Report,
@@ -89,7 +91,7 @@ export function parseReportShape(document: unknown): Report {
     run_id: root.string("run_id"),
     scenario_name: root.string("scenario_name"),
     result: root.oneOf("result", RESULTS),
-    reason_code: root.string("reason_code"),
+    reason_code: root.oneOf("reason_code", REASON_CODES),
     duration_ms: root.integer("duration_ms"),
     faults_injected: root.integer("faults_injected"),
     operations_observed: root.integer("operations_observed"),
@@ -113,15 +115,15 @@ export function parseReportShape(document: unknown): Report {
   const timing = root.object("timing", TIMING_KEYS);
   const artifacts = root.object("artifacts", ARTIFACT_KEYS);
   const tail = {
-    timing: { started_at: timing.string("started_at"), completed_at: timing.string("completed_at") },
+    timing: { started_at: timing.timestamp("started_at"), completed_at: timing.timestamp("completed_at") },
     artifacts: {
-      scenario: artifacts.string("scenario"),
-      events: artifacts.string("events"),
-      stdout: artifacts.string("stdout"),
-      stderr: artifacts.string("stderr"),
-      dependency_stdout: artifacts.nullableString("dependency_stdout"),
-      dependency_stderr: artifacts.nullableString("dependency_stderr"),
-      report: artifacts.string("report"),
+      scenario: artifacts.oneOf("scenario", ["scenario.yaml"]),
+      events: artifacts.oneOf("events", ["events.jsonl"]),
+      stdout: artifacts.oneOf("stdout", ["stdout.log"]),
+      stderr: artifacts.oneOf("stderr", ["stderr.log"]),
+      dependency_stdout: artifacts.nullableOneOf("dependency_stdout", ["dependency.stdout.log"]),
+      dependency_stderr: artifacts.nullableOneOf("dependency_stderr", ["dependency.stderr.log"]),
+      report: artifacts.oneOf("report", ["report.json"]),
     },
     diagnostics: root.stringList("diagnostics"),
   };
@@ -132,7 +134,7 @@ function faultV1(root: StrictObject): ReportFaultV1 {
   const fault = root.object("fault", FAULT_V1_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
   };
 }
@@ -151,7 +153,7 @@ function faultV2(root: StrictObject): ReportFaultV2 {
   const fault = root.object("fault", FAULT_V2_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
     scheduled_occurrences: fault.integerList("scheduled_occurrences"),
     completed_occurrences: fault.integerList("completed_occurrences"),
@@ -163,7 +165,7 @@ function faultV3(root: StrictObject): ReportFaultV3 {
   const fault = root.object("fault", FAULT_V3_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
     trigger: fault.raw("trigger") === null ? null : triggerV3(fault),
   };
