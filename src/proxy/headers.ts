@@ -27,14 +27,14 @@ const DROPPED_RESPONSE = new Set([...HOP_BY_HOP, "content-length"]);
  * so never forwarded either. Lower case; null when there are none.
  */
 function connectionOptions(values: Iterable<string>): Set<string> | null {
-  let options: Set<string> | null = null;
+  const options = new Set<string>();
   for (const value of values) {
     for (const token of value.split(",")) {
       const name = token.trim().toLowerCase();
-      if (name !== "") (options ??= new Set()).add(name);
+      if (name !== "") options.add(name);
     }
   }
-  return options;
+  return options.size === 0 ? null : options;
 }
 
 /**
