@@ -5,7 +5,9 @@ import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { Report } from "../report/types.js";
 import type { Scenario } from "../scenario/types.js";
+import { errorLabel } from "./error-label.js";
 import { exitCodeFor } from "./exit-code.js";
+import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
@@ -36,16 +38,26 @@ export interface ExperimentOutcome {
 /**
  * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
  * managed dependency, proxy, workload, cleanup of every process, analysis, report.
+ * An artifact that cannot be written stops the run early and, once every process is stopped
+ * (and the report written when the events are complete), rejects with `RunIoError`.
  */
 export async function runExperiment(
   scenario: Scenario,
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
-  await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
-  await writeFile(join(runDir, "stdout.log"), "");
-  await writeFile(join(runDir, "stderr.log"), "");
-  const recorder = new Recorder(join(runDir, "events.jsonl"), runId);
+  await createArtifact(runDir, "scenario.yaml", () =>
+    copyFile(scenario.sourcePath, join(runDir, "scenario.yaml")),
+  );
+  await createArtifact(runDir, "stdout.log", () => writeFile(join(runDir, "stdout.log"), ""));
+  await createArtifact(runDir, "stderr.log", () => writeFile(join(runDir, "stderr.log"), ""));
+  const recorder = await createArtifact(
+    runDir,
+    "events.jsonl",
+    () => new Recorder(join(runDir, "events.jsonl"), runId),
+  );
+  const abort = new RunAbort(recorder);
+  recorder.onWriteError((code) => abort.ioFailure("events.jsonl", code));
   recorder.onEvent((event) => {
     try {
       options.onEvent?.(event);
@@ -65,7 +77,8 @@ export async function runExperiment(
     runId,
     runDir,
     sink: recorder,
-    interrupt,
+    interrupt: AbortSignal.any([interrupt, abort.signal]),
+    abortRun: abort,
     forceStop: options.forceStop ?? new AbortController().signal,
     preload: () => void load(),
     startProxy: async (proxyOptions) => (await load()).startProxy(proxyOptions),
@@ -74,6 +87,12 @@ export async function runExperiment(
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
   await runSteps(context);
+  abort.stopRecording();
+  if (recorder.writeError !== null) {
+    // The evidence is incomplete: no verdict is drawn from it (inspect --recover reads the prefix).
+    recorder.close();
+    abort.throwIfIoFailed(runDir);
+  }
 
   const { analyze, buildReport, readEvents, writeReport } = await load();
   const events = await readBack(recorder, readEvents);
@@ -92,7 +111,11 @@ export async function runExperiment(
     runId,
     managedDependency: scenario.dependency.start !== null,
   });
-  const reportPath = await writeReport(runDir, report);
+  const reportPath = await writeReport(runDir, report).catch((error: unknown) => {
+    abort.ioFailure("report.json", errorLabel(error));
+    return join(runDir, "report.json");
+  });
+  abort.throwIfIoFailed(runDir);
   const interrupted = interrupt.aborted;
   return {
     runId,

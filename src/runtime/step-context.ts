@@ -1,6 +1,7 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { Scenario } from "../scenario/types.js";
+import type { RunAbort } from "./run-abort.js";
 
 /** What each step of a run needs. */
 export interface StepContext {
@@ -14,6 +15,8 @@ export interface StepContext {
   readonly preload: () => void;
   readonly startProxy: (options: ProxyOptions) => Promise<RunningProxy>;
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
+  /** Stops the run from inside (a dependency died, an artifact could not be written). */
+  readonly abortRun?: RunAbort;
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

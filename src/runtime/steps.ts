@@ -3,16 +3,11 @@ import type { RunningProxy } from "../proxy/server.js";
 import { safeUrl } from "../scenario/safe-url.js";
 import type { ManagedProcess } from "./child-process.js";
 import { startDependency } from "./dependency.js";
+import { errorLabel } from "./error-label.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload } from "./workload.js";
 
 export type { StepContext } from "./step-context.js";
-
-function errorLabel(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return code;
-  return error instanceof Error ? error.constructor.name : "unknown error";
-}
 
 /**
  * Steps 4–8 of the run lifecycle. Every failure becomes a RUN_ERROR; whatever happened, the

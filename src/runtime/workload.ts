@@ -22,6 +22,7 @@ export async function runWorkload(context: StepContext, proxyUrl: string): Promi
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
       ...(context.onWorkloadLine === undefined ? {} : { onLine: context.onWorkloadLine }),
+      onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
     });
   } catch (error) {
     if (error instanceof SpawnError) {

@@ -26,8 +26,8 @@ export function envValue() {
 
 function decodes(part: string): boolean {
   try {
-    decodeURIComponent(part);
-    return true;
+    // The result is used: a bundler may drop a call it takes for side-effect free.
+    return typeof decodeURIComponent(part) === "string";
   } catch {
     return false;
   }

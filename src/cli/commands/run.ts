@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { renderSummary } from "../../report/summary.js";
 import { runExperiment } from "../../runtime/orchestrator.js";
+import { RunIoError } from "../../runtime/run-abort.js";
 import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatHeader, formatLiveLine, useColour } from "../../runtime/terminal.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
@@ -21,6 +22,8 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
     }
     throw error;
   }
+  // Interrupted while the scenario was read: nothing was started or written.
+  if (io.interrupt?.aborted === true) return EXIT.INTERRUPTED;
 
   const colour = useColour(io.stdout.isTTY, io.env);
   const label = terminalSafe(scenario.workload.name ?? "workload");
@@ -43,6 +46,13 @@ export async function runCommand(path: string, outputDir: string | null, io: Cli
   } catch (error) {
     if (error instanceof RunFolderError) {
       io.stderr.write(`Cannot start experiment: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    if (error instanceof RunIoError) {
+      const folder = terminalSafe(error.runDir);
+      io.stderr.write(
+        `Run failed: ${error.message}. Every process was stopped; the events recorded until then are in ${folder}/events.jsonl (read them with: agentchaos inspect --recover ${folder})\n`,
+      );
       return EXIT.SETUP;
     }
     throw error;
