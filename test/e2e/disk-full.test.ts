@@ -82,6 +82,6 @@ timeout_seconds: 30
       .split("\n")
       .slice(0, -1);
     expect(complete.length).toBeGreaterThanOrEqual(4);
-    complete.forEach((line, index) => parseEventLine(line, index + 1));
+    for (const [index, line] of complete.entries()) parseEventLine(line, index + 1);
   });
 });
