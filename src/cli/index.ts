@@ -11,6 +11,9 @@ Commands:
   run <scenario> [--output-dir PATH]   run an experiment (default output: .agentchaos/runs)
   validate <scenario>                  check a scenario file without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
+  inspect --recover <run-folder> [--write]
+                                       the verdict the events of an incomplete run support
+                                       (--write: also save it as report.recovered.json)
   version                              print the version
 
 Options:
@@ -26,16 +29,23 @@ function usageError(io: CliIo, message: string): number {
   return EXIT.USAGE;
 }
 
-/** Parses `<command> <one positional> [--output-dir PATH]`; returns an error string on misuse. */
+/**
+ * Parses `<command> <one positional> [--output-dir PATH] [flags]`; returns an error string on
+ * misuse. `flags` are the boolean options the command accepts.
+ */
 function parseArgs(
   args: readonly string[],
   allowOutputDir: boolean,
-): { positional: string; outputDir: string | null } | string {
+  flags: readonly string[] = [],
+): { positional: string; outputDir: string | null; flags: Set<string> } | string {
   let positional: string | null = null;
   let outputDir: string | null = null;
+  const given = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (allowOutputDir && (arg === "--output-dir" || arg.startsWith("--output-dir="))) {
+    if (flags.includes(arg)) {
+      given.add(arg);
+    } else if (allowOutputDir && (arg === "--output-dir" || arg.startsWith("--output-dir="))) {
       const value = arg === "--output-dir" ? args[++i] : arg.slice("--output-dir=".length);
       if (value === undefined || value === "") return "--output-dir needs a path";
       outputDir = value;
@@ -48,7 +58,7 @@ function parseArgs(
     }
   }
   if (positional === null) return "missing argument";
-  return { positional, outputDir };
+  return { positional, outputDir, flags: given };
 }
 
 /** The CLI core: takes argv (without node and script) and streams, returns the exit code. */
@@ -70,7 +80,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(HELP);
     return EXIT.OK;
   }
-  const parsed = parseArgs(rest, command === "run");
+  const parsed = parseArgs(rest, command === "run", command === "inspect" ? ["--recover", "--write"] : []);
   if (typeof parsed === "string") {
     const what = command === "inspect" ? "a run folder or report.json" : "a scenario file";
     return usageError(io, parsed === "missing argument" ? `'${command}' needs ${what}` : parsed);
@@ -81,6 +91,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return validateCommand(parsed.positional, io);
     }
     case "inspect": {
+      if (parsed.flags.has("--recover")) {
+        const { recoverCommand } = await import("./commands/recover.js");
+        return recoverCommand(parsed.positional, parsed.flags.has("--write"), io);
+      }
+      if (parsed.flags.has("--write")) return usageError(io, "--write is only used with --recover");
       const { inspectCommand } = await import("./commands/inspect.js");
       return inspectCommand(parsed.positional, io);
     }

@@ -123,7 +123,7 @@ export function parseReportShape(document: unknown): Report {
       stderr: artifacts.oneOf("stderr", ["stderr.log"]),
       dependency_stdout: artifacts.nullableOneOf("dependency_stdout", ["dependency.stdout.log"]),
       dependency_stderr: artifacts.nullableOneOf("dependency_stderr", ["dependency.stderr.log"]),
-      report: artifacts.oneOf("report", ["report.json"]),
+      report: artifacts.oneOf("report", ["report.json", "report.recovered.json"]),
     },
     diagnostics: root.stringList("diagnostics"),
   };

@@ -37,10 +37,9 @@ function recoveryLine(report: Report): string {
   return line("Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`);
 }
 
-/** The summary text, byte for byte; `reportPath` is printed absolute and resolved. */
-export function renderSummary(report: Report, reportPath: string): string {
+/** The result, reason and metric lines of the summary (the part between heading and path). */
+export function renderSummaryBody(report: Report): string {
   return [
-    "\nExperiment complete.\n\n",
     `Result: ${report.result}\n`,
     `Reason: ${terminalSafe(report.reason_code)}\n\n`,
     faultLines(report),
@@ -48,6 +47,19 @@ export function renderSummary(report: Report, reportPath: string): string {
     line("Retries:", String(report.retries_observed)),
     recoveryLine(report),
     line("Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`),
-    `\nReport:\n${terminalSafe(resolve(reportPath))}\n`,
   ].join("");
+}
+
+/** The heading of a report recovered from an incomplete run (`inspect --recover`). */
+export const RECOVERED_HEADING = "Experiment incomplete: verdict recovered from its events.";
+
+/**
+ * The summary text, byte for byte; `reportPath` is printed absolute and resolved. A report
+ * recovered from an incomplete run (it names `report.recovered.json` as its own file) says so
+ * in its heading.
+ */
+export function renderSummary(report: Report, reportPath: string): string {
+  const heading =
+    report.artifacts.report === "report.recovered.json" ? RECOVERED_HEADING : "Experiment complete.";
+  return `\n${heading}\n\n${renderSummaryBody(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
 }

@@ -83,5 +83,9 @@ timeout_seconds: 30
       .slice(0, -1);
     expect(complete.length).toBeGreaterThanOrEqual(4);
     for (const [index, line] of complete.entries()) parseEventLine(line, index + 1);
+    // … and the verdict they support can be read.
+    const recovered = await runBuiltCli(["inspect", "--recover", onlyRunDir(out)]);
+    expect(recovered.code).toBe(0);
+    expect(recovered.stdout).toContain("Result: FAILED\nReason: INTERNAL_ERROR\n");
   });
 });
