@@ -18,6 +18,20 @@ import { SCENARIO_LIMITS } from "./limits.js";
 /** The lexer's zero-width marker that announces a scalar's text as the next lexeme. */
 const SCALAR_MARKER = "\u001f";
 const COLLECTIONS = new Set(["block-map", "block-seq", "flow-collection"]);
+/**
+ * `-`, `?`, `:` and `,`: one entry brings at most three (`? k : v,` in a flow mapping), and a
+ * flow collection one more (a trailing comma), so past this many there are too many entries:
+ * refused while lexing, before anything is composed.
+ */
+const ENTRY_INDICATORS = new Set(["-", "?", ":", ","]);
+const MAX_INDICATORS = 4 * SCENARIO_LIMITS.maxEntries + 1;
+
+function tooManyEntries(): ScenarioError {
+  return new ScenarioError(
+    "SCENARIO_TOO_LARGE",
+    `holds more than ${SCENARIO_LIMITS.maxEntries} mapping entries and list items`,
+  );
+}
 
 /** How many collections are open: the parser's stack also holds the document and scalars. */
 function collectionDepth(parser: Parser): number {
@@ -56,9 +70,12 @@ function composeDocuments(
   function* tokens(): Generator<CST.Token> {
     lineCounter.addNewLine(0);
     let scalarText = false;
+    let indicators = 0;
     for (const lexeme of new Lexer().lex(text)) {
-      if (!scalarText && lexeme.startsWith("#"))
-        comments.push([parser.offset, parser.offset + lexeme.length]);
+      if (!scalarText) {
+        if (lexeme.startsWith("#")) comments.push([parser.offset, parser.offset + lexeme.length]);
+        else if (ENTRY_INDICATORS.has(lexeme) && ++indicators > MAX_INDICATORS) throw tooManyEntries();
+      }
       scalarText = lexeme === SCALAR_MARKER;
       yield* parser.next(lexeme);
       if (
@@ -179,12 +196,7 @@ export function readYamlDocument(
   }
   const state: WalkState = { entries: 0, anchors: new Set(), problem: null };
   walk(contents, state);
-  if (state.entries > SCENARIO_LIMITS.maxEntries) {
-    throw new ScenarioError(
-      "SCENARIO_TOO_LARGE",
-      `holds more than ${SCENARIO_LIMITS.maxEntries} mapping entries and list items`,
-    );
-  }
+  if (state.entries > SCENARIO_LIMITS.maxEntries) throw tooManyEntries();
   if (state.problem !== null) throw syntaxError(lineCounter, state.problem.offset, state.problem.reason);
   if (!isMap(contents)) {
     throw new ScenarioError(
