@@ -11,11 +11,35 @@ import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "
 
 const dir = testFolder("each");
 
-/** A finished run of the bundled 503 example (RECOVERED), its folder. */
+/** A finished run that recovers from one injected 503 (its own free port), its folder. */
 async function finishedRun(): Promise<string> {
-  const out = join(dir.path, "runs");
-  const result = await runBuiltCli(["run", "examples/scenarios/api_503_recovery.yaml", "--output-dir", out]);
-  expect(result.code).toBe(0);
+  const port = await freePort();
+  const agent = [
+    process.execPath,
+    "-e",
+    "const u = process.env.AGENTCHAOS_PROXY_URL + '/x'; fetch(u).then((r) => (r.status === 200 ? r : fetch(u))).then((r) => process.exit(r.status === 200 ? 0 : 1))",
+  ];
+  const file = await writeScenario(
+    dir.path,
+    "recovers",
+    `schema_version: 1
+name: recovers
+${fixtureDependency(port)}workload:
+  command: ${yamlList(agent)}
+fault:
+  type: http_error
+  target:
+    path: /x
+  trigger:
+    occurrence: 1
+  status_code: 503
+success:
+  exit_code: 0
+`,
+  );
+  const out = join(dir.path, `runs-${port}`);
+  const result = await runBuiltCli(["run", file, "--output-dir", out]);
+  expect(result.stdout).toContain("Result: RECOVERED\n");
   return onlyRunDir(out);
 }
 
@@ -69,11 +93,12 @@ success:
     await rm(join(runDir, "report.json"));
     const events = join(runDir, "events.jsonl");
     const text = await readFile(events, "utf8");
+    const lines = text.split("\n").length - 1;
     await truncate(events, text.length - 40); // a kill in the middle of the last write
     const written = await runInProcess(["inspect", "--recover", "--write", runDir]);
     expect(written.code).toBe(0);
     expect(written.stdout).toContain(
-      "; RUN_COMPLETED was never recorded; line 16 and after left out (cut off or invalid).\n",
+      `${lines - 1} events read; RUN_COMPLETED was never recorded; line ${lines} and after left out (cut off or invalid).\n`,
     );
     expect(written.stdout).toContain("Result: RECOVERED\nReason: RECOVERY_OBSERVED\n");
     const saved = join(runDir, "report.recovered.json");

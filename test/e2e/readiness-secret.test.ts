@@ -10,7 +10,10 @@ const SECRET = "planted-readiness-token-Vb42";
 describe("a query value in readiness.path", () => {
   it("is used for readiness but written to no event, report or terminal line", async () => {
     const port = await freePort();
-    const dependency = fixtureDependency(port).replace("path: /health", `path: "/health?token=${SECRET}#frag"`);
+    const dependency = fixtureDependency(port).replace(
+      "path: /health",
+      `path: "/health?token=${SECRET}#frag"`,
+    );
     const file = await writeScenario(
       dir.path,
       "readiness-secret",

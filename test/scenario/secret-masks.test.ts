@@ -17,9 +17,12 @@ describe("excerpts mask secrets found by parsing the document", () => {
     ["a single-quoted URL", `  type: http\n  base_url: 'http://admin:${SECRET}@127.0.0.1:1'\n  port: 1`],
     ["quotes in a flow mapping", `  {type: http, base_url: "http://u:${SECRET}@h:1", port: 1}`],
     ["a password holding a quote", `  {type: http, base_url: 'http://u:pa"ss${SECRET}@h:1', port: 1}`],
-    ["a password holding a quote, unquoted", `  type: http
+    [
+      "a password holding a quote, unquoted",
+      `  type: http
   base_url: http://u:it's${SECRET}@h:1
-  port: 1`],
+  port: 1`,
+    ],
     ["a URL in a flow mapping", `  {type: http, base_url: http://u:${SECRET}@h:1, port: 1}`],
     ["a URL continued on the next line", `  type: http\n  base_url: http://u:${SECRET}\n    @h:1\n  port: 1`],
     [
