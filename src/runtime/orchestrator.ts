@@ -90,6 +90,7 @@ export async function runExperiment(
   abort.stopRecording();
   if (recorder.writeError !== null) {
     // The evidence is incomplete: no verdict is drawn from it (inspect --recover reads the prefix).
+    abort.ioFailure("events.jsonl", recorder.writeError);
     recorder.close();
     abort.throwIfIoFailed(runDir);
   }
