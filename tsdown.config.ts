@@ -2,13 +2,11 @@ import { defineConfig } from "tsdown";
 
 /**
  * The `agentchaos` executable is bundled with its dependencies into a few files: loading one
- * file instead of ~150 modules halves the CLI's start-up time. The supervisor that outlives a
- * killed run (src/runtime/supervisor.ts) is a second entry, found next to the bundle's chunks.
- * The library (dist/index.js and the rest of dist/) is compiled file by file by
- * `tsc -p tsconfig.build.json`, the supervisor's script included.
+ * file instead of ~150 modules halves the CLI's start-up time. The library (dist/index.js and
+ * the rest of dist/) is compiled file by file by `tsc -p tsconfig.build.json`.
  */
 export default defineConfig({
-  entry: { agentchaos: "src/bin/agentchaos.ts", "supervisor-main": "src/runtime/supervisor-main.ts" },
+  entry: { agentchaos: "src/bin/agentchaos.ts" },
   outDir: "dist/bin",
   format: "esm",
   platform: "node",

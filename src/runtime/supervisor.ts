@@ -1,45 +1,53 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
-import { fileURLToPath } from "node:url";
 
 /**
  * A killed runner cannot clean up after itself, so a small process that outlives it does: the
- * supervisor (supervisor-main.ts). Every process group a `ManagedProcess` starts is registered
- * with it at once and released when the group has ended; if the runner goes away first, for
- * whatever reason (SIGKILL included), the supervisor ends what is still registered.
+ * supervisor. Every process group a `ManagedProcess` starts is registered with it at once
+ * (`+<pgid>` on the supervisor's stdin) and released when the group has ended (`-<pgid>`).
+ * The supervisor's stdin is the runner's lifeline: when it closes — the runner exited, crashed
+ * or was killed with SIGKILL — every group still registered gets SIGTERM, then SIGKILL once one
+ * second has passed with any member left, and the supervisor exits.
  *
- * One supervisor serves the whole runner process, started with the first managed process. It
- * holds no terminal and no output of the runner, never keeps the runner alive, and is started
- * again (with every live registration) should it ever die. Where its script cannot be found
- * (a bundle that left it out) processes run unsupervised, exactly as before it existed.
+ * It is a POSIX shell program, so that it is running within milliseconds even on a loaded
+ * machine (a second Node.js process takes a tenth of a second or more to start, and the runner
+ * may be killed before then), needs no file of its own, and costs about a megabyte. It runs in a
+ * session of its own (no terminal signals reach it; SIGINT and SIGHUP are ignored), holds no
+ * output of the runner and never keeps the runner alive. One supervisor serves the whole runner
+ * process; should it die, the next registration starts another with every live group.
  */
-const ENTRY = "supervisor-main.js";
-
-/**
- * The supervisor script: next to this module, in both the compiled library (dist/runtime/) and
- * the bundled CLI (dist/bin/); when this module runs from its TypeScript source (the tests), the
- * compiled library's copy.
- */
-function entryScript(): string | null {
-  const candidates = [
-    new URL(`./${ENTRY}`, import.meta.url),
-    new URL(`../../dist/runtime/${ENTRY}`, import.meta.url),
-  ];
-  for (const candidate of candidates) {
-    const path = fileURLToPath(candidate);
-    if (existsSync(path)) return path;
-  }
-  return null;
-}
+const SCRIPT = `
+trap '' INT HUP
+groups=" "
+while IFS= read -r line; do
+  case $line in
+    +[0-9]*) [ "\${line#+}" -gt 1 ] 2>/dev/null && groups="$groups\${line#+} " ;;
+    -[0-9]*) kept=" "; for g in $groups; do [ "$g" = "\${line#-}" ] || kept="$kept$g "; done; groups=$kept ;;
+  esac
+done
+live=""
+for g in $groups; do kill -TERM -$g 2>/dev/null && live="$live $g"; done
+[ -n "$live" ] || exit 0
+tries=0
+while [ $tries -lt 10 ]; do
+  sleep 0.1
+  left=""
+  for g in $live; do kill -0 -$g 2>/dev/null && left="$left $g"; done
+  [ -n "$left" ] || exit 0
+  live=$left
+  tries=$((tries + 1))
+done
+for g in $live; do kill -KILL -$g 2>/dev/null; done
+exit 0
+`;
 
 class Supervisor {
   readonly #groups = new Set<number>();
   #child: ChildProcess | null = null;
-  #script: string | null | undefined;
 
   /** Hands a process group to the supervisor (call right after spawning its leader). */
   register(pgid: number): void {
+    if (pgid <= 1) return;
     this.#groups.add(pgid);
     if (this.#child === null) this.#start();
     else this.#send(`+${pgid}\n`);
@@ -57,26 +65,22 @@ class Supervisor {
   }
 
   #start(): void {
-    this.#script ??= entryScript();
-    if (this.#script === null) return;
     let child: ChildProcess;
     try {
-      child = spawn(process.execPath, [this.#script], {
+      child = spawn("/bin/sh", ["-c", SCRIPT], {
         stdio: ["pipe", "ignore", "ignore"],
         detached: true,
-        env: {},
+        env: { PATH: "/usr/bin:/bin" },
         cwd: "/",
       });
     } catch {
       return;
     }
-    child.on("error", () => {
+    const forget = (): void => {
       if (this.#child === child) this.#child = null;
-    });
-    child.on("exit", () => {
-      // Should it die, the next registration starts a new one with every live group.
-      if (this.#child === child) this.#child = null;
-    });
+    };
+    child.on("error", forget);
+    child.on("exit", forget);
     const lifeline = child.stdin as Socket | null;
     lifeline?.on("error", () => {});
     lifeline?.unref();
@@ -86,8 +90,7 @@ class Supervisor {
   }
 
   #send(text: string): void {
-    if (text === "") return;
-    this.#child?.stdin?.write(text);
+    if (text !== "") this.#child?.stdin?.write(text);
   }
 }
 
