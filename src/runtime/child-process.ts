@@ -83,11 +83,12 @@ export class ManagedProcess {
       closeSync(stdoutFd);
       closeSync(stderrFd);
     };
+    supervisor.ensureRunning();
     let child: ChildProcess;
     try {
       child = spawn(spec.command[0], spec.command.slice(1), {
         cwd: spec.cwd,
-        env: { ...process.env, ...spec.env, ...options.extraEnv },
+        env: { ...process.env, ...spec.env, ...options.extraEnv, ...supervisor.environment },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
         shell: false,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 
 /**
@@ -9,33 +10,58 @@ import type { Socket } from "node:net";
  * or was killed with SIGKILL — every group still registered gets SIGTERM, then SIGKILL once one
  * second has passed with any member left, and the supervisor exits.
  *
+ * A runner killed between spawning a process and registering it (a few milliseconds while the
+ * new process executes its program) cannot tell the supervisor about it. So every managed
+ * process also carries the supervisor's marker in its environment, and on Linux the supervisor
+ * looks for processes that carry it (in /proc) and ends their groups too, looking again for a
+ * while in case one is still starting.
+ *
  * It is a POSIX shell program, so that it is running within milliseconds even on a loaded
- * machine (a second Node.js process takes a tenth of a second or more to start, and the runner
- * may be killed before then), needs no file of its own, and costs about a megabyte. It runs in a
- * session of its own (no terminal signals reach it; SIGINT and SIGHUP are ignored), holds no
- * output of the runner and never keeps the runner alive. One supervisor serves the whole runner
- * process; should it die, the next registration starts another with every live group.
+ * machine (a second Node.js process takes a tenth of a second or more to start), needs no file
+ * of its own, and costs about a megabyte. It runs in a session of its own (no terminal signals
+ * reach it; SIGINT and SIGHUP are ignored), holds no output of the runner and never keeps the
+ * runner alive. One supervisor serves the whole runner process; should it die, the next
+ * registration starts another with every live group.
  */
+const MARKER = "AGENTCHAOS_SUPERVISION_ID";
+
 const SCRIPT = `
 trap '' INT HUP
+token=$1
 groups=" "
 while IFS= read -r line; do
   case $line in
-    +[0-9]*) [ "\${line#+}" -gt 1 ] 2>/dev/null && groups="$groups\${line#+} " ;;
+    +[0-9]*) groups="$groups\${line#+} " ;;
     -[0-9]*) kept=" "; for g in $groups; do [ "$g" = "\${line#-}" ] || kept="$kept$g "; done; groups=$kept ;;
   esac
 done
+marked() {
+  [ -d /proc ] || return 0
+  grep -lzx "${MARKER}=$token" /proc/[0-9]*/environ 2>/dev/null | while IFS= read -r file; do
+    pid=\${file#/proc/}
+    read -r stat < "/proc/\${pid%/environ}/stat" 2>/dev/null || continue
+    set -- \${stat##*) }
+    echo "$3"
+  done
+}
 live=""
-for g in $groups; do kill -TERM -$g 2>/dev/null && live="$live $g"; done
-[ -n "$live" ] || exit 0
+term() {
+  for g in "$@"; do
+    [ "$g" -gt 1 ] 2>/dev/null || continue
+    case " $live " in *" $g "*) continue ;; esac
+    kill -TERM -$g 2>/dev/null && live="$live $g"
+  done
+}
+term $groups $(marked)
 tries=0
 while [ $tries -lt 10 ]; do
   sleep 0.1
+  term $(marked)
   left=""
   for g in $live; do kill -0 -$g 2>/dev/null && left="$left $g"; done
-  [ -n "$left" ] || exit 0
   live=$left
   tries=$((tries + 1))
+  [ -n "$live" ] || [ $tries -lt 3 ] || exit 0
 done
 for g in $live; do kill -KILL -$g 2>/dev/null; done
 exit 0
@@ -43,7 +69,22 @@ exit 0
 
 class Supervisor {
   readonly #groups = new Set<number>();
+  readonly #token = randomUUID();
   #child: ChildProcess | null = null;
+
+  /** What every managed process gets in its environment: the supervisor's marker. */
+  get environment(): Readonly<Record<string, string>> {
+    return { [MARKER]: this.#token };
+  }
+
+  /**
+   * Starts the supervisor unless it runs. Called before a leader is spawned, so that its
+   * registration right after the spawn is one write on an open pipe: a SIGKILL of the runner
+   * can fall only into the few microseconds between the two.
+   */
+  ensureRunning(): void {
+    if (this.#child === null) this.#start();
+  }
 
   /** Hands a process group to the supervisor (call right after spawning its leader). */
   register(pgid: number): void {
@@ -67,7 +108,7 @@ class Supervisor {
   #start(): void {
     let child: ChildProcess;
     try {
-      child = spawn("/bin/sh", ["-c", SCRIPT], {
+      child = spawn("/bin/sh", ["-c", SCRIPT, "agentchaos-supervisor", this.#token], {
         stdio: ["pipe", "ignore", "ignore"],
         detached: true,
         env: { PATH: "/usr/bin:/bin" },

@@ -67,12 +67,15 @@ success:
       onStdout: (text, child) => {
         if (killedAt === 0 && text.includes("Starting experiment") && child.pid !== undefined) {
           const cli = child.pid;
+          // Killed while the dependency waits for readiness (it never becomes ready).
           const poll = setInterval(() => {
             started = childrenOf(cli);
             if (started.length >= 2) {
               clearInterval(poll);
-              killedAt = Date.now();
-              child.kill("SIGKILL");
+              setTimeout(() => {
+                killedAt = Date.now();
+                child.kill("SIGKILL");
+              }, 200);
             }
           }, 20);
           child.once("exit", () => clearInterval(poll));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { groupAlive, processAlive } from "../../src/runtime/process-group.js";
 import { testFolder } from "../helpers/cli.js";
+import { childrenOf } from "../helpers/processes.js";
 import { PROGRAMS } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";
 
@@ -42,5 +43,24 @@ describe.runIf(process.platform === "linux")("the supervisor of managed processe
     expect(code).toBe(0);
     expect(groupAlive(managed)).toBe(false);
     expect(await eventually(() => !processAlive(supervisor), 2000)).toBe(true);
+  });
+
+  it("ends a process even when its runner is killed between spawning it and registering it", async () => {
+    // The runner is killed the moment its second child (supervisor first, then the managed
+    // process) shows up: usually before the spawn has returned, so before any registration.
+    for (let round = 0; round < 4; round++) {
+      const runner = spawn(process.execPath, [join(PROGRAMS, "managed-runner.mjs"), "hold", dir.path], {
+        stdio: "ignore",
+      });
+      const pid = runner.pid as number;
+      let children: number[] = [];
+      while (children.length < 2) {
+        children = childrenOf(pid);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      runner.kill("SIGKILL");
+      await once(runner, "exit");
+      expect(await eventually(() => children.every((child) => !groupAlive(child)), 2000)).toBe(true);
+    }
   });
 });
