@@ -35,6 +35,10 @@ function writeAllOnExit(): void {
  * emitted (a `setImmediate`), or earlier when `flush` is called: the proxy's write barrier calls
  * it before any byte (or close) that follows an event. Lines are appended whole and in sequence
  * order, so a crash leaves a valid prefix: at most the unwritten events of one turn are missing.
+ *
+ * A write that fails (disk full, I/O error) never throws into the code that emitted or flushed:
+ * the recorder stops writing, so the file stays a prefix of the run (its last line possibly
+ * cut), and tells its write-error listeners once.
  */
 export class Recorder implements EventSink, EventSinkV2 {
   readonly runId: string;
@@ -45,22 +49,18 @@ export class Recorder implements EventSink, EventSinkV2 {
   #sequence = 0;
   readonly #origin = performance.now();
   readonly #listeners: EventListener[] = [];
+  readonly #errorListeners: ((code: string) => void)[] = [];
+  #writeError: string | null = null;
   readonly #runIdJson: string;
   readonly #batch = Buffer.allocUnsafe(BATCH_BYTES);
   /** Bytes of `#batch` not written yet. */
   #used = 0;
   #turnEnd: NodeJS.Immediate | null = null;
-  /** A write that failed: the file can no longer be extended as a valid prefix. */
-  #failure: unknown = null;
   #stampedAt = -1;
   #stamp = "";
   readonly #writeAtTurnEnd = () => {
     this.#turnEnd = null;
-    try {
-      this.flush();
-    } catch {
-      // Kept in #failure: the next emit or flush reports it to its caller.
-    }
+    this.flush();
   };
 
   constructor(path: string, runId: string, schemaVersion: 1 | 2 = 1) {
@@ -76,6 +76,16 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.#listeners.push(listener);
   }
 
+  /** Called once, with the error code, when a write fails. */
+  onWriteError(listener: (code: string) => void): void {
+    this.#errorListeners.push(listener);
+  }
+
+  /** The code of the write that failed, or null while every event was written. */
+  get writeError(): string | null {
+    return this.#writeError;
+  }
+
   get lastSequence(): number {
     return this.#sequence;
   }
@@ -89,7 +99,6 @@ export class Recorder implements EventSink, EventSinkV2 {
   emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
   emit(payload: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
     if (this.#fd === null) throw new Error("recorder is closed");
-    if (this.#failure !== null) throw this.#failure;
     const now = Date.now();
     if (now !== this.#stampedAt) {
       this.#stampedAt = now;
@@ -118,11 +127,10 @@ export class Recorder implements EventSink, EventSinkV2 {
 
   /**
    * Writes every recorded event not written yet (one `write`, done when this returns). Cheap
-   * when there is none. Throws when the write fails; from then on `emit` throws too.
+   * when there is none. Never throws: a failed write is reported to the write-error listeners.
    */
   flush(): void {
     if (this.#used === 0) return;
-    if (this.#failure !== null) throw this.#failure;
     const length = this.#used;
     this.#used = 0;
     unwritten.delete(this);
@@ -133,17 +141,20 @@ export class Recorder implements EventSink, EventSinkV2 {
     if (this.#fd === null) return;
     if (this.#turnEnd !== null) clearImmediate(this.#turnEnd);
     this.#turnEnd = null;
+    this.flush();
+    unwritten.delete(this);
+    const fd = this.#fd;
+    this.#fd = null;
     try {
-      if (this.#failure === null) this.flush();
-    } finally {
-      unwritten.delete(this);
-      closeSync(this.#fd);
-      this.#fd = null;
+      closeSync(fd);
+    } catch {
+      // Every line was already written (or the failure reported); closing can lose nothing more.
     }
   }
 
   /** Adds one line to the batch; a line longer than a whole batch is written on its own. */
   #append(line: string): void {
+    if (this.#writeError !== null) return;
     // Up to 3 UTF-8 bytes per UTF-16 unit: the exact length is only needed near the limit.
     if (line.length * 3 > BATCH_BYTES - this.#used) {
       if (Buffer.byteLength(line, "utf8") > BATCH_BYTES - this.#used) {
@@ -167,12 +178,16 @@ export class Recorder implements EventSink, EventSinkV2 {
   }
 
   #writeAll(bytes: Buffer, length: number): void {
+    if (this.#writeError !== null) return;
     try {
       let written = 0;
       while (written < length) written += writeSync(this.#fd as number, bytes, written, length - written);
     } catch (error) {
-      this.#failure = error;
-      throw error;
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      const failure = typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "EIO";
+      this.#writeError = failure;
+      // Told after the write that failed, so no listener runs inside an emit or a flush.
+      for (const listener of this.#errorListeners) queueMicrotask(() => listener(failure));
     }
   }
 }

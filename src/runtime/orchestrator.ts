@@ -4,14 +4,13 @@ import type { Analysis } from "../analysis/types.js";
 import type { AnalysisV2 } from "../analysis/v2/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
 import type { Report } from "../report/types.js";
-import type { ReportV4 } from "../report/types-v4.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { errorLabel } from "./error-label.js";
 import { exitCodeFor } from "./exit-code.js";
 import type { JudgeHooks } from "./judge.js";
+import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
@@ -25,7 +24,7 @@ export interface ExperimentOptions {
   /** A second interruption: skip grace periods. */
   readonly forceStop?: AbortSignal;
   /** Called synchronously after each event is recorded (live terminal lines). */
-  readonly onEvent?: (event: AgentChaosEvent | AgentChaosEventV2) => void;
+  readonly onEvent?: (event: AnyAgentChaosEvent) => void;
   /** Each complete line of workload output. */
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
 }
@@ -35,35 +34,43 @@ export interface ExperimentOutcome {
   readonly runDir: string;
   readonly reportPath: string;
   /** Schema 2 or 3 for a schema-1 scenario, schema 4 for a schema-2 scenario. */
-  readonly report: Report | ReportV4;
+  readonly report: Report;
   readonly analysis: Analysis | AnalysisV2;
   readonly interrupted: boolean;
   readonly exitCode: number;
 }
 
-/** The verdict of a finished run and its report, for one scenario schema. */
+/** The analysed run and its report, for one scenario schema. */
 interface Judgement {
-  readonly result: Analysis["result"];
-  readonly reasonCode: string;
   readonly analysis: Analysis | AnalysisV2;
-  readonly report: Report | ReportV4;
+  readonly report: Report;
 }
 
 /**
  * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
  * managed dependencies, proxies, workload, cleanup of every process, analysis, report. A
  * schema-1 scenario records events schema 1 and a report 2 or 3; a schema-2 scenario records
- * events schema 2 and a report 4 (v2/README.md, compatibility line).
+ * events schema 2 and a report 4 (v2/README.md, compatibility line). An artifact that cannot
+ * be written stops the run early and, once every process is stopped (and the report written
+ * when the events are complete), rejects with `RunIoError`.
  */
 export async function runExperiment(
   scenario: AnyScenario,
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
-  await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
-  await writeFile(join(runDir, "stdout.log"), "");
-  await writeFile(join(runDir, "stderr.log"), "");
-  const recorder = new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion);
+  await createArtifact(runDir, "scenario.yaml", () =>
+    copyFile(scenario.sourcePath, join(runDir, "scenario.yaml")),
+  );
+  await createArtifact(runDir, "stdout.log", () => writeFile(join(runDir, "stdout.log"), ""));
+  await createArtifact(runDir, "stderr.log", () => writeFile(join(runDir, "stderr.log"), ""));
+  const recorder = await createArtifact(
+    runDir,
+    "events.jsonl",
+    () => new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion),
+  );
+  const abort = new RunAbort(recorder);
+  recorder.onWriteError((code) => abort.ioFailure("events.jsonl", code));
   recorder.onEvent((event) => {
     try {
       options.onEvent?.(event);
@@ -82,7 +89,8 @@ export async function runExperiment(
     runId,
     runDir,
     sink: recorder,
-    interrupt,
+    interrupt: AbortSignal.any([interrupt, abort.signal]),
+    abortRun: abort,
     forceStop: options.forceStop ?? new AbortController().signal,
     preload: () => void load(),
     startProxy: async (proxyOptions: Parameters<StepContext["startProxy"]>[0]) =>
@@ -91,12 +99,26 @@ export async function runExperiment(
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
-  const judgement =
-    scenario.schemaVersion === 1
-      ? await runV1({ ...shared, scenario }, recorder, load)
-      : await runV2({ ...shared, scenario }, recorder, load);
+  if (scenario.schemaVersion === 1) await runSteps({ ...shared, scenario });
+  else await runStepsV2({ ...shared, scenario });
+  abort.stopRecording();
+  // Whatever the last turn recorded is written now, so a failed write is known before judging.
+  recorder.flush();
+  if (recorder.writeError !== null) {
+    // The evidence is incomplete: no verdict is drawn from it (inspect --recover reads the prefix).
+    abort.ioFailure("events.jsonl", recorder.writeError);
+    recorder.close();
+    abort.throwIfIoFailed(runDir);
+  }
+
+  const judgement = await judge(scenario, runId, recorder, await load());
   const { writeReport } = await load();
-  const reportPath = await writeReport(runDir, judgement.report);
+  const reportPath = await writeReport(runDir, judgement.report).catch((error: unknown) => {
+    abort.ioFailure("report.json", errorLabel(error));
+    return join(runDir, "report.json");
+  });
+  abort.throwIfIoFailed(runDir);
+  const { result, reasonCode } = judgement.analysis;
   const interrupted = interrupt.aborted;
   return {
     runId,
@@ -105,67 +127,26 @@ export async function runExperiment(
     report: judgement.report,
     analysis: judgement.analysis,
     interrupted,
-    exitCode: exitCodeFor(judgement.result, judgement.reasonCode, interrupted),
+    exitCode: exitCodeFor(result, reasonCode, interrupted),
   };
 }
 
-async function runV1(
-  context: StepContext<Scenario>,
-  recorder: Recorder,
-  load: () => Promise<RunModules>,
-): Promise<Judgement> {
-  await runSteps(context);
-  const { judgeRun, buildReport } = await load();
-  const analysis = await judgeRun(context.scenario, recorder.path, judgeHooks(recorder));
-  const report = buildReport({
-    scenario: context.scenario,
-    analysis,
-    runId: context.runId,
-    managedDependency: context.scenario.dependency.start !== null,
-  });
-  return { result: analysis.result, reasonCode: analysis.reasonCode, analysis, report };
-}
-
-async function runV2(
-  context: StepContext<ScenarioV2>,
-  recorder: Recorder,
-  load: () => Promise<RunModules>,
-): Promise<Judgement> {
-  await runStepsV2(context);
-  const { judgeRun, buildReportV4 } = await load();
-  // The recorder writes this file's schema: its events are schema-2 events.
-  const analysis = await judgeRun(
-    context.scenario,
-    recorder.path,
-    judgeHooks(recorder) as unknown as JudgeHooks<AgentChaosEventV2>,
-  );
-  const managedDependencies = context.scenario.dependencies.flatMap((dependency) =>
-    dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
-  );
-  const report = buildReportV4({
-    scenario: context.scenario,
-    analysis,
-    runId: context.runId,
-    managedDependencies,
-  });
-  return { result: analysis.result, reasonCode: analysis.reasonCode, analysis, report };
-}
-
 /**
- * How the judgement records through the run's recorder: RUN_COMPLETED (then the file is
- * complete and closed), or the RUN_ERROR of an events file that could not be read back, on
- * which alone the run is then judged.
+ * How the judgement records through the run's recorder: RUN_COMPLETED with the first verdict
+ * (then the file is complete and the recorder closed), or the RUN_ERROR of an events file that
+ * could not be read back, on which alone the run is then judged.
  */
-function judgeHooks(recorder: Recorder): JudgeHooks<AgentChaosEvent> {
+function judgeHooks<E extends AnyAgentChaosEvent>(recorder: Recorder): JudgeHooks<E> {
   recorder.flush();
   return {
     complete(first) {
+      // The recorder writes this file's schema: the completion is an event of the same schema.
       const completed = recorder.emit({
         kind: "RUN_COMPLETED",
         result: first.result,
         reason_code: first.reasonCode,
         duration_ms: recorder.elapsedMs(),
-      });
+      }) as unknown as E;
       recorder.close();
       return completed;
     },
@@ -174,6 +155,28 @@ function judgeHooks(recorder: Recorder): JudgeHooks<AgentChaosEvent> {
         kind: "RUN_ERROR",
         reason_code: "INTERNAL_ERROR",
         message: `event stream could not be read back (${code})`,
-      }),
+      }) as unknown as E,
   };
+}
+
+/**
+ * The analysis and report of a finished run, by scenario schema: the recorded stream is read
+ * back and judged as it is read (runtime/judge.ts), RUN_COMPLETED included.
+ */
+async function judge(
+  scenario: AnyScenario,
+  runId: string,
+  recorder: Recorder,
+  modules: RunModules,
+): Promise<Judgement> {
+  if (scenario.schemaVersion === 1) {
+    const analysis = await modules.judgeRun(scenario, recorder.path, judgeHooks<AgentChaosEvent>(recorder));
+    const managedDependency = scenario.dependency.start !== null;
+    return { analysis, report: modules.buildReport({ scenario, analysis, runId, managedDependency }) };
+  }
+  const analysis = await modules.judgeRun(scenario, recorder.path, judgeHooks<AgentChaosEventV2>(recorder));
+  const managedDependencies = scenario.dependencies.flatMap((dependency) =>
+    dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
+  );
+  return { analysis, report: modules.buildReportV4({ scenario, analysis, runId, managedDependencies }) };
 }
