@@ -5,11 +5,12 @@
 //   node bench/profile.mjs heap [connections] [seconds]    heap snapshot of the proxy halfway
 //                                                          through a load (default 1000 connections)
 // Writes the .cpuprofile to bench/results/ and prints self time by area and by function.
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summariseProfile } from "./lib/cpu-profile.mjs";
-import { summariseHeapSnapshot } from "./lib/heap-snapshot.mjs";
+import { summariseAllocations, summariseHeapSnapshot } from "./lib/heap-snapshot.mjs";
 import { measureLoad } from "./lib/load.mjs";
 import { CLI, ROOT } from "./lib/paths.mjs";
 import { runCommand, stopAll } from "./lib/processes.mjs";
@@ -22,17 +23,57 @@ const [mode = "proxy", ...rest] = process.argv.slice(2);
 const profileDir = join(RESULTS, `profile-${mode}`);
 await rm(profileDir, { recursive: true, force: true });
 await mkdir(profileDir, { recursive: true });
-const execArgv =
-  mode === "heap"
-    ? ["--heapsnapshot-signal=SIGUSR2", "--diagnostic-dir", profileDir]
-    : ["--cpu-prof", "--cpu-prof-dir", profileDir];
+const EXEC_ARGV = {
+  heap: ["--heapsnapshot-signal=SIGUSR2", "--diagnostic-dir", profileDir],
+};
+const execArgv = EXEC_ARGV[mode] ?? ["--cpu-prof", "--cpu-prof-dir", profileDir];
 process.once("SIGINT", async () => {
   await stopAll();
   removeAllTempDirs();
   process.exit(130);
 });
 
-if (mode === "proxy" || mode === "bare") {
+if (mode === "alloc") {
+  // Sampled allocations of the proxy under load, by function: what each request allocates.
+  const [connections = "64", seconds = "5"] = rest;
+  const upstream = await startUpstream();
+  let requests = 0;
+  try {
+    process.env.AGENTCHAOS_BENCH_ALLOC_PROFILE = join(profileDir, "allocations.heapprofile");
+    const proxy = await startAgentChaosProxy(upstream.url);
+    try {
+      const load = await measureLoad(`${proxy.url}/json`, {
+        connections: Number(connections),
+        durationS: Number(seconds),
+      });
+      requests = load.requests;
+      process.stdout.write(`load: ${JSON.stringify(load)}\n`);
+      process.kill(proxy.pid, "SIGUSR2");
+      const written = join(profileDir, "allocations.heapprofile");
+      for (let waited = 0; waited < 60_000 && !existsSync(written); waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await proxy.stop();
+    }
+  } finally {
+    await upstream.stop();
+  }
+  for (const file of await readdir(profileDir)) {
+    if (!file.endsWith(".heapprofile")) continue;
+    const rows = await summariseAllocations(join(profileDir, file));
+    const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+    process.stdout.write(
+      `\n${file}: ${Math.round(total / 1024 / 1024)} MB sampled, about ${Math.round(total / Math.max(requests, 1))} bytes per measured request (warm-up included)\n`,
+    );
+    process.stdout.write(
+      `${formatTable(
+        ["KB", "function"],
+        rows.slice(0, 30).map((row) => [Math.round(row.bytes / 1024), row.name]),
+      )}\n`,
+    );
+  }
+  process.exit(0);
+} else if (mode === "proxy" || mode === "bare") {
   const [connections = "64", seconds = "5"] = rest;
   const start = mode === "proxy" ? startAgentChaosProxy : startBareProxy;
   const upstream = await startUpstream();

@@ -34,3 +34,18 @@ export async function summariseHeapSnapshot(path, top = 30) {
     groups: rows.map((group) => ({ ...group, kb: round(group.bytes / 1024, 1) })),
   };
 }
+
+/** Self bytes of a sampled allocation profile (`--heap-prof`) by function, largest first. */
+export async function summariseAllocations(path) {
+  const profile = JSON.parse(await readFile(path, "utf8"));
+  const bytes = new Map();
+  const visit = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const self = (node.selfSize ?? 0) + 0;
+    const name = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(dist|node_modules)\//, "$1/")}:${lineNumber + 1}`;
+    if (self > 0) bytes.set(name, (bytes.get(name) ?? 0) + self);
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(profile.head);
+  return [...bytes].map(([name, total]) => ({ name, bytes: total })).sort((a, b) => b.bytes - a.bytes);
+}

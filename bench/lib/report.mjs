@@ -91,6 +91,12 @@ const SECTIONS = {
         return [NAMES[name], m.idleRssMb, m.peakRssMb, m.rps, m.p99Ms, m.errors, m.non2xx];
       }),
     ),
+    ...["agentchaos", "agentchaosV2", "bare"].map((name) => {
+      const peaks = r[name].memoryPeaksMb;
+      return peaks
+        ? `${NAMES[name]}: peaks of V8 heap total ${peaks.heapTotal} MB (used ${peaks.heapUsed}), external ${peaks.external} MB (array buffers ${peaks.arrayBuffers})`
+        : `${NAMES[name]}: -`;
+    }),
     `whole \`agentchaos run\` process under the same load (scenario loader, live output, post-run analysis and report included): peak RSS ${r.cliRun.peakRssMb} MB, ${r.cliRun.rps} req/s, exit ${r.cliRun.exitCode}`,
   ],
   htmlReport: (r) => [

@@ -14,8 +14,13 @@ export function startUpstream() {
   return startServer(join(servers, "upstream.mjs"));
 }
 
-export function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
-  return startServer(join(servers, "bare-proxy.mjs"), ["--upstream", upstreamUrl], { execArgv });
+/** The bare reference proxy; `stop()` resolves with { maxRssKb, memoryPeaksMb } as it reported them. */
+export async function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
+  const server = await startServer(join(servers, "bare-proxy.mjs"), ["--upstream", upstreamUrl], {
+    execArgv,
+  });
+  const stop = async () => (await server.stop()).map(parseJson).find((value) => value?.maxRssKb) ?? null;
+  return { ...server, stop };
 }
 
 /**

@@ -69,6 +69,7 @@ async function measureProxy(upstreamUrl, start) {
     return {
       idleRssMb: idleKb === null ? null : round(idleKb / 1024, 1),
       peakRssMb: peakKb > 0 ? round(peakKb / 1024, 1) : null,
+      memoryPeaksMb: reported?.memoryPeaksMb ?? null,
       rps: load.rps,
       p99Ms: load.p99Ms,
       errors: load.errors,

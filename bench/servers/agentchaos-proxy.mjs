@@ -2,19 +2,22 @@
 // own process (as the CLI would run it, minus the workload). With `--dependencies a,b` it runs
 // schema 2: one proxy per named dependency, all recording into one schema-2 recorder, and
 // announces each URL. On shutdown it prints one JSON line:
-// { "events": <events recorded>, "maxRssKb": <peak RSS> }.
+// { "events": <events recorded>, "maxRssKb": <peak RSS>, "memoryPeaksMb": {...} }.
 // Usage: node agentchaos-proxy.mjs --upstream http://127.0.0.1:PORT --events /tmp/.../events.jsonl
 //        [--dependencies llm,tools]
 //        [--armed-stream-fault yes]: schema 2, with an http_stream_truncate fault selecting every
 //        `/sse` request (its first 1,000) whose cut point, after 1,000,000 events, is never
 //        reached: every stream goes through the fault's relay and its cut-point scan.
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
+import { sampleAllocations, trackMemoryPeaks } from "../lib/memory-peaks.mjs";
 import { fromDist } from "../lib/paths.mjs";
 
 const { Recorder } = await fromDist("events/recorder.js");
 const { startProxy } = await fromDist("proxy/server.js");
 
 const options = flags();
+const memoryPeaks = trackMemoryPeaks();
+const allocations = await sampleAllocations(process.env.AGENTCHAOS_BENCH_ALLOC_PROFILE);
 const armed = options["armed-stream-fault"] === "yes";
 const names = options.dependencies ? options.dependencies.split(",") : [];
 const recorder = new Recorder(options.events, "bench-run", armed || names.length > 0 ? 2 : 1);
@@ -50,8 +53,13 @@ if (armed) {
 
 announce(proxies.map((proxy) => proxy.url).join(" "));
 onShutdown(async () => {
+  await allocations.stop();
   await Promise.all(proxies.map((proxy) => proxy.close()));
   recorder.close();
-  const report = { events: recorder.lastSequence, maxRssKb: process.resourceUsage().maxRSS };
+  const report = {
+    events: recorder.lastSequence,
+    maxRssKb: process.resourceUsage().maxRSS,
+    memoryPeaksMb: memoryPeaks(),
+  };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 });

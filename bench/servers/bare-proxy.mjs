@@ -2,8 +2,10 @@
 // ways, nothing else. Usage: node bare-proxy.mjs --upstream http://127.0.0.1:PORT
 import http from "node:http";
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
+import { trackMemoryPeaks } from "../lib/memory-peaks.mjs";
 
 const upstream = new URL(flags().upstream);
+const memoryPeaks = trackMemoryPeaks();
 const agent = new http.Agent({ keepAlive: true });
 
 const server = http.createServer((req, res) => {
@@ -24,8 +26,10 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 30_000;
 
 server.listen(0, "127.0.0.1", () => announce(`http://127.0.0.1:${server.address().port}`));
-onShutdown(() => {
+onShutdown(async () => {
   agent.destroy();
   server.closeAllConnections();
-  return new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => server.close(resolve));
+  const report = { maxRssKb: process.resourceUsage().maxRSS, memoryPeaksMb: memoryPeaks() };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { AgentChaosEvent, EventPayload, EventSink } from "./types.js";
@@ -8,11 +7,25 @@ import {
   type EventPayloadV2,
   type EventSinkV2,
 } from "./types-v2.js";
+import { UuidSource } from "./uuid-source.js";
 
 export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
 
 /** Bytes one batch holds before it is written early (a longer line is written on its own). */
 const BATCH_BYTES = 256 * 1024;
+
+/** Per event type, the envelope's text from `,"type"` to `"payload":`. */
+const TYPE_PARTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(EVENT_COMPONENT_V2).map(([type, component]) => [
+    type,
+    `,"type":"${type}","component":"${component}","payload":`,
+  ]),
+);
+
+/** An event's whole line (for a line longer than a batch). */
+function lineOf(event: AgentChaosEvent | AgentChaosEventV2, payloadJson: string): string {
+  return `{"schema_version":${event.schema_version},"event_id":"${event.event_id}","run_id":${JSON.stringify(event.run_id)},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms}${TYPE_PARTS[event.type]}${payloadJson}}\n`;
+}
 
 /** Recorders with unwritten lines, written out if the process exits before their turn ends. */
 const unwritten = new Set<Recorder>();
@@ -51,7 +64,10 @@ export class Recorder implements EventSink, EventSinkV2 {
   readonly #listeners: EventListener[] = [];
   readonly #errorListeners: ((code: string) => void)[] = [];
   #writeError: string | null = null;
-  readonly #runIdJson: string;
+  readonly #ids = new UuidSource();
+  /** The envelope's constant parts, in contract order (the text JSON.stringify(event) gives). */
+  readonly #opening: string;
+  readonly #afterId: string;
   readonly #batch = Buffer.allocUnsafe(BATCH_BYTES);
   /** Bytes of `#batch` not written yet. */
   #used = 0;
@@ -67,7 +83,8 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.path = path;
     this.runId = runId;
     this.schemaVersion = schemaVersion;
-    this.#runIdJson = JSON.stringify(runId);
+    this.#opening = `{"schema_version":${schemaVersion},"event_id":"`;
+    this.#afterId = `","run_id":${JSON.stringify(runId)},"sequence":`;
     this.#fd = openSync(path, "a");
   }
 
@@ -106,7 +123,7 @@ export class Recorder implements EventSink, EventSinkV2 {
     }
     const event = {
       schema_version: this.schemaVersion,
-      event_id: randomUUID(),
+      event_id: this.#ids.next(),
       run_id: this.runId,
       sequence: this.#sequence + 1,
       timestamp: this.#stamp,
@@ -115,11 +132,7 @@ export class Recorder implements EventSink, EventSinkV2 {
       component: EVENT_COMPONENT_V2[payload.kind],
       payload,
     } as AgentChaosEvent | AgentChaosEventV2;
-    // The envelope by hand, in contract order (the same text JSON.stringify(event) gives):
-    // only the payload goes through the generic serialiser.
-    this.#append(
-      `{"schema_version":${this.schemaVersion},"event_id":"${event.event_id}","run_id":${this.#runIdJson},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms},"type":"${event.type}","component":"${event.component}","payload":${JSON.stringify(payload)}}\n`,
-    );
+    this.#append(event, JSON.stringify(payload));
     this.#sequence = event.sequence;
     for (const listener of this.#listeners) listener(event);
     return event;
@@ -157,18 +170,35 @@ export class Recorder implements EventSink, EventSinkV2 {
     }
   }
 
-  /** Adds one line to the batch; a line longer than a whole batch is written on its own. */
-  #append(line: string): void {
+  /**
+   * Adds one event's line to the batch, written piece by piece straight into it (no line string
+   * is built). A line that does not fit the batch's free space goes after a flush; one longer
+   * than a whole batch is written on its own.
+   */
+  #append(event: AgentChaosEvent | AgentChaosEventV2, payloadJson: string): void {
     if (this.#writeError !== null) return;
-    // Up to 3 UTF-8 bytes per UTF-16 unit: the exact length is only needed near the limit.
-    if (line.length * 3 > BATCH_BYTES - this.#used) {
-      if (Buffer.byteLength(line, "utf8") > BATCH_BYTES - this.#used) {
-        this.flush();
-        if (line.length * 3 > BATCH_BYTES) {
-          const bytes = Buffer.from(line, "utf8");
-          this.#writeAll(bytes, bytes.length);
-          return;
-        }
+    const sequence = String(event.sequence);
+    const elapsed = String(event.elapsed_ms);
+    const tail = TYPE_PARTS[event.type] as string;
+    // Every part but the run id and the payload is ASCII; those two may take 3 bytes a unit.
+    const most =
+      this.#opening.length +
+      36 +
+      this.#afterId.length * 3 +
+      sequence.length +
+      14 +
+      event.timestamp.length +
+      15 +
+      elapsed.length +
+      tail.length +
+      payloadJson.length * 3 +
+      2;
+    if (most > BATCH_BYTES - this.#used) {
+      this.flush();
+      if (most > BATCH_BYTES) {
+        const line = Buffer.from(lineOf(event, payloadJson), "utf8");
+        this.#writeAll(line, line.length);
+        return;
       }
     }
     if (this.#used === 0) {
@@ -178,7 +208,20 @@ export class Recorder implements EventSink, EventSinkV2 {
         process.on("exit", writeAllOnExit);
       }
     }
-    this.#used += this.#batch.write(line, this.#used, "utf8");
+    const batch = this.#batch;
+    let at = this.#used;
+    at += batch.write(this.#opening, at, "latin1");
+    at += batch.write(event.event_id, at, "latin1");
+    at += batch.write(this.#afterId, at, "utf8");
+    at += batch.write(sequence, at, "latin1");
+    at += batch.write(',"timestamp":"', at, "latin1");
+    at += batch.write(event.timestamp, at, "latin1");
+    at += batch.write('","elapsed_ms":', at, "latin1");
+    at += batch.write(elapsed, at, "latin1");
+    at += batch.write(tail, at, "latin1");
+    at += batch.write(payloadJson, at, "utf8");
+    at += batch.write("}\n", at, "latin1");
+    this.#used = at;
     this.#turnEnd ??= setImmediate(this.#writeAtTurnEnd);
   }
 

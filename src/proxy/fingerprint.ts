@@ -17,9 +17,22 @@ export function bodyHash(body: Uint8Array): string {
   return body.length === 0 ? EMPTY_HASH : sha256Hex(body);
 }
 
+/** Fingerprints of recent requests: an agent repeats few distinct requests, and hashing is not free. */
+const recentFingerprints = new Map<string, string>();
+const RECENT_FINGERPRINTS = 1024;
+
 /** `fingerprint`: SHA-256 of `METHOD \0 path \0 query_hash \0 body_hash`, method upper-cased. */
 export function fingerprint(method: string, path: string, queryHashHex: string, bodyHashHex: string): string {
-  return sha256Hex(`${method.toUpperCase()}\0${path}\0${queryHashHex}\0${bodyHashHex}`);
+  const input = `${method.toUpperCase()}\0${path}\0${queryHashHex}\0${bodyHashHex}`;
+  let hash = recentFingerprints.get(input);
+  if (hash === undefined) {
+    hash = sha256Hex(input);
+    // Oldest first out: the map keeps insertion order.
+    if (recentFingerprints.size >= RECENT_FINGERPRINTS)
+      recentFingerprints.delete(recentFingerprints.keys().next().value as string);
+    recentFingerprints.set(input, hash);
+  }
+  return hash;
 }
 
 /**

@@ -1,8 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { EventPayload, FailureKind } from "../events/types.js";
 import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
+import { UuidSource } from "../events/uuid-source.js";
 import { RetryCorrelation } from "./correlation.js";
+
+/** Operation ids: unique in the process, so across every dependency of a run (v2/evidence.md). */
+const operationIds = new UuidSource();
 
 /** What identifies an operation: the recorded, safe facts of one request. */
 export interface OperationIdentity {
@@ -113,7 +116,7 @@ export class OperationLedger {
  * terminal event: `succeed` and `fail` return `false` (and record nothing) once it has one.
  */
 export class Operation {
-  readonly id = randomUUID();
+  readonly id = operationIds.next();
   readonly identity: OperationIdentity;
   readonly receivedAt: number;
   #ledger: OperationLedger;
