@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { bodyHash, decodePath, fingerprint, queryHash } from "../../src/proxy/fingerprint.js";
 
@@ -28,6 +29,16 @@ describe("fingerprints", () => {
   it("upper-case the method and hash the path as UTF-8", () => {
     expect(fingerprint("get", "/café x", EMPTY, EMPTY)).toBe(UNICODE_FINGERPRINT);
     expect(fingerprint("GET", decodePath("/caf%C3%A9%20x"), EMPTY, EMPTY)).toBe(UNICODE_FINGERPRINT);
+  });
+
+  it("stay the SHA-256 of their parts however many distinct requests come and go", () => {
+    const expected = (i: number) =>
+      createHash("sha256").update(`GET\0/item/${i}\0${EMPTY}\0${EMPTY}`).digest("hex");
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i += 7)
+        expect(fingerprint("GET", `/item/${i}`, EMPTY, EMPTY)).toBe(expected(i));
+    }
+    expect(fingerprint("POST", "/customer/1", QUERY, BODY)).toBe(POST_FINGERPRINT);
   });
 
   it("do not depend on query parameter order being normalised", () => {
