@@ -4,6 +4,8 @@
 //   node bench/profile.mjs cli <agentchaos args...>         one CLI invocation
 //   node bench/profile.mjs heap [connections] [seconds]    heap snapshot of the proxy halfway
 //                                                          through a load (default 1000 connections)
+//   node bench/profile.mjs heap-bare [connections] [seconds]   the same for the bare reference proxy
+//   node bench/profile.mjs alloc [connections] [seconds]   sampled allocations of the proxy under load
 // Writes the .cpuprofile to bench/results/ and prints self time by area and by function.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
@@ -25,6 +27,7 @@ await rm(profileDir, { recursive: true, force: true });
 await mkdir(profileDir, { recursive: true });
 const EXEC_ARGV = {
   heap: ["--heapsnapshot-signal=SIGUSR2", "--diagnostic-dir", profileDir],
+  "heap-bare": ["--heapsnapshot-signal=SIGUSR2", "--diagnostic-dir", profileDir],
 };
 const execArgv = EXEC_ARGV[mode] ?? ["--cpu-prof", "--cpu-prof-dir", profileDir];
 process.once("SIGINT", async () => {
@@ -91,11 +94,12 @@ if (mode === "alloc") {
   } finally {
     await upstream.stop();
   }
-} else if (mode === "heap") {
+} else if (mode === "heap" || mode === "heap-bare") {
   const [connections = "1000", seconds = "6"] = rest;
   const upstream = await startUpstream();
   try {
-    const proxy = await startAgentChaosProxy(upstream.url, { execArgv });
+    const start = mode === "heap" ? startAgentChaosProxy : startBareProxy;
+    const proxy = await start(upstream.url, { execArgv });
     try {
       const loading = measureLoad(`${proxy.url}/json`, {
         connections: Number(connections),

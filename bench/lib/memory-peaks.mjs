@@ -2,21 +2,25 @@
 // field's peak, in MB: where a peak RSS comes from (V8 heap, buffers, the rest native).
 import { rename, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
+import v8 from "node:v8";
 import { round } from "./stats.mjs";
 
 export function trackMemoryPeaks() {
   const peaks = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+  const spaces = {};
   const sample = () => {
     const usage = process.memoryUsage();
     for (const key of Object.keys(peaks)) peaks[key] = Math.max(peaks[key], usage[key]);
+    for (const space of v8.getHeapSpaceStatistics())
+      spaces[space.space_name] = Math.max(spaces[space.space_name] ?? 0, space.space_size);
   };
   const timer = setInterval(sample, 100);
   timer.unref();
   return () => {
     sample();
-    return Object.fromEntries(
-      Object.entries(peaks).map(([key, bytes]) => [key, round(bytes / 1024 / 1024, 1)]),
-    );
+    const mb = (entries) =>
+      Object.fromEntries(entries.map(([key, bytes]) => [key, round(bytes / 1024 / 1024, 1)]));
+    return { ...mb(Object.entries(peaks)), spaces: mb(Object.entries(spaces)) };
   };
 }
 

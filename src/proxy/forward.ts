@@ -1,7 +1,7 @@
 import type { Dispatcher, Pool } from "undici";
 // The Pool module alone (see src/types/undici-pool.d.ts for why not the package index).
 import PoolClass from "undici/lib/dispatcher/pool.js";
-import type { ResponseRelay } from "../faults/types.js";
+import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 
 /** One request as it goes upstream. */
 export interface UpstreamRequest {
@@ -42,7 +42,7 @@ export class Upstream {
     try {
       this.#pool.dispatch(
         { path: this.#prefix + request.target, method: request.method, headers, body: request.body },
-        relayHandler(relay),
+        new RelayHandler(relay),
       );
     } catch (error) {
       relay.error(error instanceof Error ? error : new Error("dispatch failed"));
@@ -62,28 +62,57 @@ export class Upstream {
   }
 }
 
-function relayHandler(relay: ResponseRelay): Dispatcher.DispatchHandler {
-  let started = false;
-  return {
-    // Its presence selects undici's controller-based handler API.
-    onRequestStart() {},
-    onResponseStart(controller, statusCode, headers) {
-      if (statusCode < 200) return;
-      started = true;
-      relay.start(statusCode, headers, {
-        pause: () => controller.pause(),
-        resume: () => controller.resume(),
-        abort: () => controller.abort(new Error("relay aborted")),
-      });
-    },
-    onResponseData(_controller, chunk) {
-      if (started) relay.data(chunk);
-    },
-    onResponseEnd() {
-      relay.end();
-    },
-    onResponseError(_controller, error) {
-      relay.error(error);
-    },
-  };
+/** What a relay may do to the upstream exchange, through undici's controller. */
+class Control implements UpstreamControl {
+  readonly #controller: Dispatcher.DispatchController;
+  constructor(controller: Dispatcher.DispatchController) {
+    this.#controller = controller;
+  }
+  pause(): void {
+    this.#controller.pause();
+  }
+  resume(): void {
+    this.#controller.resume();
+  }
+  abort(): void {
+    this.#controller.abort(new Error("relay aborted"));
+  }
+}
+
+/**
+ * undici's side of one forward: the response (or the failure) goes to `relay`. A class, so
+ * that a request in flight holds one small object rather than a closure per callback.
+ */
+class RelayHandler implements Dispatcher.DispatchHandler {
+  readonly #relay: ResponseRelay;
+  #started = false;
+
+  constructor(relay: ResponseRelay) {
+    this.#relay = relay;
+  }
+
+  // Its presence selects undici's controller-based handler API.
+  onRequestStart(): void {}
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Parameters<ResponseRelay["start"]>[1],
+  ): void {
+    if (statusCode < 200) return;
+    this.#started = true;
+    this.#relay.start(statusCode, headers, new Control(controller));
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#started) this.#relay.data(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#relay.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#relay.error(error);
+  }
 }

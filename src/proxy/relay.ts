@@ -14,16 +14,36 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
  * response (a held one), so a workload that closes its event stream has failed.
  */
 export function defaultRelay(exchange: Exchange, acting: boolean): ResponseRelay {
-  let active: ResponseRelay = new BufferedRelay(exchange);
-  return {
-    start(status, headers, control) {
-      if (isEventStream(headers)) active = new StreamRelay(exchange, acting);
-      active.start(status, headers, control);
-    },
-    data: (chunk) => active.data(chunk),
-    end: () => active.end(),
-    error: (error) => active.error(error),
-  };
+  return new DefaultRelay(exchange, acting);
+}
+
+class DefaultRelay implements ResponseRelay {
+  readonly #exchange: Exchange;
+  readonly #acting: boolean;
+  #active: ResponseRelay;
+
+  constructor(exchange: Exchange, acting: boolean) {
+    this.#exchange = exchange;
+    this.#acting = acting;
+    this.#active = new BufferedRelay(exchange);
+  }
+
+  start(status: number, headers: Headers, control: UpstreamControl): void {
+    if (isEventStream(headers)) this.#active = new StreamRelay(this.#exchange, this.#acting);
+    this.#active.start(status, headers, control);
+  }
+
+  data(chunk: Buffer): void {
+    this.#active.data(chunk);
+  }
+
+  end(): void {
+    this.#active.end();
+  }
+
+  error(error: Error): void {
+    this.#active.error(error);
+  }
 }
 
 class BufferedRelay implements ResponseRelay {

@@ -31,20 +31,21 @@ class Barrier {
     this.#events = events;
   }
 
-  /** Runs `send` now, or holds it until the turn's events are written. */
-  send(socket: Socket, send: () => unknown, held: unknown): unknown {
+  /** Runs `method` on `socket` now, or holds the call until the turn's events are written. */
+  send(socket: Socket, method: Method, args: unknown[], held: unknown): unknown {
     if (!this.#held.has(socket)) {
-      if (!this.#events.hasUnwritten()) return send();
+      if (!this.#events.hasUnwritten()) return method.apply(socket, args);
       if (!this.#wroteThisTurn) {
         this.#wroteThisTurn = true;
         this.#scheduleTurnEnd();
         if (!this.#write(socket)) return held;
-        return send();
+        return method.apply(socket, args);
       }
     }
+    const call = () => method.apply(socket, args);
     const queue = this.#held.get(socket);
-    if (queue === undefined) this.#held.set(socket, [send]);
-    else queue.push(send);
+    if (queue === undefined) this.#held.set(socket, [call]);
+    else queue.push(call);
     this.#scheduleTurnEnd();
     return held;
   }
@@ -83,22 +84,46 @@ class Barrier {
   };
 }
 
-const originalDestroy = new WeakMap<Socket, Method>();
+/** Where a guarded socket keeps each of its own sending methods, as they were before guarding. */
+const ORIGINAL: Readonly<Record<string, symbol>> = Object.fromEntries(
+  SENDING_METHODS.map((name) => [name, Symbol(`unguarded ${name}`)]),
+);
 
+type Guarded = Socket & Record<symbol, Method | undefined>;
+
+/** Cuts a connection without going through the barrier. */
 function destroyNow(socket: Socket): void {
-  (originalDestroy.get(socket) ?? (socket.destroy as unknown as Method)).call(socket);
+  ((socket as Guarded)[ORIGINAL.destroy as symbol] ?? (socket.destroy as unknown as Method)).call(socket);
 }
 
-function guard(socket: Socket, barrier: Barrier): void {
-  const own = socket as unknown as Record<string, Method | undefined>;
-  originalDestroy.set(socket, own.destroy as Method);
+/**
+ * The guarded methods of one barrier, shared by all its sockets (no closure per socket): each
+ * calls the socket's own method through the barrier.
+ */
+function guardedMethods(barrier: Barrier): Readonly<Record<string, Method>> {
+  return Object.fromEntries(
+    SENDING_METHODS.map((name) => {
+      const original = ORIGINAL[name] as symbol;
+      const guarded: Method = function (this: Socket, ...args: unknown[]) {
+        return barrier.send(
+          this,
+          (this as Guarded)[original] as Method,
+          args,
+          name === "write" ? true : this,
+        );
+      };
+      return [name, guarded];
+    }),
+  );
+}
+
+function guard(socket: Socket, methods: Readonly<Record<string, Method>>): void {
+  const own = socket as Guarded;
   for (const name of SENDING_METHODS) {
-    const send = own[name];
+    const send = (own as unknown as Record<string, Method | undefined>)[name];
     if (typeof send !== "function") continue;
-    const held = name === "write" ? true : socket;
-    own[name] = function (this: Socket, ...args: unknown[]) {
-      return barrier.send(this, () => send.apply(this, args), held);
-    };
+    own[ORIGINAL[name] as symbol] = send;
+    (own as unknown as Record<string, Method>)[name] = methods[name] as Method;
   }
 }
 
@@ -107,11 +132,11 @@ function guard(socket: Socket, barrier: Barrier): void {
  * before the connection is closed, is written first, whichever response, relay or fault sends it.
  */
 export function guardSocket(socket: Socket, events: EventBarrier): void {
-  guard(socket, new Barrier(events));
+  guard(socket, guardedMethods(new Barrier(events)));
 }
 
 /** The write barrier on every connection `server` accepts (one barrier for them all). */
 export function guardConnections(server: Server, events: EventBarrier): void {
-  const barrier = new Barrier(events);
-  server.on("connection", (socket: Socket) => guard(socket, barrier));
+  const methods = guardedMethods(new Barrier(events));
+  server.on("connection", (socket: Socket) => guard(socket, methods));
 }
