@@ -27,6 +27,8 @@ export interface ExperimentOptions {
   readonly onEvent?: (event: AgentChaosEvent | AgentChaosEventV2) => void;
   /** Each complete line of workload output. */
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
+  /** The run folder's `scenario.yaml` text, for a scenario built in memory (default: a copy of its source file). */
+  readonly scenarioText?: string;
 }
 
 export interface ExperimentOutcome {
@@ -59,7 +61,8 @@ export async function runExperiment(
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
-  await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
+  if (options.scenarioText === undefined) await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
+  else await writeFile(join(runDir, "scenario.yaml"), options.scenarioText);
   await writeFile(join(runDir, "stdout.log"), "");
   await writeFile(join(runDir, "stderr.log"), "");
   const recorder = new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion);
