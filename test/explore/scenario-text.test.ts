@@ -112,7 +112,7 @@ describe("the base scenario of an explore", () => {
       const path = join(temp.path, "one.yaml");
       await writeFile(
         path,
-        'schema_version: 1\nname: one\ndependency:\n  type: http\n  base_url: http://127.0.0.1:19999/api\n  start:\n    command: [node, api.mjs]\n    readiness: {path: /health}\nworkload:\n  command: [node, agent.mjs]\n  env: {PRICE: "$5 ${HOME} $$"}\n  proxy_url_env: API_URL\nfault:\n  type: http_error\n  target: {path: /x}\n  trigger: {occurrence: 1}\n  status_code: 503\nsuccess:\n  exit_code: 0\n',
+        'schema_version: 1\nname: one\ndependency:\n  type: http\n  base_url: http://127.0.0.1:19999/api\n  start:\n    command: [node, api.mjs]\n    readiness: {path: /health}\nworkload:\n  command: [node, agent.mjs]\n  env: {PRICE: "$5 \u0024{HOME} $$"}\n  proxy_url_env: API_URL\nfault:\n  type: http_error\n  target: {path: /x}\n  trigger: {occurrence: 1}\n  status_code: 503\nsuccess:\n  exit_code: 0\n',
       );
       const base = baseScenario(await loadScenario(path));
       expect(base.dependencies).toEqual([
