@@ -42,6 +42,26 @@ function idAfter(path, prefix) {
   }
 }
 
+/**
+ * The ticket desk, the one write endpoint: `POST /tickets` creates a ticket (201 `{"id":N}`),
+ * `GET /tickets` counts them (`{"count":N}`). A request with an `Idempotency-Key` already seen
+ * gets the same ticket again instead of a new one.
+ */
+const tickets = { count: 0, byKey: new Map() };
+
+function ticketRoute(req, res) {
+  if (req.method === "GET") return send(res, 200, `{"count":${tickets.count}}`);
+  if (req.method !== "POST") return send(res, 404, '{"error":"not found"}');
+  const key = req.headers["idempotency-key"];
+  let id = typeof key === "string" ? tickets.byKey.get(key) : undefined;
+  if (id === undefined) {
+    tickets.count += 1;
+    id = tickets.count;
+    if (typeof key === "string") tickets.byKey.set(key, id);
+  }
+  send(res, 201, `{"id":${id}}`);
+}
+
 function route(method, path) {
   if (method !== "GET") return undefined;
   if (path === "/health") return '{"status":"ok"}';
@@ -56,6 +76,7 @@ const { port, host } = readOptions();
 const server = http.createServer((req, res) => {
   const path = (req.url ?? "/").split("?")[0];
   req.resume();
+  if (path === "/tickets") return ticketRoute(req, res);
   const body = route(req.method, path);
   if (body === undefined) send(res, 404, '{"error":"not found"}');
   else send(res, 200, body);

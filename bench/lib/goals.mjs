@@ -23,6 +23,13 @@ const GOALS = [
     show: (added) => `direct ${signed(added)} ms`,
   },
   {
+    goal: "SSE time to first byte, armed stream fault",
+    target: "<= direct + 2 ms",
+    from: (r) => r.streaming?.armedAddedTtfbMs,
+    met: (added) => added <= 2,
+    show: (added) => `direct ${signed(added)} ms`,
+  },
+  {
     goal: "SSE total time",
     target: "<= direct + 10 ms",
     from: (r) => r.streaming?.addedTotalMs,

@@ -1,7 +1,12 @@
 // Turns the results object into the terminal report (the same figures as latest.json).
 import { formatTable } from "./table.mjs";
 
-const NAMES = { direct: "direct", bare: "bare proxy", agentchaos: "Agent Chaos" };
+const NAMES = {
+  direct: "direct",
+  bare: "bare proxy",
+  agentchaos: "Agent Chaos",
+  armed: "Agent Chaos, armed stream fault",
+};
 
 const SECTIONS = {
   passThrough: (r) => [
@@ -25,7 +30,7 @@ const SECTIONS = {
     `2. Streaming (SSE, median of ${r.runs} runs)`,
     formatTable(
       ["target", "TTFB ms", "total ms", "events"],
-      ["direct", "bare", "agentchaos"].map((name) => [
+      ["direct", "bare", "agentchaos", "armed"].map((name) => [
         NAMES[name],
         r[name].ttfbMs,
         r[name].totalMs,

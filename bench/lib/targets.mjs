@@ -18,14 +18,16 @@ export function startBareProxy(upstreamUrl, { execArgv = [] } = {}) {
 }
 
 /**
- * Starts Agent Chaos's proxy towards `upstreamUrl`. `stop()` resolves with
+ * Starts Agent Chaos's proxy towards `upstreamUrl` (with `armedStreamFault`: a schema-2 stream
+ * fault that selects every `/sse` stream and never reaches its cut point). `stop()` resolves with
  * { events, maxRssKb } as the child reported them on exit.
  */
-export async function startAgentChaosProxy(upstreamUrl, { execArgv = [] } = {}) {
+export async function startAgentChaosProxy(upstreamUrl, { execArgv = [], armedStreamFault = false } = {}) {
   if (!existsSync(DIST_PROXY)) throw new Error("dist/proxy/server.js is missing (run `npm run build`)");
   const dir = makeTempDir("agentchaos-bench-");
   try {
     const args = ["--upstream", upstreamUrl, "--events", join(dir, "events.jsonl")];
+    if (armedStreamFault) args.push("--armed-stream-fault", "yes");
     const server = await startServer(join(servers, "agentchaos-proxy.mjs"), args, { execArgv });
     const stop = async () => {
       try {

@@ -1,6 +1,7 @@
 // 2. Streaming: time to first byte and total time of an SSE stream (SSE_EVENTS events, one
-// every SSE_INTERVAL_MS), directly, through the bare proxy (for context) and through Agent
-// Chaos; median of RUNS runs each, interleaved.
+// every SSE_INTERVAL_MS), directly, through the bare proxy (for context), through Agent Chaos,
+// and through Agent Chaos with an armed stream fault whose cut point is never reached; median
+// of RUNS runs each, interleaved.
 import http from "node:http";
 import { SSE_EVENTS } from "../lib/sse.mjs";
 import { median, round } from "../lib/stats.mjs";
@@ -18,8 +19,10 @@ export async function streaming() {
     started.push(bare);
     const agentchaos = await startAgentChaosProxy(upstream.url);
     started.push(agentchaos);
-    const targets = { direct: upstream.url, bare: bare.url, agentchaos: agentchaos.url };
-    const samples = { direct: [], bare: [], agentchaos: [] };
+    const armed = await startAgentChaosProxy(upstream.url, { armedStreamFault: true });
+    started.push(armed);
+    const targets = { direct: upstream.url, bare: bare.url, agentchaos: agentchaos.url, armed: armed.url };
+    const samples = { direct: [], bare: [], agentchaos: [], armed: [] };
     const clients = {};
     for (const [name, url] of Object.entries(targets)) {
       clients[name] = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -43,6 +46,7 @@ export async function streaming() {
     result.expectedEvents = SSE_EVENTS;
     result.addedTtfbMs = round(result.agentchaos.ttfbMs - result.direct.ttfbMs);
     result.addedTotalMs = round(result.agentchaos.totalMs - result.direct.totalMs);
+    result.armedAddedTtfbMs = round(result.armed.ttfbMs - result.direct.ttfbMs);
     return result;
   } finally {
     for (const agent of agents) agent.destroy();

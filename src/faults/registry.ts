@@ -1,13 +1,19 @@
 import type { InjectedFault, OperationIdentity } from "../proxy/operation.js";
 import { compileTargetV2 } from "../scenario/target.js";
 import type { Fault } from "../scenario/types.js";
-import type { ClassicHttpFaultType, FaultV2 } from "../scenario/types-v2.js";
+import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
 import { disconnect } from "./disconnect.js";
 import { httpError } from "./http-error.js";
 import { latency } from "./latency.js";
+import { llmError } from "./llm-error.js";
 import { malformedJson } from "./malformed-json.js";
 import { rateLimit } from "./rate-limit.js";
+import { responseLost } from "./response-lost.js";
+import { streamErrorEvent } from "./stream-error-event.js";
+import { streamReset } from "./stream-reset.js";
+import { streamStall } from "./stream-stall.js";
+import { streamTruncate } from "./stream-truncate.js";
 import type { FaultContext, FaultExecutor, FaultOf } from "./types.js";
 
 /** Every HTTP fault type's executor; the compiler rejects a missing or mistyped entry. */
@@ -17,7 +23,13 @@ export const FAULT_EXECUTORS = {
   http_rate_limit: rateLimit,
   http_malformed_json: malformedJson,
   http_disconnect: disconnect,
-} satisfies { [K in ClassicHttpFaultType]: FaultExecutor<FaultOf<K>> };
+  http_llm_error: llmError,
+  http_stream_truncate: streamTruncate,
+  http_stream_reset: streamReset,
+  http_stream_stall: streamStall,
+  http_stream_error_event: streamErrorEvent,
+  http_response_lost: responseLost,
+} satisfies { [K in HttpFaultTypeV2]: FaultExecutor<FaultOf<K>> };
 
 export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;
 

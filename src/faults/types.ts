@@ -37,8 +37,29 @@ export interface UpstreamControl {
 }
 
 /**
- * What a fault executor may do with the one selected operation. Every method records the
- * operation's terminal evidence itself, exactly once.
+ * The proxy's streaming relay: status and headers at once, then each chunk as it arrives, with
+ * chunked transfer encoding (never a `Content-Length`), counting the events of a
+ * `text/event-stream`. It records the operation's terminal event when the upstream response
+ * ends or breaks, or when the workload closes it. A response-stream fault drives one through
+ * `FaultContext.streamingRelay` and may stop it at any point with `finish` or `destroy`.
+ */
+export interface StreamingRelay extends ResponseRelay {
+  /** Complete events relayed so far (one whose last CR is the last byte relayed counts); null when not an event stream. */
+  relayedEvents(): number | null;
+  /** From now on a fault acts on this response: a workload that closes it fails with `client_disconnected`. */
+  takeOver(): void;
+  /** Ends the workload's response cleanly, after `tail` when given; records nothing. */
+  finish(tail?: string): void;
+  /** Closes the workload's connection once what was relayed is flushed, without ending the response; records nothing. */
+  destroy(): void;
+  /** Calls `listener` once, when the workload's response is closed (ended, cut or abandoned). */
+  onClose(listener: () => void): void;
+}
+
+/**
+ * What a fault executor may do with the one selected operation. `respond` and `disconnect`
+ * record the operation's terminal evidence themselves, exactly once; a fault that takes over
+ * the response relay records it through `fail` or its relay.
  */
 export interface FaultContext {
   /** Records the failure (`failureKind`, the response status) and answers with `response`; the upstream is never contacted. */
@@ -49,11 +70,23 @@ export interface FaultContext {
   ): void;
   /** Records the failure (status `null`), then ends the workload's connection without a single byte. */
   disconnect(failureKind: FailureKind | FailureKindV2, details?: FailureDetails): void;
+  /** Records the operation's terminal failure now, without touching the workload's side; false when it already had one. */
+  fail(
+    failureKind: FailureKind | FailureKindV2,
+    statusCode: number | null,
+    details?: FailureDetails,
+  ): boolean;
   /**
    * Schema 2: records that this fault, although selected, could not act (v2/faults.md); call it
    * before the operation's terminal event is recorded.
    */
   notApplied(reason: NotAppliedReason): void;
+  /**
+   * Runs `note` once, right before the operation's terminal event is recorded (whoever records
+   * it), so that evidence depending on how the operation ended precedes it — e.g. a
+   * `notApplied` that is known only when the upstream response ends, breaks or is abandoned.
+   */
+  beforeTerminal(note: () => void): void;
   /**
    * Holds the operation for `ms`. Resolves `true` when the wait elapsed; `false` when the
    * operation was abandoned meanwhile (`client_disconnected`, `client_timeout_inferred`,
@@ -62,6 +95,8 @@ export interface FaultContext {
   hold(ms: number): Promise<boolean>;
   /** Forwards the request upstream as usual; `relay` (default: the proxy's own) receives the response. */
   forward(relay?: (defaultRelay: ResponseRelay) => ResponseRelay): void;
+  /** A fresh streaming relay to the workload for this operation (see `StreamingRelay`). */
+  streamingRelay(): StreamingRelay;
 }
 
 /** The keys every fault shares; an executor sees only the type's own keys. */

@@ -4,6 +4,7 @@ import type { HeldOperations } from "./holds.js";
 import type { Forwarder } from "./pipeline.js";
 import { sendSynthetic } from "./responses.js";
 import { retryAfterMs } from "./retry-after.js";
+import { StreamRelay } from "./stream-relay.js";
 
 /** The context a fault executor acts through, for one selected operation. */
 export function createFaultContext(
@@ -23,12 +24,19 @@ export function createFaultContext(
       exchange.operation.fail(failureKind, null, details);
       cutConnection(exchange);
     },
+    fail(failureKind, statusCode, details) {
+      return exchange.operation.fail(failureKind, statusCode, details);
+    },
     notApplied(reason) {
       exchange.operation.notApplied(faultId, reason);
+    },
+    beforeTerminal(note) {
+      exchange.operation.beforeTerminal(note);
     },
     hold: (ms: number) => holds.hold(exchange, ms),
     forward(relay?: (defaultRelay: ResponseRelay) => ResponseRelay) {
       forward(exchange, relay);
     },
+    streamingRelay: () => new StreamRelay(exchange),
   };
 }

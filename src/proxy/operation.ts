@@ -106,6 +106,7 @@ export class Operation {
   #injected = false;
   #retry = false;
   #finished = false;
+  #beforeTerminal: (() => void)[] = [];
 
   constructor(ledger: OperationLedger, identity: OperationIdentity, receivedAt: number) {
     this.#ledger = ledger;
@@ -204,6 +205,11 @@ export class Operation {
     this.#ledger.emit({ kind: "FAULT_NOT_APPLIED", operation_id: this.id, fault_id: faultId, reason });
   }
 
+  /** Runs `note` once, right before this operation's terminal event is recorded (whoever records it). */
+  beforeTerminal(note: () => void): void {
+    if (!this.#finished) this.#beforeTerminal.push(note);
+  }
+
   /** `statusCode` null only for schema-2 MCP operations. */
   succeed(statusCode: number | null, details: SuccessDetails = {}): boolean {
     if (!this.#finish()) return false;
@@ -276,6 +282,7 @@ export class Operation {
 
   #finish(): boolean {
     if (this.#finished) return false;
+    for (const note of this.#beforeTerminal.splice(0)) note();
     this.#finished = true;
     this.#ledger.finished(this);
     return true;

@@ -38,7 +38,8 @@ export function createRequestHandler(
 
   const forward: Forwarder = (exchange, wrap) => {
     if (exchange.operation.finished) return;
-    const relay = defaultRelay(exchange);
+    // A fault that wraps the relay decides itself whether it acts on the response.
+    const relay = defaultRelay(exchange, wrap === undefined && exchange.operation.wasInjected);
     upstream.send(
       {
         method: exchange.request.method as string,

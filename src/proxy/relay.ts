@@ -1,31 +1,23 @@
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Exchange } from "./exchange.js";
 import { clientResponseHeaders, isEventStream } from "./headers.js";
-import type { Operation } from "./operation.js";
 import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
-import { retryAfterMs } from "./retry-after.js";
+import { settleUpstream } from "./settle.js";
+import { StreamRelay } from "./stream-relay.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
- * Settles an operation on the upstream's status; a schema-2 failure also records the wait the
- * response asked for (`retry_after_ms`). Schema 1 and successes skip the header parsing.
- */
-export function settleUpstream(operation: Operation, status: number, headers: Headers): boolean {
-  if (status < 400 || operation.dependency === null) return operation.settle(status);
-  return operation.settle(status, { retryAfterMs: retryAfterMs(headers, Date.now()) });
-}
-
-/**
  * The proxy's own relay: `text/event-stream` responses are streamed chunk by chunk, every
  * other response is buffered whole (up to 10 MiB). Either way the terminal event is recorded
- * before the response is completed towards the workload.
+ * before the response is completed towards the workload. `acting`: a fault acts on this
+ * response (a held one), so a workload that closes its event stream has failed.
  */
-export function defaultRelay(exchange: Exchange): ResponseRelay {
+export function defaultRelay(exchange: Exchange, acting: boolean): ResponseRelay {
   let active: ResponseRelay = new BufferedRelay(exchange);
   return {
     start(status, headers, control) {
-      if (isEventStream(headers)) active = new StreamRelay(exchange);
+      if (isEventStream(headers)) active = new StreamRelay(exchange, acting);
       active.start(status, headers, control);
     },
     data: (chunk) => active.data(chunk),
@@ -95,58 +87,5 @@ class BufferedRelay implements ResponseRelay {
     this.#chunks = [];
     this.#exchange.operation.fail("proxy_error", 502);
     sendSynthetic(this.#exchange.response, upstreamFailed(error));
-  }
-}
-
-class StreamRelay implements ResponseRelay {
-  readonly #exchange: Exchange;
-  #status = 0;
-  #headers: Headers = {};
-  #control: UpstreamControl | null = null;
-  /** Set once the relay answered on its own (a header the workload's side rejects). */
-  #replaced = false;
-
-  constructor(exchange: Exchange) {
-    this.#exchange = exchange;
-  }
-
-  start(status: number, headers: Headers, control: UpstreamControl): void {
-    const { operation, response } = this.#exchange;
-    this.#status = status;
-    this.#headers = headers;
-    this.#control = control;
-    try {
-      response.writeHead(status, clientResponseHeaders(headers));
-    } catch (error) {
-      this.#replaced = true;
-      control.abort();
-      operation.fail("proxy_error", 502);
-      sendSynthetic(response, upstreamFailed(error));
-      return;
-    }
-    response.on("drain", () => control.resume());
-    response.once("close", () => {
-      if (response.writableFinished) return;
-      operation.fail("client_disconnected", status);
-      control.abort();
-    });
-    response.flushHeaders();
-  }
-
-  data(chunk: Buffer): void {
-    if (!this.#replaced && !this.#exchange.response.write(chunk)) this.#control?.pause();
-  }
-
-  end(): void {
-    if (this.#replaced) return;
-    settleUpstream(this.#exchange.operation, this.#status, this.#headers);
-    this.#exchange.response.end();
-  }
-
-  error(): void {
-    if (this.#replaced) return;
-    this.#exchange.operation.fail("upstream_stream_interrupted", this.#status);
-    this.#exchange.response.destroy();
-    this.#exchange.request.socket.destroy();
   }
 }

@@ -40,6 +40,23 @@ describe("the fake API", () => {
     expect((await get(`${url}/customer/1`, { method: "POST", body: "{}" })).status).toBe(404);
   });
 
+  it("opens tickets on POST /tickets, counts them on GET /tickets, and gives a repeated Idempotency-Key its ticket again", async () => {
+    const { url } = await startServer("fake-api.mjs");
+    const post = (headers: Record<string, string> = {}) =>
+      get(`${url}/tickets`, { method: "POST", headers, body: '{"title":"x"}' });
+    expect(await get(`${url}/tickets`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"count":0}',
+    });
+    expect(await post()).toEqual({ status: 201, type: "application/json", body: '{"id":1}' });
+    expect((await post()).body).toBe('{"id":2}');
+    expect((await post({ "Idempotency-Key": "k1" })).body).toBe('{"id":3}');
+    expect((await post({ "Idempotency-Key": "k1" })).body).toBe('{"id":3}');
+    expect((await get(`${url}/tickets`)).body).toBe('{"count":3}');
+    expect((await get(`${url}/tickets`, { method: "DELETE" })).status).toBe(404);
+  });
+
   it("exits with code 0 on SIGTERM and on SIGINT", async () => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const { url, program } = await startServer("fake-api.mjs");

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { armFault, FAULT_EXECUTORS } from "../../src/faults/registry.js";
-import { FAULT_TYPES } from "../../src/scenario/types.js";
+import { HTTP_FAULT_TYPES_V2 } from "../../src/scenario/types-v2.js";
 import { faults, schedule, target } from "../helpers/proxy-harness.js";
 
 describe("fault registry", () => {
-  it("has an executor for every fault type", () => {
-    expect(Object.keys(FAULT_EXECUTORS).sort()).toEqual([...FAULT_TYPES].sort());
+  it("has an executor for every HTTP fault type of schema 2 (schema 1's five included)", () => {
+    expect(Object.keys(FAULT_EXECUTORS).sort()).toEqual([...HTTP_FAULT_TYPES_V2].sort());
   });
 
   it("reports each fault's FAULT_INJECTED parameters as integers", () => {

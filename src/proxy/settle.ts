@@ -1,0 +1,18 @@
+import type { FailureDetails, Operation, SuccessDetails } from "./operation.js";
+import { retryAfterMs } from "./retry-after.js";
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * Settles an operation on the upstream's status; a schema-2 failure also records the wait the
+ * response asked for (`retry_after_ms`). Schema 1 and successes skip the header parsing.
+ */
+export function settleUpstream(
+  operation: Operation,
+  status: number,
+  headers: Headers,
+  details: FailureDetails & SuccessDetails = {},
+): boolean {
+  if (status < 400 || operation.dependency === null) return operation.settle(status, details);
+  return operation.settle(status, { ...details, retryAfterMs: retryAfterMs(headers, Date.now()) });
+}

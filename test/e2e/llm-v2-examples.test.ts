@@ -1,0 +1,68 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+
+/** The README's table of schema-2 LLM scenarios: file → result, reason, exit, a line the agent printed. */
+const TABLE = [
+  [
+    "openai_stream_truncated_accepted",
+    "FAILED",
+    "PARTIAL_RESPONSE_ACCEPTED",
+    1,
+    "Answer: Echo: Say hello \n",
+  ],
+  [
+    "openai_stream_truncated_recovered",
+    "RECOVERED",
+    "RECOVERY_OBSERVED",
+    0,
+    "Answer: Echo: Say hello to Agent Chaos\n",
+  ],
+  ["anthropic_stream_overloaded_failure", "FAILED", "WORKLOAD_EXIT_CODE_MISMATCH", 1, null],
+  [
+    "anthropic_stream_overloaded_recovered",
+    "RECOVERED",
+    "RECOVERY_OBSERVED",
+    0,
+    "Answer: Echo: Say hello to Agent Chaos\n",
+  ],
+  ["openai_stream_stall_waited", "PASSED", "FAULT_TOLERATED", 0, "Answer: Echo: Say hello to Agent Chaos\n"],
+  [
+    "openai_stream_stall_idle_timeout_recovered",
+    "RECOVERED",
+    "RECOVERY_OBSERVED",
+    0,
+    "Answer: Echo: Say hello to Agent Chaos\n",
+  ],
+  [
+    "openai_429_retry_after_ms_recovered",
+    "RECOVERED",
+    "RECOVERY_OBSERVED",
+    0,
+    "Answer: Echo: Say hello to Agent Chaos\n",
+  ],
+  ["anthropic_529_should_not_retry_failure", "FAILED", "WORKLOAD_EXIT_CODE_MISMATCH", 1, null],
+  ["ticket_response_lost_duplicate", "FAILED", "DUPLICATE_WRITE", 1, "Tickets on the server: 2\n"],
+  ["ticket_response_lost_idempotent", "RECOVERED", "RECOVERY_OBSERVED", 0, "Tickets on the server: 1\n"],
+] as const;
+
+const out = testFolder("all");
+
+describe("schema-2 LLM examples on the official SDKs, through the built CLI", () => {
+  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
+    const outputDir = join(out.path, name);
+    const run = await runBuiltCli([
+      "run",
+      `examples/scenarios/v2/llm/${name}.yaml`,
+      "--output-dir",
+      outputDir,
+    ]);
+    expect(run.code).toBe(exit);
+    const runDir = onlyRunDir(outputDir);
+    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+    expect(report).toMatchObject({ schema_version: 4, result, reason_code: reason, faults_injected: 1 });
+    expect(report.faults).toEqual([expect.objectContaining({ injected: 1, not_applied: 0 })]);
+    if (printed !== null) expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain(printed);
+  });
+});
