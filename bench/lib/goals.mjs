@@ -51,6 +51,13 @@ const GOALS = [
     show: (ms) => `${ms.toFixed(0)} ms`,
   },
   {
+    goal: "explore: run overhead per experiment (order_agent.yaml)",
+    target: "<= 250 ms",
+    from: (r) => r.explore?.overheadMs,
+    met: (ms) => ms <= 250,
+    show: (ms) => `${ms.toFixed(0)} ms`,
+  },
+  {
     goal: "peak RSS at 1,000 connections",
     target: "<= 120 MB",
     from: (r) => r.memory?.agentchaos.peakRssMb,

@@ -82,6 +82,24 @@ const SECTIONS = {
       ],
     ),
   ],
+  explore: (r) => [
+    "7. Explore (examples/explore/order_agent.yaml: baseline, experiments and confirmations)",
+    formatTable(
+      ["jobs", "wall s", "experiments", "runs", "experiments/min", "runs/min", "mean run ms"],
+      [1, 2].map((jobs) => {
+        const m = r[`jobs${jobs}`];
+        return [jobs, m.wallS, m.experiments, m.runs, m.experimentsPerMinute, m.runsPerMinute, m.meanRunMs];
+      }),
+    ),
+    formatTable(
+      [`one experiment (median of ${r.runs})`, "wall ms"],
+      [
+        ["as explore runs it (in-process)", r.exploreRunMs],
+        ["same dependencies + agent by hand", r.byHandMs],
+        ["overhead", r.overheadMs],
+      ],
+    ),
+  ],
 };
 
 /** The whole report as text. */

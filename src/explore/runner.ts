@@ -44,8 +44,21 @@ export function scenarioPorts(scenario: ScenarioV2): number[] {
   return fixedPorts({ dependencies });
 }
 
-/** Runs one job; null when it was interrupted. Never throws: a run that cannot be made is an INTERNAL_ERROR. */
+/** Reasons of a run that could not be set up: they say nothing about the agent (a fault acts only on its traffic). */
+const SETUP_REASONS = new Set(["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", "WORKLOAD_SPAWN_FAILED"]);
+
+/**
+ * Runs one job; null when it was interrupted. A run that could not be set up (a port taken in the
+ * moment between picking it and the dependency binding it, on a busy machine) is run once more at
+ * once; its folder stays. Never throws: a run that cannot be made is an INTERNAL_ERROR.
+ */
 export async function runJob(job: Job, settings: RunSettings): Promise<Finished | null> {
+  const first = await runOnce(job, settings);
+  if (first === null || !SETUP_REASONS.has(first.run.reason_code)) return first;
+  return runOnce(job, settings);
+}
+
+async function runOnce(job: Job, settings: RunSettings): Promise<Finished | null> {
   try {
     const done = await experiment(job.scenario, {
       outputDir: settings.folder,
