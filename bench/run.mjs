@@ -11,13 +11,14 @@ import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { explore } from "./measure/explore.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 
-const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport, explore };
-const DEADLINE_MS = 280_000;
+const MEASUREMENTS = { cliStart, passThrough, streaming, runOverhead, memory, htmlReport, mcpShim, explore };
+const DEADLINE_MS = 300_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
 async function abort(message, exitCode) {

@@ -82,8 +82,25 @@ const SECTIONS = {
       ],
     ),
   ],
+  mcpShim: (r) => [
+    `7. MCP stdio shim (start-up: median of ${r.starts}; tool calls: median of ${r.calls} sequential calls each)`,
+    formatTable(
+      ["what", "ms"],
+      [
+        ["node -e 0 (whole run)", r.nodeStartMs],
+        ["shim spawned -> server spawned", r.shimStartUpMs],
+        ["  of which beyond a bare node start", r.shimStartUpAboveNodeMs],
+        ["  slowest of the starts", r.shimStartUpMaxMs],
+        ["tool call, SDK client -> server directly", r.directCallMs],
+        ["tool call through the shim", r.shimCallMs],
+        ["added per tool call", r.addedPerCallMs],
+        ["tool call through the shim, targeted by a fault", r.targetedCallMs],
+        ["added per targeted tool call", r.addedPerTargetedCallMs],
+      ],
+    ),
+  ],
   explore: (r) => [
-    "7. Explore (examples/explore/order_agent.yaml: baseline, experiments and confirmations)",
+    "8. Explore (examples/explore/order_agent.yaml: baseline, experiments and confirmations)",
     formatTable(
       ["jobs", "wall s", "experiments", "runs", "experiments/min", "runs/min", "mean run ms"],
       [1, 2].map((jobs) => {

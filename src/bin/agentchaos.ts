@@ -20,6 +20,7 @@ runCli(process.argv.slice(2), {
   env: process.env,
   interrupt: interrupt.signal,
   forceStop: forceStop.signal,
+  byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
 }).then(
   (code) => {
     process.exitCode = code;

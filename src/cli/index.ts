@@ -26,6 +26,7 @@ Commands:
                                        merge shard outputs into one suite
   version                              print the version
   fake-llm [--port N] [--script FILE]  serve a deterministic fake model API (see fake-llm --help)
+  mcp-shim --dependency NAME ...       internal: the MCP stdio shim a run hands to its workload
 
 Options:
   --version                            print the version
@@ -116,6 +117,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 /** Commands that read their own arguments (their options are their own business). */
 const RAW_COMMANDS: Readonly<Record<string, (args: readonly string[], io: CliIo) => Promise<number>>> = {
   "fake-llm": async (args, io) => (await import("./commands/fake-llm.js")).fakeLlmCommand(args, io),
+  "mcp-shim": async (args, io) => (await import("../mcp/shim/command.js")).mcpShimCommand(args, io),
 };
 
 /** The CLI core: takes argv (without node and script) and streams, returns the exit code. */

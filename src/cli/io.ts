@@ -1,3 +1,5 @@
+import type { Readable, Writable } from "node:stream";
+
 /** What the CLI core may touch: its streams, environment and working directory. Only bin/ touches `process`. */
 export interface CliStream {
   write(text: string): unknown;
@@ -13,6 +15,8 @@ export interface CliIo {
   readonly interrupt?: AbortSignal;
   /** A second interruption: skip grace periods (processes are still all stopped). */
   readonly forceStop?: AbortSignal;
+  /** The process's stdin and stdout as byte streams (only `mcp-shim` relays them). */
+  readonly byteStreams?: () => { readonly stdin: Readable; readonly stdout: Writable };
 }
 
 export const EXIT = {

@@ -1,4 +1,5 @@
 import { isArmable } from "../faults/registry.js";
+import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { RunningProxy } from "../proxy/server.js";
 import { safeUrl } from "../scenario/safe-url.js";
@@ -11,6 +12,7 @@ import {
   spawnDependency,
   stopDependencies,
 } from "./dependencies-v2.js";
+import { startMcpProxy, startStdioHosts } from "./mcp-v2.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
@@ -36,6 +38,7 @@ export async function runStepsV2(context: StepContext<ScenarioV2>): Promise<void
   const { scenario, sink } = context;
   const started: StartedDependency[] = [];
   const proxies: RunningProxy[] = [];
+  const mcpHosts: McpStdioHost[] = [];
   let phase = "starting the dependencies";
   try {
     const resolved = await resolveHttpDependencies(scenario);
@@ -60,9 +63,10 @@ export async function runStepsV2(context: StepContext<ScenarioV2>): Promise<void
         upstream_url: safeUrl(entry.baseUrl),
       });
     }
+    const mcpVariables = await startStdioHosts(context, mcpHosts);
     if (context.interrupt.aborted) return;
     phase = "running the workload";
-    const variables = runVariables(scenario, context.runId, proxyUrls);
+    const variables = runVariables(scenario, context.runId, proxyUrls, mcpVariables);
     await runWorkload(context, variables, interpolateEnv(scenario.workload.env, variables));
     const gone = started.find((entry) => entry.exit !== null);
     if (gone !== undefined) {
@@ -82,6 +86,7 @@ export async function runStepsV2(context: StepContext<ScenarioV2>): Promise<void
       });
     }
   } finally {
+    for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
     await stopDependencies(context, started);
   }
@@ -92,6 +97,7 @@ async function startDependencyProxy(
   entry: ResolvedHttpDependency,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
+  if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
   try {
     return await context.startProxy({
       upstreamBaseUrl: entry.baseUrl,

@@ -1,18 +1,15 @@
 import { isArmable } from "../faults/registry.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { isMcpFault } from "../mcp/faults/registry.js";
+import type { FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
 
 /**
  * What this build cannot run yet in a valid schema-2 scenario, as one line (or null when it
  * can run all of it). `run` refuses such a scenario before anything starts (exit 2).
  */
 export function unsupportedFeature(scenario: ScenarioV2): string | null {
-  for (const dependency of scenario.dependencies) {
-    if (dependency.type === "mcp_stdio" || dependency.protocol === "mcp") {
-      return `dependency ${dependency.name}: MCP dependencies are not supported by run in this version`;
-    }
-  }
-  for (const fault of scenario.faults) {
-    if (!isArmable(fault)) return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
-  }
-  return null;
+  const supported = (fault: FaultV2): boolean => isArmable(fault) || isMcpFault(fault);
+  const fault = scenario.faults.find((each) => !supported(each));
+  return fault === undefined
+    ? null
+    : `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
 }

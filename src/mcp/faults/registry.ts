@@ -1,0 +1,47 @@
+import type { InjectedFault, OperationIdentity } from "../../proxy/operation.js";
+import { compileTargetV2 } from "../../scenario/target.js";
+import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
+import { createTriggerState } from "../../triggers/index.js";
+import { mcpDisconnect } from "./disconnect.js";
+import { mcpError } from "./error.js";
+import { mcpLatency } from "./latency.js";
+import { mcpNoResponse } from "./no-response.js";
+import { mcpToolError } from "./tool-error.js";
+import type { McpFaultContext, McpFaultExecutor } from "./types.js";
+
+/** Every MCP fault type's executor; the compiler rejects a missing or mistyped entry. */
+export const MCP_FAULT_EXECUTORS = {
+  mcp_error: mcpError,
+  mcp_tool_error: mcpToolError,
+  mcp_latency: mcpLatency,
+  mcp_no_response: mcpNoResponse,
+  mcp_disconnect: mcpDisconnect,
+} satisfies { [K in McpFaultType]: McpFaultExecutor<K> };
+
+export type McpFault = Extract<FaultV2, { type: McpFaultType }>;
+
+export function isMcpFault(fault: FaultV2): fault is McpFault {
+  return fault.type in MCP_FAULT_EXECUTORS;
+}
+
+/** One configured MCP fault ready for traffic: its target, its own trigger state, its executor. */
+export interface ArmedMcpFault extends InjectedFault {
+  matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
+  /** Counts one matching occurrence and says whether it is selected. */
+  decide(): boolean;
+  execute(context: McpFaultContext): void;
+}
+
+/** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */
+export function armMcpFault(fault: McpFault): ArmedMcpFault {
+  const executor = MCP_FAULT_EXECUTORS[fault.type] as McpFaultExecutor<McpFaultType>;
+  const trigger = createTriggerState(fault.trigger);
+  return {
+    id: fault.id,
+    type: fault.type,
+    parameters: executor.parameters(fault),
+    matches: compileTargetV2(fault.target),
+    decide: () => trigger.decide(),
+    execute: (context) => executor.execute(fault, context),
+  };
+}

@@ -1,0 +1,38 @@
+import type { FailureKindV2 } from "../../events/types-v2.js";
+import type { FaultOf } from "../../faults/types.js";
+import type { FailureDetails } from "../../proxy/operation.js";
+import type { McpFaultType } from "../../scenario/types-v2.js";
+
+/**
+ * What an MCP fault executor may do with the one selected JSON-RPC request. The stdio host and
+ * the Streamable HTTP proxy each implement it; every method records the operation's terminal
+ * evidence itself (except `delayAnswer`, whose answer does).
+ */
+export interface McpFaultContext {
+  /** The request's id exactly as received (JSON text: a number or a quoted string). */
+  readonly requestId: string;
+  /**
+   * Records the failure, then answers the agent with `message` (one JSON-RPC response, without
+   * a line end) in place of the server; the server never sees the request.
+   */
+  answer(message: string, failureKind: FailureKindV2, details?: FailureDetails): void;
+  /** Records the failure; the request is neither forwarded nor ever answered. */
+  withhold(failureKind: FailureKindV2): void;
+  /** Records the failure, then ends the agent's transport (stdio: the session; HTTP: the connection). */
+  disconnect(failureKind: FailureKindV2): void;
+  /**
+   * Forwards the request now and hands the server's answer to the agent `ms` after it arrives.
+   * Meanwhile the operation may be abandoned as with `http_latency` (its failure recorded once).
+   */
+  delayAnswer(ms: number): void;
+}
+
+/** One MCP fault type's behaviour; one file per fault, mapped by `registry.ts`. */
+export interface McpFaultExecutor<K extends McpFaultType> {
+  /** `FAULT_INJECTED.parameters` (integers only). */
+  parameters(fault: FaultOf<K>): Record<string, number>;
+  execute(fault: FaultOf<K>, context: McpFaultContext): void;
+}
+
+/** The fixed text of every synthetic MCP answer. */
+export const INJECTED_TEXT = "Injected by Agent Chaos";

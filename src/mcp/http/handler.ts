@@ -1,0 +1,180 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { ResponseRelay } from "../../faults/types.js";
+import { type RequestBody, readBody } from "../../proxy/body.js";
+import { type Exchange, failInternally } from "../../proxy/exchange.js";
+import { createFaultContext } from "../../proxy/fault-context.js";
+import type { Upstream } from "../../proxy/forward.js";
+import { upstreamRequestHeaders } from "../../proxy/headers.js";
+import type { HeldOperations } from "../../proxy/holds.js";
+import type { Operation, OperationLedger } from "../../proxy/operation.js";
+import type { Forwarder } from "../../proxy/pipeline.js";
+import { defaultRelay } from "../../proxy/relay.js";
+import { splitTarget } from "../../proxy/request-target.js";
+import {
+  FORWARDED_METHODS,
+  METHOD_NOT_ALLOWED,
+  REQUEST_TOO_LARGE,
+  sendSynthetic,
+} from "../../proxy/responses.js";
+import { mcpIdentity, requestFacts } from "../identity.js";
+import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
+import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
+import { httpMcpContext } from "./context.js";
+import { delayedRelay, mcpRelay } from "./relay.js";
+
+export interface McpHandlerParts {
+  /** The dependency's operations (recorded). */
+  readonly ledger: OperationLedger;
+  /** Exchanges that carry no JSON-RPC request: relayed by the proxy's own relay, never recorded. */
+  readonly untracked: OperationLedger;
+  readonly holds: HeldOperations;
+  readonly waits: LatencyWaits;
+  readonly upstream: Upstream;
+  readonly faults: readonly ArmedMcpLayerFault[];
+  countMalformed(): void;
+}
+
+type Request = Extract<JsonRpcMessage, { kind: "request" }>;
+
+function sessionOf(request: IncomingMessage): string {
+  const value = request.headers["mcp-session-id"];
+  return Array.isArray(value) ? value.join(",") : (value ?? "");
+}
+
+/**
+ * The request handler of a `protocol: mcp` dependency: a POST whose body is one JSON-RPC
+ * request is an MCP operation (selection, faults, evidence from the response with its id);
+ * every other exchange is relayed untouched and not recorded. No exception leaves it.
+ */
+export function createMcpRequestHandler(
+  parts: McpHandlerParts,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const { ledger, untracked, holds, waits, upstream, faults } = parts;
+  /** Open operations by session header and id, for `notifications/cancelled`. */
+  const byId = new Map<string, Operation>();
+
+  const send = (exchange: Exchange, relay: ResponseRelay): void => {
+    upstream.send(
+      {
+        method: exchange.request.method as string,
+        target: exchange.target,
+        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
+        body: exchange.body,
+      },
+      relay,
+    );
+  };
+
+  const relayUntracked = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: RequestBody,
+    at: number,
+  ) => {
+    const method = request.method as string;
+    const operation = untracked.begin(
+      { method, path: "", queryHash: null, bodyHash: "", fingerprint: "" },
+      at,
+    );
+    const exchange: Exchange = {
+      operation,
+      request,
+      response,
+      target: splitTarget(request.url ?? "/").forward,
+      body: body.bytes,
+    };
+    send(exchange, defaultRelay(exchange, false));
+  };
+
+  const handleRequest = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    message: Request,
+    body: RequestBody,
+    at: number,
+  ) => {
+    const operation = ledger.begin(mcpIdentity(requestFacts(message.method, message.params), null), at);
+    const exchange: Exchange = {
+      operation,
+      request,
+      response,
+      target: splitTarget(request.url ?? "/").forward,
+      body: body.bytes,
+    };
+    const key = `${sessionOf(request)}\0${message.idKey}`;
+    byId.set(key, operation);
+    response.once("close", () => {
+      if (byId.get(key) === operation) byId.delete(key);
+      operation.fail("connection_closed", null);
+    });
+    const forward: Forwarder = (forwarded, wrap) => {
+      if (forwarded.operation.finished) return;
+      const relay = mcpRelay(forwarded, message.idKey);
+      send(forwarded, wrap === undefined ? relay : wrap(relay));
+    };
+    try {
+      const chosen = selectFault(operation, faults, (fingerprint) => {
+        holds.supersede(fingerprint);
+        waits.supersede(fingerprint);
+      });
+      if (chosen === null) {
+        forward(exchange);
+      } else if (chosen.layer === "http") {
+        const pending = chosen.fault.execute(createFaultContext(exchange, holds, forward, chosen.fault.id));
+        if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
+      } else {
+        const delayed = (ms: number, released: () => void): void =>
+          send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
+        chosen.fault.execute(httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed));
+      }
+    } catch {
+      failInternally(exchange);
+    }
+  };
+
+  const handle = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: RequestBody,
+    at: number,
+  ): void => {
+    if (ledger.sealed) {
+      response.destroy();
+      return;
+    }
+    if (body.tooLarge) {
+      sendSynthetic(response, REQUEST_TOO_LARGE);
+      return;
+    }
+    const message =
+      request.method === "POST" && body.bytes !== null ? classifyMessage(body.bytes.toString("utf8")) : null;
+    if (message?.kind === "request") {
+      handleRequest(request, response, message, body, at);
+      return;
+    }
+    if (message?.kind === "malformed") parts.countMalformed();
+    const cancelled = message === null ? null : cancelledIdKey(message);
+    if (cancelled !== null) byId.get(`${sessionOf(request)}\0${cancelled}`)?.fail("client_cancelled", null);
+    relayUntracked(request, response, body, at);
+  };
+
+  return (request, response) => {
+    const receivedAt = performance.now();
+    try {
+      if (!FORWARDED_METHODS.has(request.method ?? "")) {
+        sendSynthetic(response, METHOD_NOT_ALLOWED);
+        return;
+      }
+      readBody(request, (body) => {
+        try {
+          handle(request, response, body, receivedAt);
+        } catch {
+          response.destroy();
+        }
+      });
+    } catch {
+      response.destroy();
+    }
+  };
+}

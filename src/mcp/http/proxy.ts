@@ -1,0 +1,108 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { armFault, isArmable } from "../../faults/registry.js";
+import { ProxyError } from "../../proxy/errors.js";
+import { Upstream } from "../../proxy/forward.js";
+import { HeldOperations } from "../../proxy/holds.js";
+import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
+import type { RunningProxy } from "../../proxy/server.js";
+import type { FaultV2 } from "../../scenario/types-v2.js";
+import type { McpDiagnostics } from "../diagnostics.js";
+import { armMcpFault, isMcpFault } from "../faults/registry.js";
+import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
+import { createMcpRequestHandler } from "./handler.js";
+
+export interface McpHttpProxyOptions {
+  readonly upstreamBaseUrl: string;
+  /** The dependency name its events carry. */
+  readonly dependency: string;
+  /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
+  readonly faults: readonly FaultV2[];
+  readonly sink: PayloadSink;
+}
+
+export interface RunningMcpProxy extends RunningProxy {
+  diagnostics(): McpDiagnostics;
+}
+
+function arm(fault: FaultV2): ArmedMcpLayerFault {
+  const { id, type } = fault;
+  if (isMcpFault(fault)) return { layer: "mcp", fault: armMcpFault(fault) };
+  if (isArmable(fault)) return { layer: "http", fault: armFault(fault) };
+  throw new ProxyError("PROXY_START_FAILED", `fault ${id} (${type}) cannot act on an MCP dependency`);
+}
+
+/**
+ * The proxy of a `type: http`, `protocol: mcp` dependency (v2/mcp.md, Streamable HTTP): on
+ * 127.0.0.1, an OS-chosen port, forwarding as the HTTP proxy does, recording one MCP operation
+ * per POSTed JSON-RPC request. Rejects with `PROXY_START_FAILED` as `startProxy` does.
+ */
+export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<RunningMcpProxy> {
+  const faults = options.faults.map(arm);
+  let upstream: Upstream;
+  try {
+    upstream = new Upstream(options.upstreamBaseUrl);
+  } catch (cause) {
+    throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
+      cause,
+    });
+  }
+  const ledger = new OperationLedger(options.sink, options.dependency);
+  const untracked = new OperationLedger({ emit: () => undefined }, options.dependency);
+  const holds = new HeldOperations();
+  const waits = new LatencyWaits();
+  let malformed = 0;
+  const handler = createMcpRequestHandler({
+    ledger,
+    untracked,
+    holds,
+    waits,
+    upstream,
+    faults,
+    countMalformed: () => {
+      malformed++;
+    },
+  });
+  const server = createServer({ noDelay: true }, handler);
+  let port: number;
+  try {
+    port = await listen(server);
+  } catch (cause) {
+    await upstream.close().catch(() => {});
+    const code = (cause as { code?: unknown }).code;
+    const reason = typeof code === "string" ? code : "listen error";
+    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    diagnostics: () => ({ malformedMessages: malformed }),
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        try {
+          for (const operation of ledger.unfinished()) operation.fail("connection_closed", null);
+          holds.abandonAll();
+          for (const operation of untracked.unfinished()) operation.fail("client_disconnected", null);
+        } finally {
+          ledger.seal();
+          untracked.seal();
+          server.closeAllConnections();
+        }
+        await Promise.all([stopped, upstream.close().catch(() => {})]);
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      server.on("error", () => {});
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The local channel between a shim and its run: newline-delimited JSON over a Unix socket in a
+ * private folder, first message a `join` carrying the run's secret. The shim reads and relays
+ * the JSON-RPC traffic itself; the run only ever sees names, hashes, ids and outcomes.
+ */
+import type { Socket } from "node:net";
+import type { McpTarget } from "../../scenario/types-v2.js";
+import { LineSplitter, lineText } from "../lines.js";
+
+export type ResponseKind = "result" | "tool_error" | "rpc_error";
+
+/** Shim → run. */
+export type ShimMessage =
+  | { readonly type: "join"; readonly secret: string; readonly dependency: string }
+  | { readonly type: "spawned"; readonly pid: number }
+  | { readonly type: "spawn_failed"; readonly errno: string }
+  /**
+   * A JSON-RPC request from the agent. When `decide` is set (a fault targets it) the shim waits
+   * for its `decision`; otherwise it has already forwarded it and only the evidence is recorded.
+   */
+  | {
+      readonly type: "request";
+      readonly key: number;
+      readonly decide: boolean;
+      readonly method: string;
+      readonly path: string;
+      readonly bodyHash: string;
+      readonly id: string;
+    }
+  /** The server answered request `key`; the shim hands the answer over on `ack`. */
+  | {
+      readonly type: "response";
+      readonly key: number;
+      readonly kind: ResponseKind;
+      readonly code: number | null;
+    }
+  | { readonly type: "cancelled"; readonly key: number }
+  | { readonly type: "malformed" }
+  /** The server process ended: its exit code, or minus the signal number. */
+  | { readonly type: "exited"; readonly exitCode: number | null };
+
+export type Decision =
+  | { readonly action: "forward"; readonly delayed: boolean }
+  | { readonly action: "answer"; readonly message: string }
+  | { readonly action: "withhold" }
+  | { readonly action: "disconnect" };
+
+/** Run → shim. */
+export type RunMessage =
+  | {
+      readonly type: "welcome";
+      readonly command: readonly string[];
+      readonly cwd: string;
+      readonly env: Readonly<Record<string, string>>;
+      /** The targets of the dependency's faults: only requests they match wait for a decision. */
+      readonly targets: readonly McpTarget[];
+    }
+  | { readonly type: "refused" }
+  | ({ readonly type: "decision"; readonly key: number } & Decision)
+  | { readonly type: "ack"; readonly key: number }
+  | { readonly type: "stop" }
+  /** The session's end is recorded; nothing more will come. */
+  | { readonly type: "ended" };
+
+export function send(socket: Socket, message: ShimMessage | RunMessage): void {
+  if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(message)}\n`);
+}
+
+/**
+ * Reads the channel's messages. A line that is not a JSON object, or a message its handler
+ * cannot take, ends the connection: a misbehaving peer never takes the process down.
+ */
+export function onMessages<T>(socket: Socket, handle: (message: T) => void): void {
+  const lines = new LineSplitter();
+  socket.on("data", (chunk: Buffer) => {
+    lines.push(chunk, (line) => {
+      if (socket.destroyed) return;
+      try {
+        const message: unknown = JSON.parse(lineText(line));
+        if (message === null || typeof message !== "object") throw new TypeError("not a message");
+        handle(message as T);
+      } catch {
+        socket.destroy();
+      }
+    });
+  });
+}

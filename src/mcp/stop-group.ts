@@ -1,0 +1,26 @@
+import { groupAlive, signalGroup } from "../runtime/process-group.js";
+
+const POLL_MS = 20;
+
+/**
+ * Stops every process of a group: SIGTERM, up to `graceMs` for all of them to go, then
+ * SIGKILL. `leaderExited`, when known, ends the first wait early. A group already gone is fine.
+ */
+export async function stopGroup(
+  pgid: number,
+  graceMs: number,
+  leaderExited: Promise<unknown> | null = null,
+): Promise<void> {
+  if (!groupAlive(pgid)) return;
+  signalGroup(pgid, graceMs > 0 ? "SIGTERM" : "SIGKILL");
+  const deadline = Date.now() + graceMs;
+  let leaderGone = leaderExited === null;
+  void leaderExited?.then(() => {
+    leaderGone = true;
+  });
+  while (groupAlive(pgid) && Date.now() < deadline) {
+    const tick = new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await (leaderGone || leaderExited === null ? tick : Promise.race([tick, leaderExited]));
+  }
+  if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
+}

@@ -1,0 +1,197 @@
+/**
+ * Fixtures for MCP tests: a schema-2 payload sink, MCP fault builders, a stdio host started on
+ * a real Unix socket and SDK clients that spawn the shim it hands out. Everything is stopped
+ * after each test, even when it fails.
+ */
+import { spawn } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.js";
+import type { PayloadSink } from "../../src/proxy/operation.js";
+import type { Trigger } from "../../src/scenario/types.js";
+import type { FaultV2, McpStdioDependency, McpTarget } from "../../src/scenario/types-v2.js";
+import { onCleanup } from "./proxy-harness.js";
+
+export const PROGRAMS = new URL("../fixtures/programs/", import.meta.url).pathname;
+
+type Kind = EventPayloadV2["kind"];
+
+/** Collects schema-2 payloads in recorder order. */
+export class PayloadLog implements PayloadSink {
+  readonly payloads: EventPayloadV2[] = [];
+
+  emit(payload: unknown): void {
+    this.payloads.push(payload as EventPayloadV2);
+  }
+
+  ofKind<K extends Kind>(kind: K): Extract<EventPayloadV2, { kind: K }>[] {
+    return this.payloads.filter(
+      (payload): payload is Extract<EventPayloadV2, { kind: K }> => payload.kind === kind,
+    );
+  }
+
+  /** Event kinds of one operation, in recorder order. */
+  kindsOf(operationId: string): Kind[] {
+    return this.payloads
+      .filter((payload) => "operation_id" in payload && payload.operation_id === operationId)
+      .map((payload) => payload.kind);
+  }
+
+  /** The terminal payload of an operation. */
+  terminal(operationId: string): EventPayloadV2 | undefined {
+    return this.payloads.find(
+      (payload) =>
+        (payload.kind === "OPERATION_SUCCEEDED" || payload.kind === "OPERATION_FAILED") &&
+        payload.operation_id === operationId,
+    );
+  }
+
+  /** Operation ids observed for one method and target name, in order. */
+  operations(method: string, path?: string): string[] {
+    return this.ofKind("OPERATION_OBSERVED")
+      .filter((payload) => payload.method === method && (path === undefined || payload.path === path))
+      .map((payload) => payload.operation_id);
+  }
+
+  text(): string {
+    return this.payloads.map((payload) => JSON.stringify(payload)).join("\n");
+  }
+}
+
+export function occurrences(...list: number[]): Trigger {
+  return { kind: "occurrence_schedule", occurrences: list };
+}
+
+export function tool(name: string | null, method: string | null = "tools/call"): McpTarget {
+  return { kind: "mcp", method, name };
+}
+
+const base = (id: string, target: McpTarget, trigger: Trigger) =>
+  ({ id, dependency: "tools", target, trigger, expect: "recover" }) as const;
+
+export const mcpFaults = {
+  error: (id: string, target: McpTarget, trigger: Trigger, code = -32603): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_error",
+    code,
+  }),
+  toolError: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_tool_error",
+  }),
+  latency: (id: string, target: McpTarget, trigger: Trigger, latencyMs: number): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_latency",
+    latencyMs,
+  }),
+  noResponse: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_no_response",
+  }),
+  disconnect: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_disconnect",
+  }),
+};
+
+export function stdioDependency(
+  program = "mcp-tools-server.mjs",
+  env: Record<string, string> = {},
+): McpStdioDependency {
+  return { name: "tools", type: "mcp_stdio", command: [process.execPath, program], cwd: PROGRAMS, env };
+}
+
+export interface TestHost {
+  readonly host: McpStdioHost;
+  readonly log: PayloadLog;
+  readonly command: string;
+  readonly args: string[];
+  readonly interrupt: AbortController;
+}
+
+/** A stdio host for dependency `tools`, closed after the test. */
+export async function startTestHost(
+  faults: readonly FaultV2[] = [],
+  dependency: McpStdioDependency = stdioDependency(),
+): Promise<TestHost> {
+  const log = new PayloadLog();
+  const interrupt = new AbortController();
+  const host = await startMcpStdioHost({
+    dependency,
+    faults,
+    sink: log,
+    runDir: PROGRAMS,
+    runId: "20260101T000000Z-00000000",
+    interrupt: interrupt.signal,
+  });
+  onCleanup(() => host.close());
+  const command = host.env.AGENTCHAOS_TOOLS_COMMAND as string;
+  const args = JSON.parse(host.env.AGENTCHAOS_TOOLS_ARGS as string) as string[];
+  return { host, log, command, args, interrupt };
+}
+
+/** An SDK client connected through the shim (a new session), closed after the test. */
+export async function connectClient(
+  test: TestHost,
+): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: test.command, args: test.args, stderr: "pipe" });
+  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  onCleanup(() => client.close().catch(() => {}));
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** The text of a tool result's first content item. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { text?: string }[] }).content;
+  return content?.[0]?.text ?? "";
+}
+
+export interface RawShim {
+  readonly child: import("node:child_process").ChildProcess;
+  /** Bytes the shim wrote to its stdout so far. */
+  output(): string;
+  /** Lines written to stderr. */
+  errors(): string;
+  write(text: string): void;
+  /** Resolves once stdout holds `count` complete lines (fails after the deadline). */
+  lines(count: number, timeoutMs?: number): Promise<string[]>;
+  readonly exited: Promise<number | null>;
+}
+
+/** The shim spawned as a bare process (the test is the agent, writing raw lines). */
+export function spawnRawShim(test: Pick<TestHost, "command" | "args">, args: string[] = test.args): RawShim {
+  const child = spawn(test.command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  child.stdin?.on("error", () => {});
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  return {
+    child,
+    output: () => stdout,
+    errors: () => stderr,
+    write: (text) => {
+      child.stdin?.write(text);
+    },
+    async lines(count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (stdout.split("\n").length - 1 < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} lines, got: ${JSON.stringify(stdout)}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return stdout.split("\n").slice(0, count);
+    },
+    exited,
+  };
+}
