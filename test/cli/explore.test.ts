@@ -65,17 +65,4 @@ describe("agentchaos explore refuses bad input before anything starts", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Invalid scenario: .*bad\.yaml: \d+ problems\n/);
   });
-
-  it("a scenario this build cannot run: exit 2 with the reason", async () => {
-    const scenario = await writeScenario(
-      dir.path,
-      "mcp",
-      "schema_version: 2\nname: mcp\ndependencies:\n  notes:\n    type: mcp_stdio\n    command: [node, server.mjs]\nworkload:\n  command: [node, agent.mjs]\nsuccess:\n  exit_code: 0\n",
-    );
-    const result = await refused([scenario]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      `Cannot explore: ${scenario}: dependency notes: MCP dependencies are not supported by run in this version\n`,
-    );
-  });
 });

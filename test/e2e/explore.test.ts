@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ExploreDocument } from "../../src/explore/document.js";
 import { exploreScenario } from "../../src/library/explore.js";
 import { agentScenario, menuFile } from "../explore/scenarios.js";
-import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
@@ -178,4 +178,32 @@ describe("exploreScenario", () => {
     }
     expect(first.document.settings).toMatchObject({ seed: 42, budget: 6, depth: 2, menu });
   }, 120_000);
+});
+
+describe("exploring an agent with an MCP server", () => {
+  it("names MCP calls by method and tool and tries tool errors on tools/call only", async () => {
+    const menu = await menuFile(dir.path, "menu", "- {type: mcp_tool_error}\n");
+    const done = await exploreScenario(
+      join(ROOT, "examples", "mcp", "scenarios", "llm_and_mcp_recovered.yaml"),
+      {
+        menu,
+        jobs: 2,
+        baselineRuns: 1,
+        outputDir: join(dir.path, "explore"),
+      },
+    );
+    const labels = done.document.points.map((point) => point.label);
+    expect(labels).toContain("notes initialize #1");
+    expect(labels).toContain("notes tools/call read_note #1");
+    const tried = done.document.experiments.map((experiment) => experiment.label.split(" | ")[0]);
+    expect(tried.length).toBeGreaterThan(0);
+    expect(tried.every((label) => label?.startsWith("notes tools/call "))).toBe(true);
+    const [fault] = done.document.experiments[0]?.faults ?? [];
+    expect(fault?.fault).toMatchObject({
+      dependency: "notes",
+      type: "mcp_tool_error",
+      target: { method: "tools/call" },
+    });
+    expect(done.document.experiments.every((experiment) => experiment.result === "RECOVERED")).toBe(true);
+  }, 90_000);
 });
