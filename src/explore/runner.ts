@@ -54,7 +54,9 @@ const SETUP_REASONS = new Set(["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", 
  */
 export async function runJob(job: Job, settings: RunSettings): Promise<Finished | null> {
   const first = await runOnce(job, settings);
-  if (first === null || !SETUP_REASONS.has(first.run.reason_code)) return first;
+  if (first === null || settings.interrupt?.aborted === true || !SETUP_REASONS.has(first.run.reason_code)) {
+    return first;
+  }
   return runOnce(job, settings);
 }
 
