@@ -89,6 +89,33 @@ describe("explore through the built CLI", () => {
     expect(result.stdout).toContain("ended FAILED / DEPENDENCY_START_FAILED");
   }, 60_000);
 
+  it("runs once more a run that could not be set up, and records the second", async () => {
+    const counter = join(dir.path, "starts.count");
+    const scenario = await writeScenario(
+      dir.path,
+      "shaky",
+      `schema_version: 2\nname: shaky\ndependencies:\n  api:\n    type: http\n    base_url: http://127.0.0.1:{port}\n    start:\n      command: ${yamlList([process.execPath, join(PROGRAMS, "fails-first-start.mjs"), counter, "--port", "{port}"])}\n      readiness: {path: /health}\nworkload:\n  command: ${yamlList([process.execPath, join(PROGRAMS, "explore-agent.mjs"), "/a"])}\nsuccess:\n  exit_code: 0\n`,
+    );
+    const menu = await menuFile(dir.path, "menu", "- {type: http_disconnect}\n");
+    const out = join(dir.path, "explore");
+    const result = await runBuiltCli([
+      "explore",
+      scenario,
+      "--menu",
+      menu,
+      "--baseline-runs",
+      "1",
+      "--output-dir",
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    const { folder, document } = await onlyExplore(out);
+    expect(document.baseline.map((run) => run.result)).toEqual(["PASSED"]);
+    expect(document.experiments.map((experiment) => experiment.result)).toEqual(["RECOVERED"]);
+    // The run that could not be set up keeps its folder: the baseline, its retry, the experiment.
+    expect((await readdir(folder)).filter((name) => !name.includes("."))).toHaveLength(3);
+  }, 60_000);
+
   it("stops with exit 2 when the baseline makes no operation", async () => {
     const scenario = await agentScenario(dir.path, "idle", { program: ["exit-code.mjs", "0"] });
     const out = join(dir.path, "explore");
