@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// A tiny, deterministic HTTP dependency for the bundled examples.
+// A tiny, deterministic HTTP dependency for the bundled examples: GET /health, /customer/<id>,
+// /orders/<id> and /weather/<city>, the ticket desk (/tickets) and an update feed (GET /events).
 // Usage: node fake-api.mjs --port N [--host 127.0.0.1]   (--port 0 picks a free port)
 // Prints one line `fake-api listening on http://<host>:<port>` once it accepts connections.
 import http from "node:http";
@@ -62,6 +63,22 @@ function ticketRoute(req, res) {
   send(res, 201, `{"id":${id}}`);
 }
 
+/**
+ * The update feed, an optional listening stream: `GET /events` answers `text/event-stream` with one
+ * `ready` event at once, then a `tick` event every 200 ms until the listener goes away.
+ */
+function eventsRoute(req, res) {
+  if (req.method !== "GET") return send(res, 404, '{"error":"not found"}');
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  res.write('event: ready\ndata: {"listening":true}\n\n');
+  let tick = 0;
+  const timer = setInterval(() => {
+    tick += 1;
+    res.write(`event: tick\ndata: {"tick":${tick}}\n\n`);
+  }, 200);
+  res.on("close", () => clearInterval(timer));
+}
+
 function route(method, path) {
   if (method !== "GET") return undefined;
   if (path === "/health") return '{"status":"ok"}';
@@ -69,6 +86,8 @@ function route(method, path) {
   if (customer !== undefined) return `{"id":${JSON.stringify(customer)},"name":"Ada Lovelace","tier":"gold"}`;
   const order = idAfter(path, "/orders/");
   if (order !== undefined) return `{"id":${JSON.stringify(order)},"status":"ready","total":42.0}`;
+  const city = idAfter(path, "/weather/");
+  if (city !== undefined) return `{"city":${JSON.stringify(city)},"sky":"sunny","celsius":21}`;
   return undefined;
 }
 
@@ -77,6 +96,7 @@ const server = http.createServer((req, res) => {
   const path = (req.url ?? "/").split("?")[0];
   req.resume();
   if (path === "/tickets") return ticketRoute(req, res);
+  if (path === "/events") return eventsRoute(req, res);
   const body = route(req.method, path);
   if (body === undefined) send(res, 404, '{"error":"not found"}');
   else send(res, 200, body);

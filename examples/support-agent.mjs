@@ -3,7 +3,9 @@
 // customer API (its tool), then asks the model again with the tool's answer.
 // Reads AGENTCHAOS_LLM_URL (the model, OpenAI Chat Completions shape) and AGENTCHAOS_CRM_URL.
 // Knobs: SUPPORT_TOOL_ATTEMPTS and SUPPORT_MODEL_ATTEMPTS (default 3 each: 1 = no retry),
-// SUPPORT_RETRY_DELAY_MS (default 150), SUPPORT_TIMEOUT_MS (default 2000 per attempt).
+// SUPPORT_RETRY_DELAY_MS (default 150), SUPPORT_TIMEOUT_MS (default 2000 per attempt),
+// SUPPORT_LISTEN=yes (first open the customer API's update feed, `GET /events`, an optional
+// listening stream: without it the agent works on; with it, it closes the feed when done).
 // Exit codes: 0 answered, 1 gave up, 2 bad configuration. Prints fixed words, never payloads.
 
 function usage(message) {
@@ -31,6 +33,7 @@ const config = {
   modelAttempts: Math.max(1, knob("SUPPORT_MODEL_ATTEMPTS", 3)),
   retryDelayMs: knob("SUPPORT_RETRY_DELAY_MS", 150),
   timeoutMs: knob("SUPPORT_TIMEOUT_MS", 2000),
+  listen: process.env.SUPPORT_LISTEN === "yes",
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,9 +87,42 @@ function askModel(content) {
   });
 }
 
+/**
+ * Opens the optional update feed and reads it in the background until `stop` is aborted. Resolves
+ * once the feed answered (or failed): the agent does not need it, and does not retry it.
+ */
+async function openFeed(stop) {
+  let response;
+  try {
+    response = await fetch(`${config.crm}/events`, { signal: stop });
+  } catch {
+    process.stdout.write("events: feed unavailable, working without updates\n");
+    return;
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    process.stdout.write(`events: feed unavailable (status ${response.status}), working without updates\n`);
+    return;
+  }
+  process.stdout.write("events: listening\n");
+  void (async () => {
+    try {
+      for await (const _chunk of response.body) {
+        // The updates only keep the agent informed; this example does not use them.
+      }
+    } catch {
+      // Closed by the agent at the end, or lost: either way the work goes on.
+    }
+  })();
+}
+
+const feed = new AbortController();
+if (config.listen) await openFeed(feed.signal);
 await askModel("Which customer is asking?");
 process.stdout.write("model: planned a customer lookup\n");
 const customer = await withRetries("crm", config.toolAttempts, () => attempt(`${config.crm}/customer/42`));
 process.stdout.write(`crm: customer tier ${typeof customer?.tier === "string" ? "found" : "missing"}\n`);
 await askModel("Write the reply for the customer.");
 process.stdout.write("model: reply written\n");
+// Stop listening: the feed is closed by the agent, which is how a listening stream ends.
+feed.abort();

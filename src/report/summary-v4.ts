@@ -3,6 +3,8 @@
  * and per check, and the diagnostics of a failed run. Rendered by `renderSummary`.
  */
 import { resolve } from "node:path";
+import { describeExitCode } from "../events/exit-status.js";
+import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
 
 /** The value column of reports 1–3; longer dependency, fault or check labels widen it. */
@@ -50,6 +52,18 @@ function checkField(check: ReportCheckV4): Field {
   return [`Check ${check.name}:`, `${outcome}${check.mode === "report" ? " (report only)" : ""}`];
 }
 
+/**
+ * How the workload ended: `exit code 0`, `exit code 1 (expected 0)`, `killed by SIGTERM (timeout)`,
+ * `killed by SIGTERM (interrupted)`, or `not started` when it never ran (a setup failure).
+ */
+export function workloadExit(workload: ReportWorkload): string {
+  const { exit_code: code, expected_exit_code: expected } = workload;
+  const why = workload.timed_out ? " (timeout)" : workload.interrupted ? " (interrupted)" : "";
+  if (code === null) return why === "" ? "not started" : `no exit code${why}`;
+  const mismatch = why === "" && code !== expected ? ` (expected ${expected})` : "";
+  return `${describeExitCode(code)}${why}${mismatch}`;
+}
+
 /** `n/m` (injected over scheduled) when every fault has an occurrence schedule, else `n`. */
 function faultsInjected(report: ReportV4): string {
   let scheduled = 0;
@@ -71,6 +85,7 @@ export function renderSummaryV4(report: ReportV4, reportPath: string): string {
     `Result: ${report.result}\n`,
     `Reason: ${printable(report.reason_code)}\n\n`,
     fields([
+      ["Workload exit:", workloadExit(report.workload)],
       ...report.dependencies.map(dependencyField),
       ...report.faults.map(faultField),
       ...report.checks.map(checkField),

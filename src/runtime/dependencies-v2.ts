@@ -6,7 +6,8 @@ import type { HttpDependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
 import { PORT_PLACEHOLDER } from "../scenario/v2/dependencies.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
 import { freeLoopbackPort } from "./free-port.js";
-import { readinessTarget, waitUntilReady } from "./readiness.js";
+import { type ReadinessLog, readinessTarget, waitUntilReady } from "./readiness.js";
+import { endedBeforeReady, notReadyInTime, type ReadinessFailure } from "./readiness-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 /** An http dependency with `{port}` resolved for this run. */
@@ -21,7 +22,11 @@ export interface ResolvedHttpDependency {
 export interface StartedDependency {
   readonly resolved: ResolvedHttpDependency;
   readonly process: ManagedProcess;
+  /** `Date.now()` when it was spawned. */
+  readonly startedAt: number;
   exit: ProcessExit | null;
+  /** `Date.now()` when it ended. */
+  endedAt: number | null;
 }
 
 /** Replaces `{port}` in base_url, start.command items and start.env values (v2/scenario.md). */
@@ -51,12 +56,6 @@ export async function resolveHttpDependencies(scenario: ScenarioV2): Promise<Res
     resolved.push(resolvePort(dependency, dependency.usesPortPlaceholder ? await freeLoopbackPort() : null));
   }
   return resolved;
-}
-
-/** The readiness path as it may be shown: without its query (a query value may be a secret). */
-function shownPath(path: string): string {
-  const query = path.indexOf("?");
-  return query < 0 ? path : path.slice(0, query);
 }
 
 /**
@@ -89,10 +88,11 @@ export async function spawnDependency(
     }
     throw error;
   }
-  const entry: StartedDependency = { resolved, process, exit: null };
+  const entry: StartedDependency = { resolved, process, startedAt: Date.now(), exit: null, endedAt: null };
   started.push(entry);
   void process.exited.then((exit) => {
     entry.exit = exit;
+    entry.endedAt = Date.now();
   });
   context.sink.emit({
     kind: "DEPENDENCY_STARTED",
@@ -131,7 +131,8 @@ export async function awaitReadiness(
         void process.exited.then(() => stop.abort());
         const target = readinessTarget(resolved.baseUrl, start.readiness.path);
         const limitMs = start.readiness.timeoutSeconds * 1000;
-        const outcome = await waitUntilReady(target, limitMs, stop.signal);
+        const log: ReadinessLog = { polls: 0, last: null };
+        const outcome = await waitUntilReady(target, limitMs, stop.signal, log);
         stopAll.signal.removeEventListener("abort", abort);
         if (outcome.ready) {
           context.sink.emit({
@@ -142,15 +143,19 @@ export async function awaitReadiness(
           });
           return;
         }
+        const failure: ReadinessFailure = {
+          dependency: name,
+          basePath: new URL(resolved.baseUrl).pathname,
+          readinessPath: start.readiness.path,
+          log,
+        };
         if (entry.exit !== null || (outcome.reason === "aborted" && !stopAll.signal.aborted)) {
           const exit = entry.exit ?? (await process.exited);
-          fail(`dependency ${name} exited with code ${exit.exitCode ?? "null"} before becoming ready`);
+          fail(endedBeforeReady(failure, exit.exitCode, (entry.endedAt ?? Date.now()) - entry.startedAt));
           return;
         }
         if (outcome.reason === "timeout") {
-          fail(
-            `dependency ${name} did not become ready within ${seconds(start.readiness.timeoutSeconds)}s (polled GET ${shownPath(start.readiness.path)} under its base_url; no status 200-399)`,
-          );
+          fail(notReadyInTime(failure, seconds(start.readiness.timeoutSeconds)));
         }
       }),
     );

@@ -7,6 +7,15 @@ export type ReadinessOutcome =
 
 const ATTEMPT_TIMEOUT_MS = 500;
 
+/** What one readiness attempt got: a status, or why there was none (a system code such as ECONNREFUSED, or `timeout`). */
+export type ProbeResult = { readonly status: number } | { readonly error: string };
+
+/** Filled in while waiting, so a failure can say what was seen. */
+export interface ReadinessLog {
+  polls: number;
+  last: ProbeResult | null;
+}
+
 /**
  * Where readiness is polled: the base URL's origin and path prefix (its query and fragment
  * dropped, as the proxy does) plus the readiness path; user information becomes Basic credentials.
@@ -34,41 +43,55 @@ export async function waitUntilReady(
   target: { readonly url: string; readonly headers: Record<string, string> },
   timeoutMs: number,
   stop: AbortSignal,
+  log: ReadinessLog = { polls: 0, last: null },
 ): Promise<ReadinessOutcome> {
   const deadline = Date.now() + timeoutMs;
   while (!stop.aborted) {
     const started = Date.now();
     if (started >= deadline) return { ready: false, reason: "timeout" };
-    const attempt = AbortSignal.any([
-      stop,
-      AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, deadline - started)),
-    ]);
-    const status = await probe(target, attempt);
-    if (status !== null && status >= 200 && status < 400) return { ready: true };
+    const limitMs = Math.min(ATTEMPT_TIMEOUT_MS, deadline - started);
+    const attempt = AbortSignal.any([stop, AbortSignal.timeout(limitMs)]);
+    const result = await probe(target, attempt);
+    if (stop.aborted) break;
+    // An attempt the overall deadline cut short says nothing about the dependency: not logged.
+    const cutShort = "error" in result && result.error === "timeout" && limitMs < ATTEMPT_TIMEOUT_MS;
+    if (!cutShort) {
+      log.polls += 1;
+      log.last = result;
+    }
+    if ("status" in result && result.status >= 200 && result.status < 400) return { ready: true };
     const pause = Math.min(INTERVAL_MS - (Date.now() - started), deadline - Date.now());
     if (pause > 0) await sleep(pause, stop);
   }
   return { ready: false, reason: "aborted" };
 }
 
-/** One readiness attempt on a fresh connection: the status, or null when it failed or was cut off. */
+/** The system code of a failed attempt, `timeout` when it was cut off. */
+function errorCode(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return "timeout";
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,39}$/.test(code) ? code : "error";
+}
+
+/** One readiness attempt on a fresh connection: the status, or why there was none. */
 function probe(
   target: { readonly url: string; readonly headers: Record<string, string> },
   signal: AbortSignal,
-): Promise<number | null> {
+): Promise<ProbeResult> {
   const send = target.url.startsWith("https:") ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     const outgoing = send(
       target.url,
       { method: "GET", headers: target.headers, agent: false, signal },
       (response) => {
+        const status = response.statusCode ?? 0;
         response.resume();
-        response.on("end", () => resolve(response.statusCode ?? null));
-        response.on("error", () => resolve(null));
-        response.on("close", () => resolve(null));
+        response.on("end", () => resolve({ status }));
+        response.on("error", (error) => resolve({ error: errorCode(error, signal) }));
+        response.on("close", () => resolve({ error: errorCode(null, signal) }));
       },
     );
-    outgoing.on("error", () => resolve(null));
+    outgoing.on("error", (error) => resolve({ error: errorCode(error, signal) }));
     outgoing.end();
   });
 }

@@ -80,19 +80,19 @@ function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | n
       return line(event, "TOOL_FAILURE", payload.failure_kind, colour);
     case "RETRY_OBSERVED":
       return line(event, "RETRY", `attempt=${payload.attempt}`, colour);
-    case "OPERATION_SUCCEEDED":
-      return line(
-        event,
-        "SUCCESS",
-        payload.status_code === null ? "ok" : String(payload.status_code),
-        colour,
-      );
+    case "OPERATION_SUCCEEDED": {
+      const status = payload.status_code === null ? "ok" : String(payload.status_code);
+      const closed = payload.closed_by_client
+        ? ` (stream closed by the workload after ${payload.relayed_events ?? 0} event${payload.relayed_events === 1 ? "" : "s"})`
+        : "";
+      return line(event, "SUCCESS", `${status}${closed}`, colour);
+    }
     default:
       return null;
   }
 }
 
-/** The live terminal line for an operation event (run.md), or null for events that have none. */
+/** The live terminal line for an operation event (run.md) or a RUN_ERROR, or null for events that have none. */
 export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colour: boolean): string | null {
   if (event.schema_version === 2) return formatLiveLineV2(event, colour);
   const payload = event.payload;
@@ -107,6 +107,10 @@ export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colou
       return line(event, "RETRY", `attempt=${payload.attempt}`, colour);
     case "OPERATION_SUCCEEDED":
       return line(event, "SUCCESS", String(payload.status_code), colour);
+    case "RUN_ERROR":
+      // Not in run.md's list: a run with a RUN_ERROR has failed, and the reason belongs on the
+      // terminal; a run without one prints exactly the schema-1 lines.
+      return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
     default:
       return null;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { retryStormCheck } from "../../src/checks/retry-storm.js";
 import { checksConfig } from "../analysis/v2/scenarios.js";
+import { runBuilderV2 } from "../helpers/events-v2.js";
 import { chainOf, retriedAfter, timelineOf } from "./timelines.js";
 
 const config = checksConfig().retry_storm;
@@ -43,6 +44,32 @@ describe("the retry_storm check", () => {
         gap_ms: 10,
       })),
     );
+  });
+
+  it("keeps interleaved chains apart: each counts its own operations and measures its own gaps", () => {
+    const run = runBuilderV2().setup();
+    const attempt = (id: string, fp: string, at: number, retryOf?: string, n = 2) => {
+      run.at(at).observed(id, fp);
+      if (retryOf !== undefined) run.retry(id, retryOf, n);
+      run.injected(id).at(at).failed(id, "injected_http_error");
+    };
+    // a-1 fails at 0, b-1 at 50; a-2 comes 60 ms after a-1 (quick), b-2 150 ms after b-1 (not quick);
+    // then a-3 and b-3 succeed. Together there are six operations, three per chain.
+    attempt("a-1", "fp-a", 0);
+    attempt("b-1", "fp-b", 50);
+    attempt("a-2", "fp-a", 60, "a-1");
+    attempt("b-2", "fp-b", 200, "b-1");
+    run.at(400).observed("a-3", "fp-a").retry("a-3", "a-1", 3).succeeded("a-3");
+    run.at(500).observed("b-3", "fp-b").retry("b-3", "b-1", 3).succeeded("b-3");
+    const strict = checksConfig({ maxAttempts: 3 }).retry_storm;
+    expect(retryStormCheck.find(timelineOf(run), strict)).toEqual([
+      { operation_id: "a-2", failed_operation_id: "a-1", gap_ms: 60 },
+    ]);
+    const stricter = checksConfig({ maxAttempts: 2 }).retry_storm;
+    expect(retryStormCheck.find(timelineOf(run), stricter).slice(0, 2)).toEqual([
+      { first_operation_id: "a-1", operations: 3 },
+      { first_operation_id: "b-1", operations: 3 },
+    ]);
   });
 
   it("describes both kinds of finding with their numbers", () => {

@@ -134,6 +134,9 @@ timeout_seconds: 1
     const run = await readRun(out);
     expect(run.report.reason_code).toBe("DEPENDENCY_START_FAILED");
     expect(run.report.diagnostics).toEqual(["dependency did not become ready within 0.5s"]);
+    expect(result.stdout).toMatch(
+      /^\d{4}\.\d{3} {2}RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency did not become ready within 0\.5s$/m,
+    );
     expect(run.events.map((e) => e.type)).toEqual([
       "RUN_STARTED",
       "DEPENDENCY_STARTED",
@@ -164,6 +167,9 @@ workload:
     expect(result.code).toBe(3);
     const run = await readRun(out);
     expect(run.report.diagnostics).toEqual(["dependency exited with code 4 before becoming ready"]);
+    expect(result.stdout).toContain(
+      "DEPENDENCY_START_FAILED: dependency exited with code 4 before becoming ready\n",
+    );
   });
 
   it("a workload command that does not exist fails setup with exit 3 and stops the dependency", async () => {

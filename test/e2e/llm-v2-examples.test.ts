@@ -47,6 +47,13 @@ const TABLE = [
   ["ticket_response_lost_idempotent", "RECOVERED", "RECOVERY_OBSERVED", 0, "Tickets on the server: 1\n"],
 ] as const;
 
+/** What the checks found in the examples the README's checks table reuses: check → findings. */
+const CHECK_FINDINGS: Record<string, Record<string, number>> = {
+  openai_429_retry_after_ms_recovered: { retry_after: 0 },
+  ticket_response_lost_duplicate: { duplicate_writes: 1 },
+  ticket_response_lost_idempotent: { duplicate_writes: 0 },
+};
+
 const out = testFolder("all");
 
 describe("schema-2 LLM examples on the official SDKs, through the built CLI", () => {
@@ -64,5 +71,13 @@ describe("schema-2 LLM examples on the official SDKs, through the built CLI", ()
     expect(report).toMatchObject({ schema_version: 4, result, reason_code: reason, faults_injected: 1 });
     expect(report.faults).toEqual([expect.objectContaining({ injected: 1, not_applied: 0 })]);
     if (printed !== null) expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain(printed);
+    for (const [checkName, findings] of Object.entries(CHECK_FINDINGS[name] ?? {})) {
+      const check = report.checks.find((c: { name: string }) => c.name === checkName);
+      expect({ checkName, passed: check.passed, findings: check.findings.length }).toEqual({
+        checkName,
+        passed: findings === 0,
+        findings,
+      });
+    }
   });
 });

@@ -211,6 +211,43 @@ describe("the packed package installed into another project", () => {
     expect(report).toMatchObject({ result: "PASSED", reason_code: "BASELINE_SUCCEEDED" });
   });
 
+  it("runs a schema-2 scenario on {port} whose fake model starts through npx: RECOVERED, exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    await writeFile(
+      join(project, "schema2.yaml"),
+      `schema_version: 2
+name: my-agent-schema-2
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: [npx, agentchaos, fake-llm, --port, "{port}", --script, fake-llm.yaml]
+      readiness: {path: /health, timeout_seconds: 30}
+workload:
+  name: my-agent
+  command: [node, agent.mjs]
+faults:
+  - type: http_error
+    target: {method: POST, path: /v1/chat/completions}
+    trigger: {occurrence: 2}
+    status_code: 503
+success:
+  exit_code: 0
+timeout_seconds: 60
+`,
+    );
+    const result = await npxAgentchaos(project, ["run", "schema2.yaml", "--output-dir", "runs-v2"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[my-agent OUT] Answer: It is sunny in Paris.\n");
+    const report = JSON.parse(
+      await readFile(join(onlyRunDir(join(project, "runs-v2")), "report.json"), "utf8"),
+    );
+    expect(report).toMatchObject({ schema_version: 4, result: "RECOVERED", faults_injected: 1 });
+  });
+
   it("runs a scenario with a 503 on the second completion: the agent retries, RECOVERED, exit 0", {
     timeout: 120_000,
   }, async () => {

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/runtime/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";
 
@@ -50,9 +50,12 @@ describe("schema-2 setup", () => {
     const out = join(dir.path, "runs");
     const result = await runBuiltCli(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain(
-      "RUN_ERROR      DEPENDENCY_START_FAILED: dependency slow did not become ready within 1s (polled GET /health under its base_url; no status 200-399)",
+    expect(result.stdout).toMatch(
+      /^\d{4}\.\d{3} {2}RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency slow did not become ready within 1s: polled GET \/health \d+ times, last answer: (status 503|none within 0\.5s|connection refused); the process is still running; its output is in dependencies\/slow\.stdout\.log and dependencies\/slow\.stderr\.log$/m,
     );
+    // The summary repeats the reason under Diagnostics.
+    expect(result.stdout).toContain("\nDiagnostics:\n  dependency slow did not become ready within 1s: ");
+    expect(result.stdout).toContain("Workload exit:          not started\n");
     const events = await readEvents(out);
     const types = events.map(
       (event) => `${event.type}${event.payload.dependency ? ` ${event.payload.dependency}` : ""}`,
@@ -96,8 +99,101 @@ describe("schema-2 setup", () => {
     expect(events.find((event) => event.type === "RUN_ERROR")?.payload).toEqual({
       kind: "RUN_ERROR",
       reason_code: "DEPENDENCY_START_FAILED",
-      message: "dependency broken exited with code 7 before becoming ready",
+      message: expect.stringMatching(
+        /^dependency broken exited with code 7 after \d+\.\d{2}s, before becoming ready: (no poll of GET \/health completed|polled GET \/health (once|\d+ times), last answer: connection refused); its output is in dependencies\/broken\.stdout\.log and dependencies\/broken\.stderr\.log$/,
+      ),
     });
+    expect(result.stdout).toContain(
+      "RUN_ERROR      DEPENDENCY_START_FAILED: dependency broken exited with code 7 after ",
+    );
+  });
+
+  it("a readiness path under a base_url prefix names the path it really polled and what came back", async () => {
+    const file = await scenario(
+      "prefixed-readiness",
+      `  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}/v1
+    start:
+      command: ${yamlList([process.execPath, join(ROOT, "examples", "fake-api.mjs"), "--port", "{port}"])}
+      readiness: {path: /health, timeout_seconds: 3}
+`,
+      [process.execPath, "-e", "0"],
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(
+      /RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency llm did not become ready within 3s: polled GET \/v1\/health \(base_url path \/v1 \+ readiness\.path \/health\) \d+ times, last answer: status 404; the process is still running; /,
+    );
+  });
+
+  it("a target that never matches under a /v1 base_url lists the methods and paths the dependency saw", async () => {
+    const agent = [
+      process.execPath,
+      "-e",
+      "for (const p of ['/chat/completions', '/chat/completions', '/models']) await fetch(process.env.AGENTCHAOS_LLM_URL + p, p === '/models' ? {} : { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) })",
+    ];
+    const file = await writeScenario(
+      dir.path,
+      "wrong-target",
+      `schema_version: 2
+name: wrong-target
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}/v1
+    start:
+      command: ${yamlList([process.execPath, join(ROOT, "dist", "bin", "agentchaos.js"), "fake-llm", "--port", "{port}"])}
+      readiness: {path: /health}
+workload:
+  command: ${yamlList(agent)}
+faults:
+  - id: llm-503
+    type: http_error
+    target: {method: POST, path: /v1/chat/completions}
+    trigger: {occurrence: 1}
+    status_code: 503
+success:
+  exit_code: 0
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(1);
+    const sentence =
+      "fault llm-503: the configured trigger produced no fault injection; observed on llm: POST /chat/completions (2), GET /models (1)";
+    expect(result.stdout).toContain(`Reason: FAULT_NOT_TRIGGERED\n`);
+    expect(result.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
+    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    expect(inspected.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
+  });
+
+  it("shows a workload stopped at the time limit as killed by SIGTERM (timeout)", async () => {
+    const file = await writeScenario(
+      dir.path,
+      "too-slow",
+      `schema_version: 2
+name: too-slow
+dependencies:
+  api:
+    type: http
+    base_url: http://127.0.0.1:9
+workload:
+  command: ${yamlList([process.execPath, join(PROGRAMS, "forever.mjs")])}
+success:
+  exit_code: 0
+timeout_seconds: 0.5
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "Reason: WORKLOAD_TIMED_OUT\n\nWorkload exit:          killed by SIGTERM (timeout)\n",
+    );
+    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    expect(inspected.stdout).toContain("Workload exit:          killed by SIGTERM (timeout)\n");
   });
 
   it("gives the workload every dependency's URL variable, url_env and interpolated env values", async () => {

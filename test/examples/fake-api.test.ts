@@ -12,7 +12,7 @@ async function get(
 }
 
 describe("the fake API", () => {
-  it("answers the health, customer and order routes with the documented JSON bodies", async () => {
+  it("answers the health, customer, order and weather routes with the documented JSON bodies", async () => {
     const { url } = await startServer("fake-api.mjs");
     expect(await get(`${url}/health`)).toEqual({
       status: 200,
@@ -28,6 +28,11 @@ describe("the fake API", () => {
       status: 200,
       type: "application/json",
       body: '{"id":"7","status":"ready","total":42.0}',
+    });
+    expect(await get(`${url}/weather/Paris`)).toEqual({
+      status: 200,
+      type: "application/json",
+      body: '{"city":"Paris","sky":"sunny","celsius":21}',
     });
   });
 
@@ -55,6 +60,28 @@ describe("the fake API", () => {
     expect((await post({ "Idempotency-Key": "k1" })).body).toBe('{"id":3}');
     expect((await get(`${url}/tickets`)).body).toBe('{"count":3}');
     expect((await get(`${url}/tickets`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("streams the update feed on GET /events: a ready event at once, then ticks until the listener leaves", async () => {
+    const { url, program } = await startServer("fake-api.mjs");
+    const listener = new AbortController();
+    const response = await fetch(`${url}/events`, { signal: listener.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes('{"tick":1}\n\n')) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    expect(
+      text.startsWith('event: ready\ndata: {"listening":true}\n\nevent: tick\ndata: {"tick":1}\n\n'),
+    ).toBe(true);
+    listener.abort();
+    // The server stays healthy after the listener left, and still stops cleanly.
+    expect((await get(`${url}/health`)).status).toBe(200);
+    expect((await get(`${url}/events`, { method: "POST" })).status).toBe(404);
+    expect(await stopProgram(program, "SIGTERM")).toEqual({ code: 0, signal: null });
   });
 
   it("exits with code 0 on SIGTERM and on SIGINT", async () => {

@@ -241,6 +241,7 @@ Experiment complete.
 Result: PASSED
 Reason: BASELINE_SUCCEEDED
 
+Workload exit:          exit code 0
 Dependency api:         http, 2 operations, 0 failed
 Check retry_after:      passed
 Check retry_storm:      passed (report only)
@@ -259,6 +260,7 @@ Experiment complete.
 Result: RECOVERED
 Reason: RECOVERY_OBSERVED
 
+Workload exit:          exit code 0
 Dependency llm:         http, 2 operations, 0 failed
 Dependency crm:         http, 3 operations, 2 failed
 Fault crm-503:          http_error on crm, injected 2/2
@@ -280,6 +282,7 @@ Experiment complete.
 Result: FAILED
 Reason: RETRY_AFTER_NOT_HONOURED
 
+Workload exit:          exit code 0
 Dependency llm:         http, 2 operations, 1 failed
 Fault llm-429:          http_rate_limit on llm, injected 1/1
 Check retry_after:      1 finding
@@ -302,6 +305,7 @@ Experiment complete.
 Result: FAILED
 Reason: FAULT_NOT_TRIGGERED
 
+Workload exit:          exit code 0
 Dependency llm:         http, 3 operations, 0 failed
 Fault llm-503:          http_error on llm, injected 0/1
 Check retry_after:      passed
@@ -324,6 +328,7 @@ Experiment complete.
 Result: PASSED
 Reason: FAILURE_HANDLED
 
+Workload exit:         exit code 0
 Dependency llm:        http, 1 operation, 0 failed
 Dependency weather:    http, 1 operation, 1 failed
 Fault weather-down:    http_error on weather, injected 1/1, expect handle
@@ -343,6 +348,7 @@ Experiment complete.
 Result: RECOVERED
 Reason: RECOVERY_OBSERVED
 
+Workload exit:          exit code 0
 Dependency notes:       mcp, 3 operations, 1 failed
 Fault notes-error:      mcp_error on notes, injected 1, window 1/1
 Check retry_after:      passed
@@ -362,6 +368,7 @@ Experiment complete.
 Result: FAILED
 Reason: DEPENDENCY_START_FAILED
 
+Workload exit:          not started
 Dependency llm:         http, 0 operations, 0 failed
 Dependency crm:         http, 0 operations, 0 failed
 Fault crm-503:          http_error on crm, injected 0/1
@@ -385,6 +392,7 @@ Experiment complete.
 Result: FAILED
 Reason: FAULT_NOT_APPLIED
 
+Workload exit:          exit code 0
 Dependency crm:         http, 2 operations, 1 failed
 Fault crm-503:          http_error on crm, injected 1/1
 Fault crm-lost:         http_response_lost on crm, injected 0/1, not applied 1
@@ -408,6 +416,7 @@ Experiment complete.
 Result: FAILED
 Reason: UNEXPECTED_RETRY
 
+Workload exit:          exit code 0 (expected 3)
 Dependency llm:         http, 2 operations, 1 failed
 Fault bad-request:      http_llm_error on llm, injected 1/1, expect give_up
 Check retry_after:      passed
@@ -430,6 +439,7 @@ Experiment complete.
 Result: FAILED
 Reason: PARTIAL_RESPONSE_ACCEPTED
 
+Workload exit:          exit code 0
 Dependency llm:         http, 1 operation, 1 failed
 Fault llm-cut:          http_stream_truncate on llm, injected 1/1
 Check retry_after:      passed

@@ -64,6 +64,22 @@ describe("waitUntilReady", () => {
     });
   });
 
+  it("logs how many polls completed and what the last one got", async () => {
+    const url = await serve(() => 404);
+    const log = { polls: 0, last: null };
+    expect(await waitUntilReady({ url, headers: {} }, 300, new AbortController().signal, log)).toEqual({
+      ready: false,
+      reason: "timeout",
+    });
+    expect(log.polls).toBeGreaterThan(1);
+    expect(log.last).toEqual({ status: 404 });
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    server = null;
+    const refused = { polls: 0, last: null };
+    await waitUntilReady({ url, headers: {} }, 200, new AbortController().signal, refused);
+    expect(refused.last).toEqual({ error: "ECONNREFUSED" });
+  });
+
   it("stops waiting when aborted", async () => {
     const url = await serve(() => 503);
     const stop = new AbortController();

@@ -93,6 +93,21 @@ describe("live terminal lines", () => {
 
   it("prints nothing for lifecycle events", () => {
     expect(formatLiveLine(event({ kind: "RUN_STARTED", scenario_name: "x" }, 0), false)).toBeNull();
+    expect(formatLiveLine(event({ kind: "WORKLOAD_STARTED", name: "agent", pid: 1 }, 0), false)).toBeNull();
+  });
+
+  it("prints a schema-1 setup failure with its reason, which a run without one never shows", () => {
+    const failure = event(
+      {
+        kind: "RUN_ERROR",
+        reason_code: "DEPENDENCY_START_FAILED",
+        message: "dependency did not become ready within 5s",
+      },
+      5012,
+    );
+    expect(formatLiveLine(failure, false)).toBe(
+      "0005.012  RUN_ERROR      DEPENDENCY_START_FAILED: dependency did not become ready within 5s\n",
+    );
   });
 
   it("uses colour only on a terminal without NO_COLOR", () => {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readReport } from "../../../src/report/reader.js";
 import { renderSummary } from "../../../src/report/summary.js";
+import { workloadExit } from "../../../src/report/summary-v4.js";
 import type { ReportV4 } from "../../../src/report/types.js";
 import { VALID } from "../fixtures.js";
 
@@ -53,6 +54,31 @@ describe("the schema-4 summary", () => {
     );
     expect(renderSummary(await v4("v4-failed-unexpected-retry"), "/r")).toContain(
       "Fault bad-request:      http_llm_error on llm, injected 1/1, expect give_up\n",
+    );
+  });
+
+  it("names the signal that ended the workload and why it was sent", () => {
+    const workload = { name: "agent", expected_exit_code: 0, timed_out: false, interrupted: false };
+    expect(workloadExit({ ...workload, exit_code: 0 })).toBe("exit code 0");
+    expect(workloadExit({ ...workload, exit_code: 1 })).toBe("exit code 1 (expected 0)");
+    expect(workloadExit({ ...workload, exit_code: -15, timed_out: true })).toBe(
+      "killed by SIGTERM (timeout)",
+    );
+    expect(workloadExit({ ...workload, exit_code: -9, timed_out: true })).toBe("killed by SIGKILL (timeout)");
+    expect(workloadExit({ ...workload, exit_code: 143, timed_out: true })).toBe("exit code 143 (timeout)");
+    expect(workloadExit({ ...workload, exit_code: -15, interrupted: true })).toBe(
+      "killed by SIGTERM (interrupted)",
+    );
+    expect(workloadExit({ ...workload, exit_code: -11 })).toBe("killed by SIGSEGV (expected 0)");
+    expect(workloadExit({ ...workload, exit_code: -200 })).toBe("killed by signal 200 (expected 0)");
+    expect(workloadExit({ ...workload, exit_code: null })).toBe("not started");
+  });
+
+  it("prints the workload's end on the line after the reason", async () => {
+    const report = await v4("v4-recovered-chain");
+    const killed = { ...report, workload: { ...report.workload, exit_code: -15, timed_out: true } };
+    expect(renderSummary(killed, "/r")).toContain(
+      "Reason: RECOVERY_OBSERVED\n\nWorkload exit:          killed by SIGTERM (timeout)\nDependency llm:",
     );
   });
 });

@@ -1,0 +1,180 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the scenarios hold ${...} references
+/**
+ * "Use it in your project", taken from the README as written: the agents, the fake model's script
+ * and the scenario are cut out of the README's code blocks and run through the built CLI, each
+ * client under a 503 it must retry. Only `npx agentchaos` is replaced by this checkout's built
+ * CLI (the pack-and-install test covers `npx`).
+ */
+
+import { readFileSync } from "node:fs";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { yamlList } from "../helpers/scenario-files.js";
+
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const SECTION = README.slice(README.indexOf("## Use it in your project"), README.indexOf("## Commands"));
+
+/** The README code block of that section whose first line is `<comment> <file>` (`// agent.mjs`). */
+function block(file: string): string {
+  const pattern = /```(?:js|yaml)\n((?:\/\/|#) (\S+)[^\n]*\n[\s\S]*?)```/g;
+  for (const match of SECTION.matchAll(pattern))
+    if (match[2]?.replace(/:$/, "") === file) return match[1] ?? "";
+  throw new Error(`the README has no block starting with ${file}`);
+}
+
+const out = testFolder("each");
+
+/** A project folder holding `files`, resolving packages from this checkout. */
+async function project(files: Record<string, string>): Promise<string> {
+  const folder = join(out.path, "my-agent");
+  await mkdir(folder);
+  await symlink(join(ROOT, "node_modules"), join(folder, "node_modules"), "dir");
+  await writeFile(
+    join(folder, "package.json"),
+    '{ "name": "my-agent", "private": true, "type": "module" }\n',
+  );
+  for (const [name, text] of Object.entries(files)) await writeFile(join(folder, name), text);
+  return folder;
+}
+
+async function run(
+  folder: string,
+): Promise<{ code: number | null; stdout: string; report: Record<string, unknown> }> {
+  const result = await runBuiltCli(["run", "scenario.yaml", "--output-dir", "runs"], { cwd: folder });
+  expect(result.stderr).toBe("");
+  const report = JSON.parse(await readFile(join(onlyRunDir(join(folder, "runs")), "report.json"), "utf8"));
+  return { code: result.code, stdout: result.stdout, report };
+}
+
+/** A scenario with the fake model as `llm` and a 503 on the first request to `path`. */
+function llmScenario(agent: string, path: string, env = ""): string {
+  return `schema_version: 2
+name: readme-client
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: ${yamlList([process.execPath, BIN, "fake-llm", "--port", "{port}"])}
+      readiness: {path: /health}
+workload:
+  name: my-agent
+  command: [node, ${agent}]
+${env}faults:
+  - type: http_error
+    target: {method: POST, path: ${path}}
+    trigger: {occurrence: 1}
+    status_code: 503
+success:
+  exit_code: 0
+timeout_seconds: 60
+`;
+}
+
+const ECHO = "[my-agent OUT] Echo: What is the weather in Paris?\n";
+
+describe("the README's agents, written as the README says", () => {
+  it("the openai tool round trip recovers from a 503 on its second completion", async () => {
+    const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
+    const folder = await project({
+      "agent.mjs": block("agent.mjs"),
+      "fake-llm.yaml": block("fake-llm.yaml"),
+      "scenario.yaml": scenario,
+    });
+    const result = await run(folder);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[my-agent OUT] It is sunny in Paris.\n");
+    expect(result.report).toMatchObject({ result: "RECOVERED", faults_injected: 1, retries_observed: 1 });
+  });
+
+  it.each([
+    ["anthropic-agent.mjs", "/v1/messages"],
+    ["ai-sdk-agent.mjs", "/v1/responses"],
+    ["langchain-agent.mjs", "/v1/chat/completions"],
+  ])("%s sends %s and recovers from a 503", { timeout: 30_000 }, async (agent, path) => {
+    const folder = await project({ [agent]: block(agent), "scenario.yaml": llmScenario(agent, path) });
+    const result = await run(folder);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(ECHO);
+    expect(result.report).toMatchObject({ result: "RECOVERED", reason_code: "RECOVERY_OBSERVED" });
+  });
+
+  it("an unchanged agent finds the proxy through OPENAI_BASE_URL and ANTHROPIC_BASE_URL set with ${...}", async () => {
+    const agent = `import OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+const question = [{ role: "user", content: "What is the weather in Paris?" }];
+const chat = await new OpenAI().chat.completions.create({ model: "fake-gpt", messages: question });
+console.log(chat.choices[0].message.content);
+const message = await new Anthropic().messages.create({ model: "fake-claude", max_tokens: 64, messages: question });
+console.log(message.content[0].text);
+`;
+    const env = `  env:
+    OPENAI_BASE_URL: \${AGENTCHAOS_LLM_URL}/v1
+    OPENAI_API_KEY: sk-dummy
+    ANTHROPIC_BASE_URL: \${AGENTCHAOS_LLM_URL}
+    ANTHROPIC_API_KEY: sk-ant-dummy
+`;
+    const folder = await project({
+      "agent.mjs": agent,
+      "scenario.yaml": llmScenario("agent.mjs", "/v1/messages", env),
+    });
+    const result = await run(folder);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split(ECHO)).toHaveLength(3);
+    expect(result.stdout).toMatch(/ {2}llm {12}POST \/v1\/chat\/completions$/m);
+    expect(result.report).toMatchObject({ result: "RECOVERED", retries_observed: 1 });
+  });
+
+  it("the MCP SDK agent calls its tool over Streamable HTTP; a 503 on the optional listening GET is handled", async () => {
+    const server = `import { createServer } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import * as z from "zod";
+const port = Number(process.argv[process.argv.indexOf("--port") + 1]);
+createServer(async (req, res) => {
+  if (req.url === "/health") return res.end("ok");
+  const server = new McpServer({ name: "notes", version: "1.0.0" });
+  server.registerTool("add_note", { inputSchema: { text: z.string() } }, async () => ({ content: [{ type: "text", text: "added" }] }));
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on("close", () => { transport.close(); server.close(); });
+  await server.connect(transport);
+  let body = "";
+  req.on("data", (chunk) => { body += chunk; });
+  req.on("end", () => transport.handleRequest(req, res, body === "" ? undefined : JSON.parse(body)));
+}).listen(port, "127.0.0.1");
+`;
+    const scenario = `schema_version: 2
+name: readme-mcp
+dependencies:
+  notes:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: [node, server.mjs, --port, "{port}"]
+      readiness: {path: /health}
+workload:
+  name: my-agent
+  command: [node, mcp-agent.mjs]
+faults:
+  - type: http_error
+    target: {method: GET, path: /mcp}
+    trigger: {occurrence: 1}
+    status_code: 503
+    expect: handle
+success:
+  exit_code: 0
+timeout_seconds: 60
+`;
+    const folder = await project({
+      "mcp-agent.mjs": block("mcp-agent.mjs"),
+      "server.mjs": server,
+      "scenario.yaml": scenario,
+    });
+    const result = await run(folder);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[my-agent OUT] note added\n");
+    expect(result.report).toMatchObject({ result: "PASSED", reason_code: "FAILURE_HANDLED" });
+  });
+});
