@@ -12,7 +12,7 @@ import { runCommand, startServer } from "../lib/processes.mjs";
 import { median, round } from "../lib/stats.mjs";
 import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
-const RUNS = 5;
+const RUNS = 9;
 const SCENARIO = join(EXAMPLES, "explore", "order_agent.yaml");
 
 export async function explore() {
