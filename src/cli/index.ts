@@ -24,6 +24,9 @@ Commands:
                                        render a saved run or suite again
   merge <suite-folder>... --output-dir DIR
                                        merge shard outputs into one suite
+  inspect --recover <run-folder> [--write]
+                                       the verdict the events of an incomplete run support
+                                       (--write: also save it as report.recovered.json)
   version                              print the version
   fake-llm [--port N] [--script FILE]  serve a deterministic fake model API (see fake-llm --help)
   mcp-shim --dependency NAME ...       internal: the MCP stdio shim a run hands to its workload
@@ -67,9 +70,16 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
   inspect: {
     needs: "a run folder or report.json",
-    options: {},
+    options: { recover: { type: "boolean" }, write: { type: "boolean" } },
     positionals: { min: 1, max: 1 },
-    execute: async (args, io) => (await import("./commands/inspect.js")).inspectCommand(only(args), io),
+    execute: async (args, io) => {
+      if (args.values.recover === true) {
+        const { recoverCommand } = await import("./commands/recover.js");
+        return recoverCommand(only(args), args.values.write === true, io);
+      }
+      if (args.values.write === true) return usageError(io, "--write is only used with --recover");
+      return (await import("./commands/inspect.js")).inspectCommand(only(args), io);
+    },
   },
   suite: {
     needs: "a scenario file or folder",

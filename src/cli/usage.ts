@@ -1,7 +1,8 @@
+import { terminalSafe } from "../terminal-text.js";
 import { type CliIo, EXIT } from "./io.js";
 
 /** Prints a one-line usage error and returns exit code 2. */
 export function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`Error: ${message}\nRun 'agentchaos --help' for usage.\n`);
+  io.stderr.write(`Error: ${terminalSafe(message)}\nRun 'agentchaos --help' for usage.\n`);
   return EXIT.USAGE;
 }

@@ -16,6 +16,10 @@ export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void
  * envelope in contract order and appends the line with a synchronous write before it
  * returns: Node runs one `emit` at a time, so the write itself is the lock, and a crash
  * leaves a valid prefix.
+ *
+ * A write that fails (disk full, I/O error) never throws into the code that emitted: the
+ * recorder stops writing, so the file stays a prefix of the run (its last line possibly cut),
+ * and tells its write-error listeners once.
  */
 export class Recorder implements EventSink, EventSinkV2 {
   readonly runId: string;
@@ -26,6 +30,8 @@ export class Recorder implements EventSink, EventSinkV2 {
   #sequence = 0;
   readonly #origin = performance.now();
   readonly #listeners: EventListener[] = [];
+  readonly #errorListeners: ((code: string) => void)[] = [];
+  #writeError: string | null = null;
   readonly #runIdJson: string;
   readonly #buffer = Buffer.allocUnsafe(64 * 1024);
   #stampedAt = -1;
@@ -42,6 +48,16 @@ export class Recorder implements EventSink, EventSinkV2 {
   /** Called synchronously after each event is written (live terminal lines). */
   onEvent(listener: EventListener): void {
     this.#listeners.push(listener);
+  }
+
+  /** Called once, with the error code, when a write fails. */
+  onWriteError(listener: (code: string) => void): void {
+    this.#errorListeners.push(listener);
+  }
+
+  /** The code of the write that failed, or null while every event was written. */
+  get writeError(): string | null {
+    return this.#writeError;
   }
 
   get lastSequence(): number {
@@ -75,12 +91,25 @@ export class Recorder implements EventSink, EventSinkV2 {
     } as AgentChaosEvent | AgentChaosEventV2;
     // The envelope by hand, in contract order (the same text JSON.stringify(event) gives):
     // only the payload goes through the generic serialiser.
-    this.#write(
+    this.#writeLine(
       `{"schema_version":${this.schemaVersion},"event_id":"${event.event_id}","run_id":${this.#runIdJson},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms},"type":"${event.type}","component":"${event.component}","payload":${JSON.stringify(payload)}}\n`,
     );
     this.#sequence = event.sequence;
     for (const listener of this.#listeners) listener(event);
     return event;
+  }
+
+  #writeLine(line: string): void {
+    if (this.#writeError !== null) return;
+    try {
+      this.#write(line);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      const failure = typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "EIO";
+      this.#writeError = failure;
+      // Told after the emit that failed has returned, so no listener runs inside it.
+      for (const listener of this.#errorListeners) queueMicrotask(() => listener(failure));
+    }
   }
 
   /** One synchronous write of the whole line, through a reused buffer (no allocation per event). */
@@ -97,7 +126,12 @@ export class Recorder implements EventSink, EventSinkV2 {
 
   close(): void {
     if (this.#fd === null) return;
-    closeSync(this.#fd);
+    const fd = this.#fd;
     this.#fd = null;
+    try {
+      closeSync(fd);
+    } catch {
+      // Every line was already written (or the failure reported); closing can lose nothing more.
+    }
   }
 }

@@ -4,11 +4,14 @@
  * and with the same rules (v2/faults.md, v2/mcp.md). `target`, `trigger`, `dependency` and `id`
  * are explore's to set.
  */
-import { readFile } from "node:fs/promises";
-import { type Document, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import { LineCounter } from "yaml";
 import type * as z from "zod";
-import { sensitiveRanges } from "../scenario/excerpt.js";
+import { readRegularFile } from "../bounded-read.js";
+import { ScenarioError } from "../scenario/errors.js";
+import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { toProblems } from "../scenario/problems.js";
+import { readYamlDocument, toPlainData } from "../scenario/read-yaml.js";
+import { secretMasks } from "../scenario/secret-masks.js";
 import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
 import { validateFaults } from "../scenario/v2/faults.js";
 import { ExploreError } from "./errors.js";
@@ -56,33 +59,6 @@ function describeTop(value: unknown): string {
   if (value === null) return "null";
   if (isMapping(value)) return "a mapping";
   return `a ${typeof value === "bigint" ? "number" : typeof value}`;
-}
-
-function syntaxError(detail: string, cause?: unknown): ExploreError {
-  return new ExploreError("MENU_INVALID", detail, cause === undefined ? {} : { cause });
-}
-
-function parseDocument(text: string, lineCounter: LineCounter): Document {
-  const docs = parseAllDocuments(text, {
-    intAsBigInt: true,
-    lineCounter,
-    prettyErrors: false,
-    logLevel: "error",
-  });
-  const list: readonly Document[] = Array.isArray(docs) ? docs : [];
-  for (const doc of list) {
-    const error = doc.errors[0];
-    if (error !== undefined) {
-      const { line, col } = lineCounter.linePos(error.pos[0]);
-      const reason = error.message.split("\n")[0] ?? "";
-      throw syntaxError(`YAML syntax error at line ${line}, column ${col}: ${reason}`, error);
-    }
-  }
-  if (list.length > 1) throw syntaxError(`holds ${list.length} YAML documents; expected exactly one`);
-  const doc = list[0];
-  if (doc === undefined || doc.contents == null)
-    throw syntaxError("the file is empty; expected a list of faults");
-  return doc;
 }
 
 /** The own-key list of a fault's "expected one of ..." message, without the keys explore sets. */
@@ -144,16 +120,22 @@ export function parseMenu(bytes: Uint8Array, checks: MenuChecks = {}): MenuEntry
     throw new ExploreError("MENU_UNREADABLE", "is not valid UTF-8 text", { cause });
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, lineCounter);
+  let read: ReturnType<typeof readYamlDocument>;
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    // The scenario loader's reader, with its limits (size, depth, entries, aliases), for a list.
+    read = readYamlDocument(text, lineCounter, "list");
+    data = toPlainData(read.doc);
   } catch (cause) {
-    throw syntaxError("YAML aliases expand beyond the limit of 100", cause);
+    if (!(cause instanceof ScenarioError)) throw cause;
+    throw new ExploreError(
+      "MENU_INVALID",
+      cause.detail.replace(/expected a (YAML )?list$/, "expected a list of faults"),
+      { cause },
+    );
   }
-  if (!isSeq(doc.contents) || !Array.isArray(data)) {
-    throw syntaxError(`the top level is ${describeTop(data)}; expected a list of faults`);
-  }
+  const { doc, comments } = read;
+  if (!Array.isArray(data)) throw new ExploreError("MENU_INVALID", "expected a list of faults");
   const issues: Issue[] = [];
   if (data.length === 0) issues.push(custom([], "expected a list of at least one fault, got an empty list"));
   if (data.length > MAX_ENTRIES)
@@ -182,7 +164,7 @@ export function parseMenu(bytes: Uint8Array, checks: MenuChecks = {}): MenuEntry
     entries.push({ id: `M${entries.length + 1}`, label, fault, scope: "any" });
   });
   if (issues.length > 0) {
-    const problems = toProblems(issues, { doc, text, lineCounter, masks: sensitiveRanges(doc) });
+    const problems = toProblems(issues, { doc, text, lineCounter, masks: secretMasks(doc, text, comments) });
     const count = problems.length;
     throw new ExploreError("MENU_INVALID", `${count} ${count === 1 ? "problem" : "problems"}`, { problems });
   }
@@ -191,16 +173,19 @@ export function parseMenu(bytes: Uint8Array, checks: MenuChecks = {}): MenuEntry
 
 /** Reads and validates a menu file. */
 export async function loadMenu(path: string, checks: MenuChecks = {}): Promise<MenuEntry[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (cause) {
+  const read = await readRegularFile(path, SCENARIO_LIMITS.maxBytes).catch((cause: unknown) => {
     const code = (cause as NodeJS.ErrnoException | null)?.code;
     if (code === "ENOENT" || code === "ENOTDIR")
       throw new ExploreError("MENU_NOT_FOUND", "file not found", { cause });
-    if (code === "EISDIR")
-      throw new ExploreError("MENU_UNREADABLE", "is a folder, not a menu file", { cause });
     throw new ExploreError("MENU_UNREADABLE", `cannot read the file (${code ?? "error"})`, { cause });
+  });
+  if (read.kind === "folder") throw new ExploreError("MENU_UNREADABLE", "is a folder, not a menu file");
+  if (read.kind === "not-regular") throw new ExploreError("MENU_UNREADABLE", "is not a regular file");
+  if (read.kind === "too-large") {
+    throw new ExploreError(
+      "MENU_UNREADABLE",
+      `is larger than the limit of ${SCENARIO_LIMITS.maxBytes} bytes (1 MiB)`,
+    );
   }
-  return parseMenu(bytes, checks);
+  return parseMenu(read.bytes, checks);
 }

@@ -4,6 +4,7 @@ import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
 import { formatHeader, formatLiveLine, useColour } from "../runtime/terminal.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import { terminalSafe } from "../terminal-text.js";
 
 /** Where and how `agentchaos run`'s terminal output goes (run.md "Terminal output of run"). */
 export interface LiveTerminal {
@@ -21,7 +22,7 @@ export interface LiveOutput {
 
 export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
   const colour = useColour(terminal.stream.isTTY, terminal.env);
-  const label = scenario.workload.name ?? "workload";
+  const label = terminalSafe(scenario.workload.name ?? "workload");
   return {
     header: () => {
       terminal.stream.write(
@@ -33,7 +34,7 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
       if (line !== null) terminal.stream.write(line);
     },
     onWorkloadLine: (stream, line) => {
-      terminal.stream.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${line}\n`);
+      terminal.stream.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${terminalSafe(line)}\n`);
     },
     summary: (report, reportPath) => {
       terminal.stream.write(renderSummary(report, reportPath));

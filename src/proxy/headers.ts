@@ -23,24 +23,49 @@ const DROPPED_REQUEST = new Set([...HOP_BY_HOP, "host", "content-length", "expec
 const DROPPED_RESPONSE = new Set([...HOP_BY_HOP, "content-length"]);
 
 /**
+ * The header names a `Connection` header lists (RFC 9110 7.6.1): hop-by-hop by declaration,
+ * so never forwarded either. Lower case; null when there are none.
+ */
+function connectionOptions(values: Iterable<string>): Set<string> | null {
+  const options = new Set<string>();
+  for (const value of values) {
+    for (const token of value.split(",")) {
+      const name = token.trim().toLowerCase();
+      if (name !== "") options.add(name);
+    }
+  }
+  return options.size === 0 ? null : options;
+}
+
+/**
  * Filters Node's flat `rawHeaders` (name, value, name, value, …) for the upstream request,
  * keeping order, duplicates and the client's spelling of the names.
  */
 export function upstreamRequestHeaders(rawHeaders: readonly string[]): string[] {
+  const connection: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() === "connection")
+      connection.push(rawHeaders[i + 1] as string);
+  }
+  const listed = connectionOptions(connection);
   const kept: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
-    if (!DROPPED_REQUEST.has(name.toLowerCase())) kept.push(name, rawHeaders[i + 1] as string);
+    const lower = name.toLowerCase();
+    if (!DROPPED_REQUEST.has(lower) && listed?.has(lower) !== true)
+      kept.push(name, rawHeaders[i + 1] as string);
   }
   return kept;
 }
 
 /** Filters upstream response headers (lower-case names) for the workload. */
 export function clientResponseHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const connection = headers.connection;
+  const listed = connection === undefined ? null : connectionOptions([connection]);
   const kept: OutgoingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value !== undefined && !DROPPED_RESPONSE.has(name)) kept[name] = value;
+    if (value !== undefined && !DROPPED_RESPONSE.has(name) && listed?.has(name) !== true) kept[name] = value;
   }
   return kept;
 }

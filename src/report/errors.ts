@@ -19,17 +19,22 @@ export const REPORT_ERROR_MESSAGES: Readonly<Record<ReportErrorCode, string>> = 
 /**
  * A saved report could not be read. The message is the fixed text of reports.md; for
  * `REPORT_SCHEMA_INVALID` it may be followed by the offending key path (`fault.trigger.seed`),
- * which names only keys of the report schema, never values.
+ * which names only keys of the report schema, never values, and for `REPORT_UNREADABLE` by a
+ * fixed reason (not a regular file, over the size limit).
  */
 export class ReportError extends AgentChaosError {
   declare readonly code: ReportErrorCode;
   /** The offending key path for `REPORT_SCHEMA_INVALID`, null when the whole document is at fault. */
   readonly keyPath: string | null;
 
-  constructor(code: ReportErrorCode, options: { keyPath?: string | null; cause?: unknown } = {}) {
+  constructor(
+    code: ReportErrorCode,
+    options: { keyPath?: string | null; reason?: string; cause?: unknown } = {},
+  ) {
     const keyPath = options.keyPath ?? null;
     const base = REPORT_ERROR_MESSAGES[code];
-    const message = keyPath === null || keyPath === "" ? base : `${base} Offending key: ${keyPath}`;
+    const detailed = options.reason === undefined ? base : `${base} ${options.reason}`;
+    const message = keyPath === null || keyPath === "" ? detailed : `${base} Offending key: ${keyPath}`;
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.keyPath = keyPath === "" ? null : keyPath;
   }

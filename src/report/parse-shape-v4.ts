@@ -6,6 +6,7 @@ import { CHECK_NAMES } from "../checks/registry.js";
 import type { Finding } from "../checks/types.js";
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import { invalidAt } from "./errors.js";
+import { REASON_CODES_V4 } from "./rules/reasons.js";
 import { readHead, readTiming, readTrigger, TIMING_KEYS } from "./shape-common.js";
 import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
 import type {
@@ -208,7 +209,7 @@ function artifacts(root: StrictObject): ReportArtifactsV4 {
 /** Reads a schema-4 document strictly (its `schema_version` already read as 4). */
 export function parseReportShapeV4(document: unknown): ReportV4 {
   const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
-  const head = readHead(root);
+  const head = readHead(root, REASON_CODES_V4);
   const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
   const faults = root.objectList("faults", FAULT_KEYS).map(fault);
   const recoveryObject = recovery(root);

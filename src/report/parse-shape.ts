@@ -3,8 +3,10 @@
  * tree into a typed `Report`.
  * Value and cross-field rules (negative counts, schedules, outcome, ...) live in `rules/`.
  */
+import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { parseReportShapeV4 } from "./parse-shape-v4.js";
+import { REASON_CODES } from "./rules/reasons.js";
 import { readHead, readTiming, readTrigger, TIMING_KEYS } from "./shape-common.js";
 import { integerLiteral, isJsonObject, StrictObject } from "./strict-json.js";
 import type {
@@ -74,7 +76,7 @@ export function parseReportShape(document: unknown): Report {
   const version = schemaVersionOf(document);
   if (version === 4) return parseReportShapeV4(document);
   const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
-  const head = readHead(root);
+  const head = readHead(root, REASON_CODES);
   const fault = version === 1 ? faultV1(root) : version === 2 ? faultV2(root) : faultV3(root);
   const recovery = version === 1 ? recoveryV1(root) : recoveryV2(root);
   const timing = root.object("timing", TIMING_KEYS);
@@ -82,13 +84,13 @@ export function parseReportShape(document: unknown): Report {
   const tail = {
     timing: readTiming(timing),
     artifacts: {
-      scenario: artifacts.string("scenario"),
-      events: artifacts.string("events"),
-      stdout: artifacts.string("stdout"),
-      stderr: artifacts.string("stderr"),
-      dependency_stdout: artifacts.nullableString("dependency_stdout"),
-      dependency_stderr: artifacts.nullableString("dependency_stderr"),
-      report: artifacts.string("report"),
+      scenario: artifacts.oneOf("scenario", ["scenario.yaml"]),
+      events: artifacts.oneOf("events", ["events.jsonl"]),
+      stdout: artifacts.oneOf("stdout", ["stdout.log"]),
+      stderr: artifacts.oneOf("stderr", ["stderr.log"]),
+      dependency_stdout: artifacts.nullableOneOf("dependency_stdout", ["dependency.stdout.log"]),
+      dependency_stderr: artifacts.nullableOneOf("dependency_stderr", ["dependency.stderr.log"]),
+      report: artifacts.oneOf("report", ["report.json", "report.recovered.json"]),
     },
     diagnostics: root.stringList("diagnostics"),
   };
@@ -99,7 +101,7 @@ function faultV1(root: StrictObject): ReportFaultV1 {
   const fault = root.object("fault", FAULT_V1_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
   };
 }
@@ -118,7 +120,7 @@ function faultV2(root: StrictObject): ReportFaultV2 {
   const fault = root.object("fault", FAULT_V2_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
     scheduled_occurrences: fault.integerList("scheduled_occurrences"),
     completed_occurrences: fault.integerList("completed_occurrences"),
@@ -130,7 +132,7 @@ function faultV3(root: StrictObject): ReportFaultV3 {
   const fault = root.object("fault", FAULT_V3_KEYS);
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableString("type"),
+    type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
     trigger: fault.raw("trigger") === null ? null : readTrigger(fault),
   };

@@ -3,10 +3,12 @@
  * other path is read as a report whatever its name. Opens nothing but that one file and never
  * writes. Failures are `ReportError`s with the stable codes of reports.md.
  */
-import { readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "lossless-json";
+import { readRegularFile } from "../bounded-read.js";
 import { invalidAt, ReportError } from "./errors.js";
+import { REPORT_LIMITS } from "./limits.js";
 import { parseReportShape } from "./parse-shape.js";
 import { consistencyViolations } from "./rules/consistency.js";
 import type { Report } from "./types.js";
@@ -47,7 +49,9 @@ export function validateReport(document: unknown): Report {
 
 /**
  * Reads and validates a report. `path` is resolved against the process working directory;
- * the returned `path` is the absolute, resolved path of the file that was read.
+ * the returned `path` is the absolute, resolved path of the file that was read. Only a regular
+ * file of at most 16 MiB is read (a FIFO, a device or a folder is unreadable, never opened for
+ * a blocking read).
  */
 export async function readReport(path: string): Promise<{ report: Report; path: string }> {
   const candidate = await reportFileOf(resolve(path));
@@ -55,8 +59,17 @@ export async function readReport(path: string): Promise<{ report: Report; path: 
   let bytes: Uint8Array;
   try {
     reportPath = await realpath(candidate);
-    bytes = await readFile(reportPath);
+    const read = await readRegularFile(reportPath, REPORT_LIMITS.maxBytes);
+    if (read.kind === "folder") throw new ReportError("REPORT_UNREADABLE");
+    if (read.kind === "not-regular") {
+      throw new ReportError("REPORT_UNREADABLE", { reason: "It is not a regular file." });
+    }
+    if (read.kind === "too-large") {
+      throw new ReportError("REPORT_UNREADABLE", { reason: "It is larger than the 16 MiB limit." });
+    }
+    bytes = read.bytes;
   } catch (error) {
+    if (error instanceof ReportError) throw error;
     throw ioError(error);
   }
   return { report: validateReport(parseJson(bytes)), path: reportPath };

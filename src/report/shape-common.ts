@@ -19,13 +19,16 @@ const PROBABILITY_TRIGGER_KEYS = [
 ];
 const WINDOW_KEYS = ["start_occurrence", "end_occurrence"];
 
-/** The keys from `run_id` to `workload`, read in file order. */
-export function readHead(root: StrictObject) {
+/**
+ * The keys from `run_id` to `workload`, read in file order. `reasonCodes` lists the reason codes
+ * the report's schema knows (any other is rejected).
+ */
+export function readHead(root: StrictObject, reasonCodes: readonly string[]) {
   const common = {
     run_id: root.string("run_id"),
     scenario_name: root.string("scenario_name"),
     result: root.oneOf("result", RESULTS),
-    reason_code: root.string("reason_code"),
+    reason_code: root.oneOf("reason_code", reasonCodes),
     duration_ms: root.integer("duration_ms"),
     faults_injected: root.integer("faults_injected"),
     operations_observed: root.integer("operations_observed"),
@@ -50,7 +53,7 @@ export function readHead(root: StrictObject) {
 
 /** The `timing` object, already checked against `TIMING_KEYS`. */
 export function readTiming(timing: StrictObject): ReportTiming {
-  return { started_at: timing.string("started_at"), completed_at: timing.string("completed_at") };
+  return { started_at: timing.timestamp("started_at"), completed_at: timing.timestamp("completed_at") };
 }
 
 /** Schema 3's (non-null) trigger object under the key `trigger` of `owner`. */

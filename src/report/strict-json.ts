@@ -5,6 +5,7 @@
  * throws `REPORT_SCHEMA_INVALID` with the key path.
  */
 import { isLosslessNumber } from "lossless-json";
+import { utcTimestamp } from "../events/field-checks.js";
 import { invalidAt } from "./errors.js";
 
 const INTEGER_TEXT = /^-?\d+$/;
@@ -83,6 +84,17 @@ export class StrictObject {
 
   nullableString(key: string): string | null {
     return this.value[key] === null ? null : this.string(key);
+  }
+
+  nullableOneOf<T extends string>(key: string, allowed: readonly T[]): T | null {
+    return this.value[key] === null ? null : this.oneOf(key, allowed);
+  }
+
+  /** A UTC ISO-8601 timestamp ending in `Z`, as events carry them (`2026-11-29T18:38:21.123Z`). */
+  timestamp(key: string): string {
+    const value = this.string(key);
+    if (!utcTimestamp.test(value)) throw invalidAt(this.at(key));
+    return value;
   }
 
   oneOf<T extends string>(key: string, allowed: readonly T[]): T {

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { describeExitCode } from "../events/exit-status.js";
+import { terminalSafe } from "../terminal-text.js";
 import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
 
@@ -80,8 +81,16 @@ function diagnostics(report: ReportV4): string {
 }
 
 export function renderSummaryV4(report: ReportV4, reportPath: string): string {
+  const heading =
+    report.artifacts.report === "report.recovered.json"
+      ? "Experiment incomplete: verdict recovered from its events."
+      : "Experiment complete.";
+  return `\n${heading}\n\n${renderSummaryBodyV4(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
+}
+
+/** The result, reason, field and diagnostics lines of a report 4's summary (between heading and path). */
+export function renderSummaryBodyV4(report: ReportV4): string {
   return [
-    "\nExperiment complete.\n\n",
     `Result: ${report.result}\n`,
     `Reason: ${printable(report.reason_code)}\n\n`,
     fields([
@@ -96,6 +105,5 @@ export function renderSummaryV4(report: ReportV4, reportPath: string): string {
       ["Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`],
     ]),
     diagnostics(report),
-    `\nReport:\n${resolve(reportPath)}\n`,
   ].join("");
 }

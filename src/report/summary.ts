@@ -5,7 +5,8 @@
  * and check, and the diagnostics of a failed run (summary-v4.ts).
  */
 import { resolve } from "node:path";
-import { renderSummaryV4 } from "./summary-v4.js";
+import { terminalSafe } from "../terminal-text.js";
+import { renderSummaryBodyV4, renderSummaryV4 } from "./summary-v4.js";
 import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";
 
 const LABEL_WIDTH = 23;
@@ -38,18 +39,31 @@ function recoveryLine(report: ReportV1 | ReportV2 | ReportV3): string {
   return line("Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`);
 }
 
-/** The summary text, byte for byte; `reportPath` is printed absolute and resolved. */
-export function renderSummary(report: Report, reportPath: string): string {
-  if (report.schema_version === 4) return renderSummaryV4(report, reportPath);
+/** The result, reason and metric lines of a report 1–3's summary (between heading and path). */
+export function renderSummaryBody(report: Report): string {
+  if (report.schema_version === 4) return renderSummaryBodyV4(report);
   return [
-    "\nExperiment complete.\n\n",
     `Result: ${report.result}\n`,
-    `Reason: ${report.reason_code}\n\n`,
+    `Reason: ${terminalSafe(report.reason_code)}\n\n`,
     faultLines(report),
     line("Failed operations:", String(report.failed_operations)),
     line("Retries:", String(report.retries_observed)),
     recoveryLine(report),
     line("Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`),
-    `\nReport:\n${resolve(reportPath)}\n`,
   ].join("");
+}
+
+/** The heading of a report recovered from an incomplete run (`inspect --recover`). */
+export const RECOVERED_HEADING = "Experiment incomplete: verdict recovered from its events.";
+
+/**
+ * The summary text, byte for byte; `reportPath` is printed absolute and resolved. A report
+ * recovered from an incomplete run (it names `report.recovered.json` as its own file) says so
+ * in its heading.
+ */
+export function renderSummary(report: Report, reportPath: string): string {
+  if (report.schema_version === 4) return renderSummaryV4(report, reportPath);
+  const heading =
+    report.artifacts.report === "report.recovered.json" ? RECOVERED_HEADING : "Experiment complete.";
+  return `\n${heading}\n\n${renderSummaryBody(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
 }

@@ -3,7 +3,7 @@
  * `report.json.tmp`, flushed, then renamed over `report.json`. The schema-3 seed (a bigint) is
  * written as exact integer digits, never through a float and never quoted.
  */
-import { open, rename } from "node:fs/promises";
+import { open, rename, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { stringify } from "lossless-json";
 import type { Report } from "./types.js";
@@ -23,11 +23,17 @@ export async function writeReport(runDir: string, report: Report): Promise<strin
   const temporaryPath = `${reportPath}.tmp`;
   const file = await open(temporaryPath, "w");
   try {
-    await file.writeFile(serializeReport(report), "utf8");
-    await file.sync();
-  } finally {
-    await file.close();
+    try {
+      await file.writeFile(serializeReport(report), "utf8");
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporaryPath, reportPath);
+  } catch (error) {
+    // A failed write (disk full) leaves no half-written file behind.
+    await rm(temporaryPath, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await rename(temporaryPath, reportPath);
   return reportPath;
 }

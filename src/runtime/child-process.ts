@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
+import { basename } from "node:path";
 import type { Readable } from "node:stream";
 import { AgentChaosError } from "../errors.js";
 import type { CommandSpec } from "../scenario/types.js";
+import { LineSplitter } from "./line-splitter.js";
 import { groupAlive, signalGroup } from "./process-group.js";
+import { supervisor } from "./supervisor.js";
 
 /** How a managed process ended: exit code, or the negative signal number when a signal killed it. */
 export interface ProcessExit {
@@ -17,8 +20,16 @@ export interface ManagedProcessOptions {
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly stdoutPath: string;
   readonly stderrPath: string;
-  /** Called with each complete output line (without its newline), for terminal echo. */
+  /**
+   * Called with each output line (without its newline; lines longer than 4096 characters come
+   * in pieces), for terminal echo.
+   */
   readonly onLine?: (stream: "out" | "err", line: string) => void;
+  /**
+   * Called once per log file that could not be written (disk full, I/O error) with the file's
+   * name and the error code; the output is still drained (and echoed) so the process never blocks.
+   */
+  readonly onOutputError?: (file: string, code: string) => void;
 }
 
 /** The command could not be started; `errno` is the system's code (ENOENT, EACCES, …). */
@@ -40,13 +51,16 @@ function signalNumber(signal: NodeJS.Signals): number {
 
 /**
  * A child started without a shell, stdin closed, output captured raw to log files, as the
- * leader of its own process group so that stopping it stops everything it started.
+ * leader of its own process group so that stopping it stops everything it started. The group
+ * is registered with the supervisor from the moment it exists until it has ended, so that not
+ * even a SIGKILL of the runner can leave it behind.
  */
 export class ManagedProcess {
   readonly pid: number;
   readonly exited: Promise<ProcessExit>;
   readonly #child: ChildProcess;
   readonly #outputClosed: Promise<void>;
+  #stopRequested = false;
 
   private constructor(
     child: ChildProcess,
@@ -69,11 +83,12 @@ export class ManagedProcess {
       closeSync(stdoutFd);
       closeSync(stderrFd);
     };
+    supervisor.ensureRunning();
     let child: ChildProcess;
     try {
       child = spawn(spec.command[0], spec.command.slice(1), {
         cwd: spec.cwd,
-        env: { ...process.env, ...spec.env, ...options.extraEnv },
+        env: { ...process.env, ...spec.env, ...options.extraEnv, ...supervisor.environment },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
         shell: false,
@@ -82,6 +97,8 @@ export class ManagedProcess {
       closeLogs();
       throw new SpawnError((error as NodeJS.ErrnoException).code ?? "EINVAL");
     }
+    const pgid = child.pid;
+    if (pgid !== undefined) supervisor.register(pgid);
     const exited = new Promise<ProcessExit>((resolve) => {
       child.once("exit", (code, signal) => {
         resolve({ exitCode: code ?? (signal === null ? null : -signalNumber(signal)) });
@@ -93,16 +110,30 @@ export class ManagedProcess {
     });
     if (spawned !== null || child.pid === undefined) {
       closeLogs();
+      if (pgid !== undefined) supervisor.release(pgid);
       throw new SpawnError(spawned ?? "EINVAL");
     }
     child.on("error", () => {
       // Errors after a successful spawn (a signal to an exited process) change nothing.
     });
+    const { onLine, onOutputError } = options;
     const outputClosed = Promise.all([
-      capture(child.stdout as Readable, stdoutFd, (line) => options.onLine?.("out", line)),
-      capture(child.stderr as Readable, stderrFd, (line) => options.onLine?.("err", line)),
+      capture(child.stdout as Readable, stdoutFd, {
+        onLine: onLine === undefined ? undefined : (line) => onLine("out", line),
+        onError: (code) => onOutputError?.(basename(options.stdoutPath), code),
+      }),
+      capture(child.stderr as Readable, stderrFd, {
+        onLine: onLine === undefined ? undefined : (line) => onLine("err", line),
+        onError: (code) => onOutputError?.(basename(options.stderrPath), code),
+      }),
     ]).then(() => undefined);
-    return new ManagedProcess(child, child.pid, exited, outputClosed);
+    const managed = new ManagedProcess(child, child.pid, exited, outputClosed);
+    // A leader that ends alone releases its group at once; one that leaves processes behind
+    // keeps it registered until `stop` or `reap` has ended them.
+    void exited.then(() => {
+      if (!groupAlive(managed.pid)) supervisor.release(managed.pid);
+    });
+    return managed;
   }
 
   /**
@@ -110,8 +141,10 @@ export class ManagedProcess {
    * `force` skips the grace period. Resolves when the leader has exited and its output is flushed.
    */
   async stop(force?: AbortSignal): Promise<ProcessExit> {
+    this.#stopRequested = true;
     await terminateGroup(this.pid, this.exited, force);
     const exit = await this.exited;
+    supervisor.release(this.pid);
     await this.#drainOutput();
     return exit;
   }
@@ -119,9 +152,16 @@ export class ManagedProcess {
   /** Waits for the leader's exit, then ends whatever it left behind in its group. */
   async reap(force?: AbortSignal): Promise<ProcessExit> {
     const exit = await this.exited;
+    this.#stopRequested = true;
     if (groupAlive(this.pid)) await terminateGroup(this.pid, this.exited, force);
+    supervisor.release(this.pid);
     await this.#drainOutput();
     return exit;
+  }
+
+  /** Whether `stop` or `reap` was called: an exit before that was the process's own doing. */
+  get stopRequested(): boolean {
+    return this.#stopRequested;
   }
 
   /** Output is flushed when both pipes close; a process outside the group holding them open is cut off. */
@@ -160,23 +200,44 @@ async function terminateGroup(
   if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
 }
 
-function capture(stream: Readable, fd: number, onLine: (line: string) => void): Promise<void> {
-  let pending = "";
+/**
+ * Writes a child's output stream raw to its log file and, when asked, line by line to `onLine`.
+ * A failed write (disk full, I/O error) is reported once and ends the logging, never the
+ * draining: the child must not block on a full pipe, and the echo goes on.
+ */
+function capture(
+  stream: Readable,
+  fd: number,
+  handlers: { onLine: ((line: string) => void) | undefined; onError: (code: string) => void },
+): Promise<void> {
+  const splitter = handlers.onLine === undefined ? null : new LineSplitter(handlers.onLine);
+  let logging = true;
   return new Promise((resolve) => {
     stream.on("data", (chunk: Buffer) => {
-      writeSync(fd, chunk);
-      pending += chunk.toString("utf8");
-      let newline = pending.indexOf("\n");
-      while (newline !== -1) {
-        onLine(pending.slice(0, newline).replace(/\r$/, ""));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf("\n");
+      if (logging) {
+        try {
+          let written = 0;
+          while (written < chunk.length) written += writeSync(fd, chunk, written, chunk.length - written);
+        } catch (error) {
+          logging = false;
+          handlers.onError(errorCode(error));
+        }
       }
+      splitter?.push(chunk);
     });
     stream.once("close", () => {
-      if (pending !== "") onLine(pending);
-      closeSync(fd);
+      splitter?.end();
+      try {
+        closeSync(fd);
+      } catch (error) {
+        if (logging) handlers.onError(errorCode(error));
+      }
       resolve();
     });
   });
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "EIO";
 }

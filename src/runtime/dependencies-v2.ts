@@ -1,11 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { safeUrl } from "../scenario/safe-url.js";
+import { safePath, safeUrl } from "../scenario/safe-url.js";
 import type { DependencyStart } from "../scenario/types.js";
 import type { HttpDependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
 import { PORT_PLACEHOLDER } from "../scenario/v2/dependencies.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { watchUnexpectedExit } from "./exit-watcher.js";
 import { freeLoopbackPort } from "./free-port.js";
+import { portInUse } from "./port-check.js";
 import { type ReadinessLog, readinessTarget, waitUntilReady } from "./readiness.js";
 import { endedBeforeReady, notReadyInTime, type ReadinessFailure } from "./readiness-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
@@ -70,6 +72,16 @@ export async function spawnDependency(
   const start = resolved.start;
   if (start === null) return;
   const name = resolved.dependency.name;
+  if (!resolved.dependency.usesPortPlaceholder) {
+    // A foreign listener on a fixed port would answer readiness and every request instead.
+    const busy = await portInUse(resolved.baseUrl);
+    if (busy !== null) {
+      throw new SetupFailure(
+        "DEPENDENCY_START_FAILED",
+        `dependency ${name}: port ${busy} is already in use by another process`,
+      );
+    }
+  }
   const folder = join(context.runDir, "dependencies");
   await mkdir(folder, { recursive: true });
   let process: ManagedProcess;
@@ -78,6 +90,7 @@ export async function spawnDependency(
       spec: start,
       stdoutPath: join(folder, `${name}.stdout.log`),
       stderrPath: join(folder, `${name}.stderr.log`),
+      onOutputError: (file, code) => context.abortRun?.ioFailure(`dependencies/${file}`, code),
     });
   } catch (error) {
     if (error instanceof SpawnError) {
@@ -139,8 +152,14 @@ export async function awaitReadiness(
             kind: "DEPENDENCY_READY",
             dependency: name,
             base_url: safeUrl(resolved.baseUrl),
-            readiness_path: start.readiness.path,
+            readiness_path: safePath(start.readiness.path),
           });
+          watchUnexpectedExit(process, (exit) =>
+            context.abortRun?.fail(
+              "DEPENDENCY_START_FAILED",
+              `dependency ${name} exited with code ${exit.exitCode ?? "null"} during the run`,
+            ),
+          );
           return;
         }
         const failure: ReadinessFailure = {

@@ -3,14 +3,12 @@ import { join } from "node:path";
 import type { Analysis } from "../analysis/types.js";
 import type { AnalysisV2 } from "../analysis/v2/types.js";
 import { Recorder } from "../events/recorder.js";
-import type { AgentChaosEvent } from "../events/types.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import type { Report } from "../report/types.js";
-import type { ReportV4 } from "../report/types-v4.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { errorLabel } from "./error-label.js";
 import { exitCodeFor } from "./exit-code.js";
+import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
@@ -24,7 +22,7 @@ export interface ExperimentOptions {
   /** A second interruption: skip grace periods. */
   readonly forceStop?: AbortSignal;
   /** Called synchronously after each event is recorded (live terminal lines). */
-  readonly onEvent?: (event: AgentChaosEvent | AgentChaosEventV2) => void;
+  readonly onEvent?: (event: AnyAgentChaosEvent) => void;
   /** Each complete line of workload output. */
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** The run folder's `scenario.yaml` text, for a scenario built in memory (default: a copy of its source file). */
@@ -36,36 +34,46 @@ export interface ExperimentOutcome {
   readonly runDir: string;
   readonly reportPath: string;
   /** Schema 2 or 3 for a schema-1 scenario, schema 4 for a schema-2 scenario. */
-  readonly report: Report | ReportV4;
+  readonly report: Report;
   readonly analysis: Analysis | AnalysisV2;
   readonly interrupted: boolean;
   readonly exitCode: number;
 }
 
-/** The verdict of a finished run and its report, for one scenario schema. */
+/** The analysed run and its report, for one scenario schema. */
 interface Judgement {
-  readonly result: Analysis["result"];
-  readonly reasonCode: string;
   readonly analysis: Analysis | AnalysisV2;
-  readonly report: Report | ReportV4;
+  readonly report: Report;
 }
 
 /**
  * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
  * managed dependencies, proxies, workload, cleanup of every process, analysis, report. A
  * schema-1 scenario records events schema 1 and a report 2 or 3; a schema-2 scenario records
- * events schema 2 and a report 4 (v2/README.md, compatibility line).
+ * events schema 2 and a report 4 (v2/README.md, compatibility line). An artifact that cannot
+ * be written stops the run early and, once every process is stopped (and the report written
+ * when the events are complete), rejects with `RunIoError`.
  */
 export async function runExperiment(
   scenario: AnyScenario,
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
-  if (options.scenarioText === undefined) await copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"));
-  else await writeFile(join(runDir, "scenario.yaml"), options.scenarioText);
-  await writeFile(join(runDir, "stdout.log"), "");
-  await writeFile(join(runDir, "stderr.log"), "");
-  const recorder = new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion);
+  const scenarioText = options.scenarioText;
+  await createArtifact(runDir, "scenario.yaml", () =>
+    scenarioText === undefined
+      ? copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"))
+      : writeFile(join(runDir, "scenario.yaml"), scenarioText),
+  );
+  await createArtifact(runDir, "stdout.log", () => writeFile(join(runDir, "stdout.log"), ""));
+  await createArtifact(runDir, "stderr.log", () => writeFile(join(runDir, "stderr.log"), ""));
+  const recorder = await createArtifact(
+    runDir,
+    "events.jsonl",
+    () => new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion),
+  );
+  const abort = new RunAbort(recorder);
+  recorder.onWriteError((code) => abort.ioFailure("events.jsonl", code));
   recorder.onEvent((event) => {
     try {
       options.onEvent?.(event);
@@ -84,7 +92,8 @@ export async function runExperiment(
     runId,
     runDir,
     sink: recorder,
-    interrupt,
+    interrupt: AbortSignal.any([interrupt, abort.signal]),
+    abortRun: abort,
     forceStop: options.forceStop ?? new AbortController().signal,
     preload: () => void load(),
     startProxy: async (proxyOptions: Parameters<StepContext["startProxy"]>[0]) =>
@@ -93,12 +102,24 @@ export async function runExperiment(
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
-  const judgement =
-    scenario.schemaVersion === 1
-      ? await runV1({ ...shared, scenario }, recorder, load)
-      : await runV2({ ...shared, scenario }, recorder, load);
+  if (scenario.schemaVersion === 1) await runSteps({ ...shared, scenario });
+  else await runStepsV2({ ...shared, scenario });
+  abort.stopRecording();
+  if (recorder.writeError !== null) {
+    // The evidence is incomplete: no verdict is drawn from it (inspect --recover reads the prefix).
+    abort.ioFailure("events.jsonl", recorder.writeError);
+    recorder.close();
+    abort.throwIfIoFailed(runDir);
+  }
+
+  const judgement = await judge(scenario, runId, recorder, await load());
   const { writeReport } = await load();
-  const reportPath = await writeReport(runDir, judgement.report);
+  const reportPath = await writeReport(runDir, judgement.report).catch((error: unknown) => {
+    abort.ioFailure("report.json", errorLabel(error));
+    return join(runDir, "report.json");
+  });
+  abort.throwIfIoFailed(runDir);
+  const { result, reasonCode } = judgement.analysis;
   const interrupted = interrupt.aborted;
   return {
     runId,
@@ -107,64 +128,56 @@ export async function runExperiment(
     report: judgement.report,
     analysis: judgement.analysis,
     interrupted,
-    exitCode: exitCodeFor(judgement.result, judgement.reasonCode, interrupted),
+    exitCode: exitCodeFor(result, reasonCode, interrupted),
   };
 }
 
-async function runV1(
-  context: StepContext<Scenario>,
-  recorder: Recorder,
-  load: () => Promise<RunModules>,
-): Promise<Judgement> {
-  await runSteps(context);
-  const { analyze, buildReport, readEvents } = await load();
-  const events = await readBack(recorder, () => readEvents(recorder.path));
-  const first = analyze(context.scenario, events);
+/**
+ * Reads the recorded stream back, analyses it, records RUN_COMPLETED with that verdict, closes
+ * the recorder and analyses the complete stream again (the report covers every event).
+ */
+async function complete<
+  E extends AnyAgentChaosEvent,
+  A extends { result: Analysis["result"]; reasonCode: string },
+>(recorder: Recorder, read: () => Promise<E[]>, analyse: (events: readonly E[]) => A): Promise<A> {
+  const events = await readBack(recorder, read);
+  const first = analyse(events);
+  // The recorder writes this file's schema: the completion is an event of the same schema.
   const completed = recorder.emit({
     kind: "RUN_COMPLETED",
     result: first.result,
     reason_code: first.reasonCode,
     duration_ms: recorder.elapsedMs(),
-  });
+  }) as unknown as E;
   recorder.close();
-  const analysis = analyze(context.scenario, [...events, completed]);
-  const report = buildReport({
-    scenario: context.scenario,
-    analysis,
-    runId: context.runId,
-    managedDependency: context.scenario.dependency.start !== null,
-  });
-  return { result: analysis.result, reasonCode: analysis.reasonCode, analysis, report };
+  return analyse([...events, completed]);
 }
 
-async function runV2(
-  context: StepContext<ScenarioV2>,
+/** The analysis and report of a finished run, by scenario schema. */
+async function judge(
+  scenario: AnyScenario,
+  runId: string,
   recorder: Recorder,
-  load: () => Promise<RunModules>,
+  modules: RunModules,
 ): Promise<Judgement> {
-  await runStepsV2(context);
-  const { analyzeV2, buildReportV4, readEventsV2 } = await load();
-  const events = await readBack(recorder, () => readEventsV2(recorder.path));
-  const first = analyzeV2(context.scenario, events);
-  const completed = recorder.emit({
-    kind: "RUN_COMPLETED",
-    result: first.result,
-    reason_code: first.reasonCode,
-    duration_ms: recorder.elapsedMs(),
-  });
-  recorder.close();
-  // The recorder writes this file's schema: the completion event is a schema-2 event.
-  const analysis = analyzeV2(context.scenario, [...events, completed as unknown as AgentChaosEventV2]);
-  const managedDependencies = context.scenario.dependencies.flatMap((dependency) =>
+  if (scenario.schemaVersion === 1) {
+    const analysis = await complete(
+      recorder,
+      () => modules.readEvents(recorder.path),
+      (events) => modules.analyze(scenario, events),
+    );
+    const managedDependency = scenario.dependency.start !== null;
+    return { analysis, report: modules.buildReport({ scenario, analysis, runId, managedDependency }) };
+  }
+  const analysis = await complete(
+    recorder,
+    () => modules.readEventsV2(recorder.path),
+    (events) => modules.analyzeV2(scenario, events),
+  );
+  const managedDependencies = scenario.dependencies.flatMap((dependency) =>
     dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
   );
-  const report = buildReportV4({
-    scenario: context.scenario,
-    analysis,
-    runId: context.runId,
-    managedDependencies,
-  });
-  return { result: analysis.result, reasonCode: analysis.reasonCode, analysis, report };
+  return { analysis, report: modules.buildReportV4({ scenario, analysis, runId, managedDependencies }) };
 }
 
 /**

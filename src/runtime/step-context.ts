@@ -3,6 +3,8 @@ import type { EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { Scenario } from "../scenario/types.js";
+import { errorLabel } from "./error-label.js";
+import type { RunAbort } from "./run-abort.js";
 
 /** What each step of a run needs. */
 export interface StepContext<S extends AnyScenario = Scenario> {
@@ -16,6 +18,8 @@ export interface StepContext<S extends AnyScenario = Scenario> {
   readonly preload: () => void;
   readonly startProxy: (options: ProxyOptions) => Promise<RunningProxy>;
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
+  /** Stops the run from inside (a dependency died, an artifact could not be written). */
+  readonly abortRun?: RunAbort;
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */
@@ -30,4 +34,20 @@ export class SetupFailure extends Error {
 /** `10` or `0.5`: the scenario's seconds without trailing zeros. */
 export function seconds(value: number): string {
   return String(value);
+}
+
+/**
+ * Records why the steps stopped: a SetupFailure with its own reason and safe message, anything
+ * else as INTERNAL_ERROR naming the phase and the error's class or code (never its text).
+ */
+export function recordStepFailure(sink: EventSink, error: unknown, phase: string): void {
+  if (error instanceof SetupFailure) {
+    sink.emit({ kind: "RUN_ERROR", reason_code: error.reason, message: error.message });
+    return;
+  }
+  sink.emit({
+    kind: "RUN_ERROR",
+    reason_code: "INTERNAL_ERROR",
+    message: `internal error while ${phase} (${errorLabel(error)})`,
+  });
 }

@@ -12,16 +12,11 @@ import {
   spawnDependency,
   stopDependencies,
 } from "./dependencies-v2.js";
+import { errorLabel } from "./error-label.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-v2.js";
-import { SetupFailure, type StepContext } from "./step-context.js";
+import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
-
-function errorLabel(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return code;
-  return error instanceof Error ? error.constructor.name : "unknown error";
-}
 
 /** The faults that act on one http dependency, in scenario order (all armable: see support.ts). */
 function faultsOf(scenario: ScenarioV2, dependency: HttpDependencyV2) {
@@ -68,23 +63,8 @@ export async function runStepsV2(context: StepContext<ScenarioV2>): Promise<void
     phase = "running the workload";
     const variables = runVariables(scenario, context.runId, proxyUrls, mcpVariables);
     await runWorkload(context, variables, interpolateEnv(scenario.workload.env, variables));
-    const gone = started.find((entry) => entry.exit !== null);
-    if (gone !== undefined) {
-      throw new SetupFailure(
-        "DEPENDENCY_START_FAILED",
-        `dependency ${gone.resolved.dependency.name} exited with code ${gone.exit?.exitCode ?? "null"} during the run`,
-      );
-    }
   } catch (error) {
-    if (error instanceof SetupFailure) {
-      sink.emit({ kind: "RUN_ERROR", reason_code: error.reason, message: error.message });
-    } else {
-      sink.emit({
-        kind: "RUN_ERROR",
-        reason_code: "INTERNAL_ERROR",
-        message: `internal error while ${phase} (${errorLabel(error)})`,
-      });
-    }
+    recordStepFailure(sink, error, phase);
   } finally {
     for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);

@@ -3,16 +3,11 @@ import type { RunningProxy } from "../proxy/server.js";
 import { safeUrl } from "../scenario/safe-url.js";
 import type { ManagedProcess } from "./child-process.js";
 import { startDependency } from "./dependency.js";
-import { SetupFailure, type StepContext } from "./step-context.js";
+import { errorLabel } from "./error-label.js";
+import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload, workloadEnvV1 } from "./workload.js";
 
 export type { StepContext } from "./step-context.js";
-
-function errorLabel(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return code;
-  return error instanceof Error ? error.constructor.name : "unknown error";
-}
 
 /**
  * Steps 4–8 of the run lifecycle. Every failure becomes a RUN_ERROR; whatever happened, the
@@ -50,15 +45,7 @@ export async function runSteps(context: StepContext): Promise<void> {
     phase = "running the workload";
     await runWorkload(context, workloadEnvV1(context, proxy.url));
   } catch (error) {
-    if (error instanceof SetupFailure) {
-      sink.emit({ kind: "RUN_ERROR", reason_code: error.reason, message: error.message });
-    } else {
-      sink.emit({
-        kind: "RUN_ERROR",
-        reason_code: "INTERNAL_ERROR",
-        message: `internal error while ${phase} (${errorLabel(error)})`,
-      });
-    }
+    recordStepFailure(sink, error, phase);
   } finally {
     await cleanUp(context, dependency, proxy);
   }

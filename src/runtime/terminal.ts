@@ -1,5 +1,6 @@
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import { terminalSafe } from "../terminal-text.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
 export function useColour(
@@ -53,7 +54,7 @@ function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | n
       return line(
         event,
         "SETUP",
-        `ready (GET ${payload.readiness_path.split("?")[0]})`,
+        terminalSafe(`ready (GET ${payload.readiness_path.split("?")[0]})`),
         colour,
         payload.dependency,
       );
@@ -62,10 +63,10 @@ function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | n
         ? null
         : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
     case "RUN_ERROR":
-      return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
+      return line(event, "RUN_ERROR", terminalSafe(`${payload.reason_code}: ${payload.message}`), colour);
     case "OPERATION_OBSERVED": {
       const what = payload.path === "" ? payload.method : `${payload.method} ${payload.path}`;
-      return line(event, "TOOL_CALL", what, colour, payload.dependency);
+      return line(event, "TOOL_CALL", terminalSafe(what), colour, payload.dependency);
     }
     case "FAULT_INJECTED":
       return line(
@@ -98,7 +99,7 @@ export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colou
   const payload = event.payload;
   switch (payload.kind) {
     case "OPERATION_OBSERVED":
-      return line(event, "TOOL_CALL", `${payload.method} ${payload.path}`, colour);
+      return line(event, "TOOL_CALL", terminalSafe(`${payload.method} ${payload.path}`), colour);
     case "FAULT_INJECTED":
       return line(event, "CHAOS", `${payload.fault_type} ${JSON.stringify(payload.parameters)}`, colour);
     case "OPERATION_FAILED":
@@ -116,7 +117,7 @@ export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colou
   }
 }
 
-/** The header printed before a run starts. */
+/** The header printed before a run starts (names escaped: they come from the scenario file). */
 export function formatHeader(scenarioName: string, workloadName: string): string {
-  return `Agent Chaos\n\nExperiment: ${scenarioName}\nWorkload: ${workloadName}\n\nStarting experiment...\n\n`;
+  return `Agent Chaos\n\nExperiment: ${terminalSafe(scenarioName)}\nWorkload: ${terminalSafe(workloadName)}\n\nStarting experiment...\n\n`;
 }

@@ -37,6 +37,7 @@ export async function runWorkload(
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
       ...(context.onWorkloadLine === undefined ? {} : { onLine: context.onWorkloadLine }),
+      onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
     });
   } catch (error) {
     if (error instanceof SpawnError) {

@@ -1,4 +1,5 @@
 import { AgentChaosError } from "../errors.js";
+import { terminalSafe } from "../terminal-text.js";
 
 export type ScenarioErrorCode =
   | "SCENARIO_NOT_FOUND"
@@ -8,6 +9,7 @@ export type ScenarioErrorCode =
   | "SCENARIO_YAML_SYNTAX"
   | "SCENARIO_NOT_MAPPING"
   | "SCENARIO_MULTIPLE_DOCUMENTS"
+  | "SCENARIO_TOO_LARGE"
   | "SCENARIO_INVALID"
   /** Valid, but uses something this version cannot run yet. */
   | "SCENARIO_UNSUPPORTED";
@@ -48,22 +50,25 @@ export class ScenarioError extends AgentChaosError {
 function indent(text: string, prefix: string): string {
   return text
     .split("\n")
-    .map((line) => `${prefix}${line}`)
+    .map((line) => `${prefix}${terminalSafe(line)}`)
     .join("\n");
 }
 
 /**
  * The text printed after `Invalid scenario: ` (no trailing newline). `displayPath` is the path
  * as the user gave it. One line for every reason but `SCENARIO_INVALID`, which lists every
- * problem with its key path, line, column and a caret excerpt.
+ * problem with its key path, line, column and a caret excerpt. Control characters from the file
+ * or the path are escaped (terminal-text.ts).
  */
-export function formatScenarioError(error: ScenarioError, displayPath: string): string {
+export function formatScenarioError(error: ScenarioError, rawDisplayPath: string): string {
+  const displayPath = terminalSafe(rawDisplayPath);
   if (error.code === "SCENARIO_NOT_FOUND") return `file not found: ${displayPath}`;
-  if (error.code !== "SCENARIO_INVALID") return `${displayPath}: ${error.detail}`;
+  if (error.code !== "SCENARIO_INVALID") return `${displayPath}: ${terminalSafe(error.detail)}`;
   const count = error.problems.length;
   const lines = [`${displayPath}: ${count} ${count === 1 ? "problem" : "problems"}`];
   for (const problem of error.problems) {
-    lines.push(`  ${problem.path} (line ${problem.line}, column ${problem.column}): ${problem.message}`);
+    const where = `${problem.path} (line ${problem.line}, column ${problem.column})`;
+    lines.push(`  ${terminalSafe(where)}: ${terminalSafe(problem.message)}`);
     if (problem.excerpt !== "") lines.push(indent(problem.excerpt, "      "));
   }
   return lines.join("\n");

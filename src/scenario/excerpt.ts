@@ -1,4 +1,5 @@
-import { type Document, isMap, isNode, isScalar, type LineCounter, visit } from "yaml";
+import type { LineCounter } from "yaml";
+import { terminalSafe } from "../terminal-text.js";
 
 /** A half-open range `[start, end)` of source offsets whose text must never be printed. */
 export type Mask = readonly [number, number];
@@ -6,64 +7,54 @@ export type Mask = readonly [number, number];
 const MASK = "***";
 const MAX_WIDTH = 100;
 const CONTEXT_BEFORE = 40;
-/** A URL's user information and query: `scheme://user:pass@host/path?query`. */
-const URL_SECRETS = /[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:([^\s/?#@"']*)@)?[^\s?#"']*(?:\?([^\s#"']*))?/dg;
+/** Source characters read on each side of the column: enough for MAX_WIDTH once masked and escaped. */
+const RAW_WINDOW = 2 * MAX_WIDTH;
 
-/** The values of every `env` mapping in the document: environment values may be secrets. */
-export function sensitiveRanges(doc: Document): Mask[] {
-  const masks: Mask[] = [];
-  visit(doc, {
-    Pair(_, pair) {
-      if (!isScalar(pair.key) || pair.key.value !== "env" || !isMap(pair.value)) return;
-      for (const entry of pair.value.items) {
-        if (isNode(entry.value) && entry.value.range) {
-          masks.push([entry.value.range[0], entry.value.range[1]]);
-        }
-      }
-    },
-  });
-  return masks;
-}
-
-function urlSecrets(line: string, lineStart: number): Mask[] {
-  const masks: Mask[] = [];
-  for (const match of line.matchAll(URL_SECRETS)) {
-    for (const group of [1, 2]) {
-      const span = match.indices?.[group];
-      if (span !== undefined && span[1] > span[0]) masks.push([lineStart + span[0], lineStart + span[1]]);
-    }
+/** Index of the first mask that ends after `offset` (masks sorted and disjoint). */
+function firstMaskAfter(masks: readonly Mask[], offset: number): number {
+  let low = 0;
+  let high = masks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((masks[middle] as Mask)[1] <= offset) low = middle + 1;
+    else high = middle;
   }
-  return masks;
-}
-
-/** Replaces masked parts of one line with `***`, moving the caret column along. */
-function applyMasks(line: string, lineStart: number, column: number, masks: readonly Mask[]) {
-  const onLine = masks
-    .map(
-      ([start, end]): Mask => [
-        Math.max(start, lineStart) - lineStart,
-        Math.min(end, lineStart + line.length) - lineStart,
-      ],
-    )
-    .filter(([start, end]) => end > start)
-    .sort((a, b) => a[0] - b[0]);
-  let text = "";
-  let cursor = 0;
-  let caret = column - 1;
-  for (const [start, end] of onLine) {
-    if (end <= cursor) continue;
-    const from = Math.max(start, cursor);
-    text += line.slice(cursor, from) + MASK;
-    if (column - 1 >= end) caret += MASK.length - (end - from);
-    else if (column - 1 >= from) caret = text.length - MASK.length;
-    cursor = end;
-  }
-  return { text: text + line.slice(cursor), caret };
+  return low;
 }
 
 /**
- * A short excerpt of the source line holding `offset`: the line (secrets masked, long lines
- * cut around the column) and a caret under the column. Also returns the 1-based position.
+ * The text of `[from, to)` with masked parts replaced by `***` and control characters escaped,
+ * the caret's index in it, and where the shown text really begins and ends in the source.
+ */
+function render(source: string, from: number, to: number, offset: number, masks: readonly Mask[]) {
+  let text = "";
+  let caret = -1;
+  let index = firstMaskAfter(masks, from);
+  let start = from;
+  let i = from;
+  while (i < to) {
+    const mask = masks[index];
+    if (mask !== undefined && mask[0] <= i) {
+      if (i === from) start = Math.max(0, mask[0]);
+      if (offset >= i && offset < mask[1]) caret = text.length;
+      text += MASK;
+      i = mask[1];
+      index++;
+      continue;
+    }
+    const stop = mask === undefined ? to : Math.min(to, mask[0]);
+    if (offset >= i && offset < stop) caret = text.length + terminalSafe(source.slice(i, offset)).length;
+    text += terminalSafe(source.slice(i, stop));
+    i = stop;
+  }
+  return { text, caret: caret === -1 ? text.length : caret, start, end: i };
+}
+
+/**
+ * A short excerpt of the source line holding `offset`: the line (secrets masked, control
+ * characters escaped, long lines cut around the column) and a caret under the column. Also
+ * returns the 1-based position. Reads at most a fixed window of the line, whatever its length.
+ * `masks` must be sorted and non-overlapping (secret-masks.ts).
  */
 export function excerptAt(
   source: string,
@@ -73,17 +64,28 @@ export function excerptAt(
 ): { line: number; column: number; excerpt: string } {
   const { line, col: column } = lineCounter.linePos(offset);
   const lineStart = lineCounter.lineStarts[line - 1] ?? 0;
-  const nextStart = lineCounter.lineStarts[line] ?? source.length;
-  const raw = source.slice(lineStart, nextStart).replace(/\r?\n$/, "");
-  const masked = applyMasks(raw, lineStart, column, [...masks, ...urlSecrets(raw, lineStart)]);
-  let text = masked.text;
-  let caret = masked.caret;
-  if (text.length > MAX_WIDTH) {
+  let lineEnd = lineCounter.lineStarts[line] ?? source.length;
+  if (lineEnd > lineStart && source[lineEnd - 1] === "\n") lineEnd--;
+  if (lineEnd > lineStart && source[lineEnd - 1] === "\r") lineEnd--;
+  const at = Math.min(Math.max(offset, lineStart), lineEnd);
+  const window = render(
+    source,
+    Math.max(lineStart, at - RAW_WINDOW),
+    Math.min(lineEnd, at + RAW_WINDOW),
+    at,
+    masks,
+  );
+  const moreBefore = window.start > lineStart;
+  const moreAfter = window.end < lineEnd;
+  let text = window.text;
+  let caret = window.caret;
+  if (text.length > MAX_WIDTH || moreBefore || moreAfter) {
     const from = Math.max(0, Math.min(caret - CONTEXT_BEFORE, text.length - MAX_WIDTH));
-    const cut = text.slice(from, from + MAX_WIDTH);
-    text = `${from > 0 ? "…" : ""}${cut}${from + MAX_WIDTH < masked.text.length ? "…" : ""}`;
-    caret = caret - from + (from > 0 ? 1 : 0);
+    const cutBefore = from > 0 || moreBefore;
+    const cutAfter = from + MAX_WIDTH < text.length || moreAfter;
+    text = `${cutBefore ? "…" : ""}${text.slice(from, from + MAX_WIDTH)}${cutAfter ? "…" : ""}`;
+    caret = caret - from + (cutBefore ? 1 : 0);
   }
-  const pad = text.slice(0, caret).replace(/[^\t]/g, " ").padEnd(caret, " ");
+  const pad = text.slice(0, caret).replace(/[^\t]/g, " ");
   return { line, column, excerpt: `${text}\n${pad}^` };
 }

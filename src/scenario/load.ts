@@ -1,7 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { readRegularFile } from "../bounded-read.js";
 import { ScenarioError } from "./errors.js";
-import { type AnyScenario, parseScenario } from "./parse.js";
+import { SCENARIO_LIMITS } from "./limits.js";
+import { type AnyScenario, parseScenario, tooLarge } from "./parse.js";
 
 export { parseScenario };
 
@@ -29,13 +30,12 @@ function readFailure(error: unknown): ScenarioError {
 /** Reads and validates a scenario file; `sourcePath` of the result is its absolute path. */
 export async function loadScenario(path: string): Promise<AnyScenario> {
   const absolutePath = resolve(path);
-  const info = await stat(absolutePath).catch((error: unknown) => {
+  const read = await readRegularFile(absolutePath, SCENARIO_LIMITS.maxBytes).catch((error: unknown) => {
     throw readFailure(error);
   });
-  if (info.isDirectory()) throw new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file");
-  if (!info.isFile()) throw new ScenarioError("SCENARIO_UNREADABLE", "is not a regular file");
-  const bytes = await readFile(absolutePath).catch((error: unknown) => {
-    throw readFailure(error);
-  });
-  return parseScenario(bytes, absolutePath);
+  if (read.kind === "folder")
+    throw new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file");
+  if (read.kind === "not-regular") throw new ScenarioError("SCENARIO_UNREADABLE", "is not a regular file");
+  if (read.kind === "too-large") throw tooLarge();
+  return parseScenario(read.bytes, absolutePath);
 }

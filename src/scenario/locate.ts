@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
 
 export type KeyPath = readonly PropertyKey[];
 
@@ -28,6 +28,22 @@ function resolved(doc: Document, node: unknown): Node | null {
   return (node as Node | null) ?? null;
 }
 
+/** Each mapping's pairs by key text (the first pair of a key wins), built once per mapping. */
+const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairByKey(map: YAMLMap, key: string): Pair | undefined {
+  let index = pairIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of map.items) {
+      const text = keyText(item);
+      if (!index.has(text)) index.set(text, item);
+    }
+    pairIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
 /**
  * A step down from `node` by one path segment: the pair (for a mapping) or the item. An alias
  * is followed when stepping through it; as the last step it stays itself, so a problem points
@@ -40,7 +56,7 @@ function step(
 ): { key: Node | null; value: Node | null } | null {
   const node = resolved(doc, from);
   if (isMap(node)) {
-    const pair = node.items.find((item) => keyText(item) === String(segment));
+    const pair = pairByKey(node, String(segment));
     if (pair === undefined) return null;
     return { key: (pair.key as Node | null) ?? null, value: (pair.value as Node | null) ?? null };
   }

@@ -7,3 +7,9 @@ export function safeUrl(url: string): string {
   if (match === null) return "";
   return `${match[1]}${match[2]}${match[3]}`;
 }
+
+/** A path as it may be recorded: without its query and fragment (their values may be secrets). */
+export function safePath(path: string): string {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}

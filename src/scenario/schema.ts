@@ -10,6 +10,14 @@ import {
   nonEmptyString,
   positiveNumber,
 } from "./fields.js";
+import {
+  commandText,
+  envValue,
+  notReservedProxyUrlName,
+  RESERVED_NAME_ERROR,
+  USER_INFO_ERROR,
+  userInfoDecodes,
+} from "./runnable.js";
 import type { WrittenNumberAt } from "./trigger-schema.js";
 import type { Dependency, Scenario, Workload } from "./types.js";
 
@@ -24,16 +32,12 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_READINESS_TIMEOUT_SECONDS = 5;
 
 /** Environment overrides: values are never echoed in messages (they may be secrets). */
-export const envSchema = z.record(
-  z.string().regex(/^[^=\0]+$/),
-  z.string({ error: expecting("a string value", false) }),
-  {
-    error: (issue) =>
-      issue.code === "invalid_key"
-        ? "expected an environment variable name (non-empty, without = )"
-        : expecting("a mapping of string to string")(issue),
-  },
-);
+export const envSchema = z.record(z.string().regex(/^[^=\0]+$/), envValue(), {
+  error: (issue) =>
+    issue.code === "invalid_key"
+      ? "expected an environment variable name (non-empty, without = )"
+      : expecting("a mapping of string to string")(issue),
+});
 
 export function isAbsoluteHttpUrl(text: string): boolean {
   if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return false;
@@ -43,8 +47,8 @@ export function isAbsoluteHttpUrl(text: string): boolean {
 /** The shape shared by `dependency.start` and `workload`, with `cwd` resolved and defaults applied. */
 export function commandShape(baseDir: string) {
   return {
-    command: nonEmptyList(nonEmptyString(), "a list of at least one non-empty string"),
-    cwd: nonEmptyString("a non-empty path")
+    command: nonEmptyList(commandText("a non-empty string"), "a list of at least one non-empty string"),
+    cwd: commandText("a non-empty path")
       .optional()
       .transform((cwd) => resolve(baseDir, cwd ?? ".")),
     env: envSchema.optional().transform((env): Readonly<Record<string, string>> => ({ ...env })),
@@ -68,7 +72,8 @@ function dependencySchema(baseDir: string) {
       type: z.literal("http", { error: expecting('the string "http"') }),
       base_url: z
         .string({ error: expecting("an absolute http:// or https:// URL") })
-        .refine(isAbsoluteHttpUrl, { error: "expected an absolute http:// or https:// URL" }),
+        .refine(isAbsoluteHttpUrl, { error: "expected an absolute http:// or https:// URL" })
+        .refine(userInfoDecodes, { error: USER_INFO_ERROR }),
       start: start.optional(),
     },
     "dependency",
@@ -80,10 +85,9 @@ function workloadSchema(baseDir: string) {
     {
       name: nonEmptyString().optional(),
       ...commandShape(baseDir),
-      proxy_url_env: matching(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        "a variable name matching [A-Za-z_][A-Za-z0-9_]*",
-      ).optional(),
+      proxy_url_env: matching(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name matching [A-Za-z_][A-Za-z0-9_]*")
+        .refine(notReservedProxyUrlName, { error: RESERVED_NAME_ERROR })
+        .optional(),
     },
     "workload",
   ).transform(

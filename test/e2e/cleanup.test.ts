@@ -202,14 +202,30 @@ workload:
 describe("a closed output pipe", () => {
   it("loses only the output: the run completes its report and stops its processes", async () => {
     const out = join(dir.path, "runs");
-    const child = spawn(
+    // A dependency on a port of its own, and a workload that prints and recovers from a 503.
+    const port = await freePort();
+    const agent = [
       process.execPath,
-      [BIN, "run", "examples/scenarios/api_503_recovery.yaml", "--output-dir", out],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+      "-e",
+      "for (let i = 0; i < 50; i++) console.log('line ' + i); const u = process.env.AGENTCHAOS_PROXY_URL + '/x'; fetch(u).then((r) => (r.status === 200 ? r : fetch(u))).then((r) => process.exit(r.status === 200 ? 0 : 1))",
+    ];
+    const file = await scenario(
+      "closed-pipe",
+      `${fixtureDependency(port)}workload:
+  command: ${yamlList(agent)}
+fault:
+  type: http_error
+  target:
+    path: /x
+  trigger:
+    occurrence: 1
+  status_code: 503
+`,
     );
+    const child = spawn(process.execPath, [BIN, "run", file, "--output-dir", out], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");

@@ -33,6 +33,8 @@ export function runBuiltCli(
     env?: Record<string, string>;
     timeoutMs?: number;
     onStdout?: (text: string, child: ChildProcess) => void;
+    /** Called once the process is spawned (to watch it or signal it). */
+    onSpawn?: (child: ChildProcess) => void;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
@@ -42,6 +44,7 @@ export function runBuiltCli(
       stdio: ["ignore", "pipe", "pipe"],
     });
     running.add(child);
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {

@@ -1,13 +1,25 @@
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ReportError } from "../../report/errors.js";
 import { readReport } from "../../report/reader.js";
 import { renderSummary } from "../../report/summary.js";
+import { terminalSafe } from "../../terminal-text.js";
 import { type CliIo, EXIT } from "../io.js";
+
+/** A folder holding an events.jsonl: a run folder, finished or not. */
+function isRunFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && existsSync(join(path, "events.jsonl"));
+  } catch {
+    return false;
+  }
+}
 
 /**
  * `agentchaos inspect <run-folder | report.json>`: reads one report strictly and prints its
  * summary. Exits 0 for any valid report whatever its result, 2 when it cannot be read.
- * Starts nothing, reads no other file, modifies nothing.
+ * Starts nothing, reads no other file (when a folder has no report.json it only looks whether
+ * events.jsonl exists, to point at `--recover`), modifies nothing.
  */
 export async function inspectCommand(target: string, io: CliIo): Promise<number> {
   try {
@@ -17,6 +29,12 @@ export async function inspectCommand(target: string, io: CliIo): Promise<number>
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
     io.stderr.write(`Cannot inspect report: ${error.message}\n`);
+    const folder = resolve(io.cwd, target);
+    if (error.code === "REPORT_NOT_FOUND" && isRunFolder(folder)) {
+      io.stderr.write(
+        `This run folder has no report.json (the run did not finish). For the verdict its events support: agentchaos inspect --recover ${terminalSafe(folder)}\n`,
+      );
+    }
     return EXIT.USAGE;
   }
 }

@@ -3,10 +3,12 @@ import { DEFAULT_RUNS_DIR, experiment } from "../../library/experiment.js";
 import { liveOutput } from "../../library/live-output.js";
 import { parseReporterList } from "../../reporters/names.js";
 import { OutputWriteError } from "../../reporters/write-file.js";
+import { RunIoError } from "../../runtime/run-abort.js";
 import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
+import { terminalSafe } from "../../terminal-text.js";
 import type { ParsedArgs } from "../args.js";
 import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
@@ -29,6 +31,8 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     throw error;
   }
+  // Interrupted while the scenario was read: nothing was started or written.
+  if (io.interrupt?.aborted === true) return EXIT.INTERRUPTED;
 
   try {
     const done = await experiment(scenario, {
@@ -42,7 +46,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     return done.exitCode;
   } catch (error) {
     if (error instanceof ScenarioError) {
-      io.stderr.write(`Cannot run scenario: ${path}: ${error.detail}\n`);
+      io.stderr.write(`Cannot run scenario: ${terminalSafe(path)}: ${error.detail}\n`);
       return EXIT.USAGE;
     }
     if (error instanceof RunFolderError) {
@@ -51,6 +55,13 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     }
     if (error instanceof OutputWriteError) {
       io.stderr.write(`Cannot write reports: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    if (error instanceof RunIoError) {
+      const folder = terminalSafe(error.runDir);
+      io.stderr.write(
+        `Run failed: ${error.message}. Every process was stopped; the events recorded until then are in ${folder}/events.jsonl (read them with: agentchaos inspect --recover ${folder})\n`,
+      );
       return EXIT.SETUP;
     }
     throw error;

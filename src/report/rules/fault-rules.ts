@@ -1,5 +1,6 @@
 /** Fault and trigger evidence rules of reports.md "Strict reading", schemas 2 and 3. */
 import { selectedOccurrences } from "../../triggers/probability-selector.js";
+import { REPORT_LIMITS } from "../limits.js";
 import { probabilityMillionths } from "../probability.js";
 import type { ReportSeededProbabilityTrigger, ReportV2, ReportV3 } from "../types.js";
 import { mayHaveIncompleteEvidence } from "./reasons.js";
@@ -104,8 +105,13 @@ export function checkProbability(
 
   const size = end - start + 1;
   const evaluated = trigger.evaluated_occurrences;
-  // Evaluations count observed operations, so they can exceed neither the window nor the operations.
-  const evaluatedValid = evaluated >= 0 && evaluated <= size && evaluated <= operationsObserved;
+  // Evaluations count observed operations, so they can exceed neither the window nor the
+  // operations; past the verification limit they are refused rather than enumerated.
+  const evaluatedValid =
+    evaluated >= 0 &&
+    evaluated <= size &&
+    evaluated <= operationsObserved &&
+    evaluated <= REPORT_LIMITS.maxVerifiedEvaluations;
   v.check(evaluatedValid, "evaluated-out-of-range", `${path}evaluated_occurrences`);
   if (!evaluatedValid) return;
 

@@ -16,6 +16,19 @@ export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([
   "WORKLOAD_EXIT_CODE_MISMATCH",
 ]);
 
+/** Every reason code a report of schema 1, 2 or 3 may carry (analysis.md). */
+export const REASON_CODES: readonly string[] = [
+  ...RUN_ERROR_REASONS,
+  ...WORKLOAD_REASONS,
+  "BASELINE_SUCCEEDED",
+  "FAULT_NOT_TRIGGERED",
+  "FAULT_SCHEDULE_INCOMPLETE",
+  "TRIGGER_WINDOW_INCOMPLETE",
+  "FAULT_TOLERATED",
+  "RECOVERY_NOT_OBSERVED",
+  "RECOVERY_OBSERVED",
+];
+
 /**
  * Schema 3: a `FAILED` run with a run-error or workload reason may have stopped before its
  * trigger evidence was complete, so its counts and selections need not agree.
@@ -23,3 +36,15 @@ export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([
 export function mayHaveIncompleteEvidence(result: RunResult, reasonCode: string): boolean {
   return result === "FAILED" && (RUN_ERROR_REASONS.has(reasonCode) || WORKLOAD_REASONS.has(reasonCode));
 }
+
+/** Every reason code a report of schema 4 may carry (v2/evidence.md, the precedence table). */
+export const REASON_CODES_V4: readonly string[] = [
+  ...REASON_CODES,
+  "UNEXPECTED_RETRY",
+  "FAULT_NOT_APPLIED",
+  "PARTIAL_RESPONSE_ACCEPTED",
+  "RETRY_AFTER_NOT_HONOURED",
+  "RETRY_STORM",
+  "DUPLICATE_WRITE",
+  "FAILURE_HANDLED",
+];

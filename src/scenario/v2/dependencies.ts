@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { expecting, mapping, matching, positiveNumber } from "../fields.js";
+import { USER_INFO_ERROR, userInfoDecodes } from "../runnable.js";
 import { commandShape, isAbsoluteHttpUrl } from "../schema.js";
 import type { DependencyV2 } from "../types-v2.js";
 
@@ -47,11 +48,15 @@ function httpDependency(baseDir: string, name: string) {
         .string({ error: expecting("an absolute http:// or https:// URL") })
         .refine((url) => isAbsoluteHttpUrl(sampleUrl(url)), {
           error: "expected an absolute http:// or https:// URL",
-        }),
+        })
+        .refine((url) => userInfoDecodes(sampleUrl(url)), { error: USER_INFO_ERROR }),
       start: mapping({ ...commandShape(baseDir), readiness }, `dependencies.${name}.start`).optional(),
       url_env: matching(VARIABLE_NAME, "a variable name matching [A-Za-z_][A-Za-z0-9_]*")
         .refine((value) => !value.startsWith("AGENTCHAOS_"), {
           error: "expected a variable name that does not start with AGENTCHAOS_ (reserved)",
+        })
+        .refine((value) => value !== "PATH", {
+          error: "expected a variable name other than PATH (the workload's command is looked up on it)",
         })
         .optional(),
       protocol: z.enum(["http", "mcp"], { error: expecting('"http" or "mcp"') }).optional(),

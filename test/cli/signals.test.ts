@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPORT_LIMITS } from "../../src/report/limits.js";
+import { runBuiltCli, testFolder } from "../helpers/cli.js";
+
+const dir = testFolder("each");
+
+/** CPU time `pid` has used, in clock ticks (Linux: utime + stime of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs the built CLI and sends `signal` once it has used 0.15 s of CPU: past Node's start-up
+ * (about 0.06 s), so its handlers are installed, and well inside the work (about 0.4 s).
+ */
+async function interrupted(args: string[], signal: "SIGINT" | "SIGTERM") {
+  let sentAt = 0;
+  const result = await runBuiltCli(args, {
+    timeoutMs: 30_000,
+    onSpawn: (child) => {
+      const poll = setInterval(() => {
+        if (child.pid !== undefined && cpuTicks(child.pid) >= 15) {
+          clearInterval(poll);
+          sentAt = Date.now();
+          child.kill(signal);
+        }
+      }, 2);
+      child.once("exit", () => clearInterval(poll));
+    },
+  });
+  return { ...result, sentAt };
+}
+
+/** A scenario of about 1 MiB with 9,000 unknown keys: valid YAML that takes a while to check. */
+async function slowScenario(): Promise<string> {
+  const keys = Array.from({ length: 9000 }, (_, i) => `unknown_${i}: ${"v".repeat(90)}`).join("\n");
+  const path = join(dir.path, "slow.yaml");
+  await writeFile(path, `schema_version: 1\nname: slow\n${keys}\n`);
+  return path;
+}
+
+/** A JSON file just under the report size limit. */
+async function slowReport(): Promise<string> {
+  const row = '{"failed_operation_id":"a","retry_operation_id":null,"recovery_latency_ms":null}';
+  const rows = Array(Math.floor((REPORT_LIMITS.maxBytes - 100) / (row.length + 1))).fill(row);
+  const path = join(dir.path, "report.json");
+  await writeFile(path, `{"rows":[${rows.join(",")}]}`);
+  return path;
+}
+
+describe.runIf(process.platform === "linux")("validate and inspect stop promptly on a signal", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)("validate exits 130 on %s", async (signal) => {
+    const result = await interrupted(["validate", await slowScenario()], signal);
+    expect(result.sentAt).toBeGreaterThan(0);
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(130);
+  });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("inspect exits 130 on %s", async (signal) => {
+    const result = await interrupted(["inspect", await slowReport()], signal);
+    expect(result.sentAt).toBeGreaterThan(0);
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(130);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Fuzzing of the two commands that read untrusted files: `validate` over mutated scenarios and
+ * `inspect` over mutated reports. Whatever the input, the command answers with exit 0 or 2,
+ * prints no stack trace, and answers within a bound per input. Fixed seed, bounded time.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runInProcess } from "../helpers/in-process.js";
+import { tempDir } from "../helpers/temp.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const SEED = 20261201;
+const BUDGET_MS = 4000;
+/** A hang check, not a speed goal: every seed input takes a few milliseconds. */
+const PER_INPUT_MS = 5000;
+const STACK_TRACE = /\n\s+at \S.*:\d+:\d+/;
+
+function filesIn(folder: string, extension: string): Buffer[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(extension))
+    .map((name) => readFileSync(join(folder, name)));
+}
+
+const scenarioSeeds = [
+  ...filesIn(join(ROOT, "examples", "scenarios"), ".yaml"),
+  ...filesIn(join(ROOT, "examples", "scenarios", "llm"), ".yaml"),
+  ...filesIn(join(ROOT, "test", "fixtures", "scenarios"), ".yaml"),
+];
+const reportSeeds = [
+  ...filesIn(join(ROOT, "test", "fixtures", "reports", "valid"), ".json"),
+  ...filesIn(join(ROOT, "test", "fixtures", "reports", "invalid"), ".json"),
+];
+
+/** Text that tends to break parsers: YAML and JSON syntax, escapes, control and odd characters. */
+const hostileText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 12 }),
+  fc.constantFrom(
+    ":",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "&a ",
+    "*a",
+    "*nowhere",
+    "!!binary ",
+    "? ",
+    "|\n",
+    ">-\n",
+    "'",
+    '"',
+    "\\",
+    "%zz",
+    "\u0000",
+    "\r",
+    "\u001b[2J",
+    "\u2028",
+    "\ufeff",
+    "---\n",
+    "...\n",
+    "\t",
+    "#",
+    "<<: *a",
+    "1e400",
+    "-0",
+    ".nan",
+    "9007199254740993",
+    "18446744073709551616",
+    "http://u:p%zz@h:1",
+    "null",
+    "true",
+  ),
+);
+
+type Mutation = (input: Buffer) => Buffer;
+
+const position = fc.nat();
+const smallMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.tuple(position, hostileText).map(
+    ([at, text]): Mutation =>
+      (input) => {
+        const i = at % (input.length + 1);
+        return Buffer.concat([input.subarray(0, i), Buffer.from(text), input.subarray(i)]);
+      },
+  ),
+  fc.tuple(position, fc.nat({ max: 64 })).map(
+    ([at, length]): Mutation =>
+      (input) => {
+        const i = at % (input.length + 1);
+        return Buffer.concat([input.subarray(0, i), input.subarray(i + length)]);
+      },
+  ),
+  fc.tuple(position, fc.nat({ max: 40 }), fc.integer({ min: 2, max: 50 })).map(
+    ([at, length, times]): Mutation =>
+      (input) => {
+        const i = at % (input.length + 1);
+        const span = input.subarray(i, i + length);
+        return Buffer.concat([input.subarray(0, i), ...Array(times).fill(span), input.subarray(i)]);
+      },
+  ),
+  fc.tuple(position, fc.integer({ min: 0, max: 255 })).map(
+    ([at, byte]): Mutation =>
+      (input) => {
+        if (input.length === 0) return input;
+        const copy = Buffer.from(input);
+        copy[at % copy.length] = byte;
+        return copy;
+      },
+  ),
+  fc.tuple(position, fc.constantFrom("[", "{a: ", "- "), fc.integer({ min: 1, max: 3000 })).map(
+    ([at, open, depth]): Mutation =>
+      (input) => {
+        const i = at % (input.length + 1);
+        return Buffer.concat([input.subarray(0, i), Buffer.from(open.repeat(depth)), input.subarray(i)]);
+      },
+  ),
+  position.map(
+    (at): Mutation =>
+      (input) =>
+        input.subarray(0, at % (input.length + 1)),
+  ),
+);
+
+/** A line repeated into a file of up to about 1 MiB: many keys, the limits' ground. */
+const growth: fc.Arbitrary<Mutation> = fc.tuple(position, fc.integer({ min: 1000, max: 30_000 })).map(
+  ([at, times]): Mutation =>
+    (input) => {
+      const start = input.lastIndexOf(10, at % (input.length + 1)) + 1;
+      const end = input.indexOf(10, start);
+      const line = input.subarray(start, end === -1 ? input.length : end + 1);
+      const copies = Math.min(times, Math.floor((1100 * 1024) / Math.max(line.length, 1)));
+      return Buffer.concat([input.subarray(0, start), ...Array(copies).fill(line), input.subarray(start)]);
+    },
+);
+
+/** Mostly small edits; rarely (they take longest) a file grown to the size limit. */
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 30, arbitrary: smallMutation },
+  { weight: 1, arbitrary: growth },
+);
+
+/** A JSON value where a report field was: wrong types, huge and odd numbers, hostile strings. */
+const jsonReplacement = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(
+    9007199254740991,
+    9007199254740993n,
+    -1,
+    1.5,
+    1e308,
+    "2026-13-45T99:99:99Z",
+    "\u001b[2J\rResult: PASSED",
+    "",
+    null,
+    [],
+    {},
+  ),
+);
+
+/** Sets (or deletes, or adds) a value somewhere in a parsed report, then serialises it. */
+const reportEdit = fc
+  .tuple(fc.nat(), fc.constantFrom("set", "delete", "add"), jsonReplacement)
+  .map(([pick, action, value]) => (input: Buffer): Buffer => {
+    let tree: unknown;
+    try {
+      tree = JSON.parse(input.toString("utf8"));
+    } catch {
+      return input;
+    }
+    const containers: Record<string, unknown>[] = [];
+    const collect = (node: unknown): void => {
+      if (node !== null && typeof node === "object") {
+        containers.push(node as Record<string, unknown>);
+        for (const child of Object.values(node)) collect(child);
+      }
+    };
+    collect(tree);
+    const target = containers[pick % containers.length] as Record<string, unknown>;
+    const keys = Object.keys(target);
+    const key =
+      action === "add" || keys.length === 0 ? `extra_${pick % 7}` : (keys[pick % keys.length] as string);
+    if (action === "delete") delete target[key];
+    else target[key] = value;
+    const text = JSON.stringify(tree, (_, v) => (typeof v === "bigint" ? Number.MAX_SAFE_INTEGER + 2 : v));
+    return Buffer.from(text);
+  });
+
+async function fuzz(
+  command: "validate" | "inspect",
+  seeds: readonly Buffer[],
+  mutations: fc.Arbitrary<Mutation | ((input: Buffer) => Buffer)>,
+): Promise<number> {
+  const folder = await tempDir("agentchaos-fuzz-");
+  let tried = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: seeds.length - 1 }),
+        fc.array(mutations, { minLength: 1, maxLength: 4 }),
+        async (seedIndex, edits) => {
+          const input = edits.reduce((bytes, edit) => edit(bytes), seeds[seedIndex] as Buffer);
+          const file = join(folder.path, command === "validate" ? "scenario.yaml" : "report.json");
+          await writeFile(file, input);
+          const started = performance.now();
+          const { code, stdout, stderr } = await runInProcess([command, file], folder.path);
+          const elapsed = performance.now() - started;
+          tried++;
+          expect([0, 2]).toContain(code);
+          expect(stdout + stderr).not.toMatch(STACK_TRACE);
+          expect(elapsed).toBeLessThan(PER_INPUT_MS);
+        },
+      ),
+      { seed: SEED, numRuns: 100_000, interruptAfterTimeLimit: BUDGET_MS, markInterruptAsFailure: false },
+    );
+  } finally {
+    await folder.remove();
+  }
+  return tried;
+}
+
+describe("fuzzed inputs", () => {
+  it("validate answers every mutated scenario with exit 0 or 2, no stack trace, in bounded time", async () => {
+    const tried = await fuzz("validate", scenarioSeeds, mutation);
+    expect(tried).toBeGreaterThan(50);
+  });
+
+  it("inspect answers every mutated report with exit 0 or 2, no stack trace, in bounded time", async () => {
+    const tried = await fuzz("inspect", reportSeeds, fc.oneof(reportEdit, mutation));
+    expect(tried).toBeGreaterThan(50);
+  });
+});

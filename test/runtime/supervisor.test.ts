@@ -1,0 +1,66 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { groupAlive, processAlive } from "../../src/runtime/process-group.js";
+import { testFolder } from "../helpers/cli.js";
+import { childrenOf } from "../helpers/processes.js";
+import { PROGRAMS } from "../helpers/scenario-files.js";
+import { eventually } from "../helpers/temp.js";
+
+const dir = testFolder("each");
+
+/** Starts the runner fixture; resolves with the runner, its managed pid and its supervisor's pid. */
+async function startRunner(mode: "hold" | "exit" | "stop") {
+  const runner = spawn(process.execPath, [join(PROGRAMS, "managed-runner.mjs"), mode, dir.path], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [line] = (await once(runner.stdout, "data")) as [Buffer];
+  const [managed, supervisor] = line.toString().trim().split(" ").map(Number) as [number, number];
+  return { runner, managed, supervisor };
+}
+
+describe.runIf(process.platform === "linux")("the supervisor of managed processes", () => {
+  it("ends every registered group within 2 s when its runner is killed with SIGKILL, then exits", async () => {
+    const { runner, managed, supervisor } = await startRunner("hold");
+    expect(processAlive(managed)).toBe(true);
+    expect(processAlive(supervisor)).toBe(true);
+    runner.kill("SIGKILL");
+    await once(runner, "exit");
+    const gone = await eventually(() => !groupAlive(managed) && !processAlive(supervisor), 2000);
+    expect(gone).toBe(true);
+  });
+
+  it("ends a group its runner forgot to stop when the runner exits normally", async () => {
+    const { runner, managed, supervisor } = await startRunner("exit");
+    await once(runner, "exit");
+    expect(await eventually(() => !groupAlive(managed) && !processAlive(supervisor), 2000)).toBe(true);
+  });
+
+  it("never keeps its runner alive, and exits with it once the groups were stopped", async () => {
+    const { runner, managed, supervisor } = await startRunner("stop");
+    const [code] = (await once(runner, "exit")) as [number | null];
+    expect(code).toBe(0);
+    expect(groupAlive(managed)).toBe(false);
+    expect(await eventually(() => !processAlive(supervisor), 2000)).toBe(true);
+  });
+
+  it("ends a process even when its runner is killed between spawning it and registering it", async () => {
+    // The runner is killed the moment its second child (supervisor first, then the managed
+    // process) shows up: usually before the spawn has returned, so before any registration.
+    for (let round = 0; round < 4; round++) {
+      const runner = spawn(process.execPath, [join(PROGRAMS, "managed-runner.mjs"), "hold", dir.path], {
+        stdio: "ignore",
+      });
+      const pid = runner.pid as number;
+      let children: number[] = [];
+      while (children.length < 2) {
+        children = childrenOf(pid);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      runner.kill("SIGKILL");
+      await once(runner, "exit");
+      expect(await eventually(() => children.every((child) => !groupAlive(child)), 2000)).toBe(true);
+    }
+  });
+});
