@@ -4,9 +4,10 @@ import { runCli } from "../cli/index.js";
 const argv = process.argv.slice(2);
 const interrupt = new AbortController();
 const forceStop = new AbortController();
-// `run` completes its run folder when interrupted; every other command has nothing to complete
-// and stops at once with the code of an interruption.
-const completesOnInterrupt = argv[0] === "run";
+// These commands finish their work when interrupted (a run folder, a suite's or an exploration's
+// reports; a server's or shim's own shutdown); every other command has nothing to complete and
+// stops at once with the code of an interruption.
+const completesOnInterrupt = ["run", "suite", "explore", "fake-llm", "mcp-shim"].includes(argv[0] ?? "");
 const onSignal = (): void => {
   if (!completesOnInterrupt) process.exit(130);
   if (interrupt.signal.aborted) forceStop.abort();
