@@ -52,15 +52,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     createRequestHandler({ ledger, holds, upstream, faults, identity }),
   );
 
-  let port: number;
-  try {
-    port = await listen(server);
-  } catch (cause) {
-    await upstream.close().catch(() => {});
-    const code = (cause as { code?: unknown }).code;
-    const reason = typeof code === "string" ? code : "listen error";
-    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
-  }
+  const port = await listenOnLoopback(server, upstream);
 
   let closing: Promise<void> | null = null;
   return {
@@ -70,6 +62,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return closing;
     },
   };
+}
+
+/**
+ * Listens on 127.0.0.1 at an OS-chosen port and returns it. On failure the upstream pool is
+ * closed and a `ProxyError` (`PROXY_START_FAILED`, errno code only) is thrown. Shared by every
+ * proxy (the HTTP proxy and the MCP Streamable HTTP proxy).
+ */
+export async function listenOnLoopback(server: Server, upstream: Upstream): Promise<number> {
+  try {
+    return await listen(server);
+  } catch (cause) {
+    await upstream.close().catch(() => {});
+    const code = (cause as { code?: unknown }).code;
+    const reason = typeof code === "string" ? code : "listen error";
+    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
+  }
 }
 
 function listen(server: Server): Promise<number> {
