@@ -10,6 +10,7 @@ import { stopAll } from "./lib/processes.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
+import { explore } from "./measure/explore.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
 import { mcpShim } from "./measure/mcp-shim.mjs";
@@ -27,6 +28,7 @@ const MEASUREMENTS = {
   memory,
   htmlReport,
   mcpShim,
+  explore,
   recorder,
   longRun,
 };

@@ -10,11 +10,22 @@ export type {
 } from "./checks/types.js";
 export type * from "./events/types.js";
 export type * from "./events/types-v2.js";
+export type {
+  ExperimentRecord,
+  ExploreDocument,
+  ExploreStatus,
+  ExploreSummary,
+  PointRecord,
+  RunRecord,
+} from "./explore/document.js";
+export { ExploreError } from "./explore/errors.js";
+export type { ExploreProgress } from "./explore/progress.js";
 export {
   type ExperimentResult,
   type RunExperimentOptions,
   runExperiment,
 } from "./library/experiment.js";
+export { type ExploreDone, type ExploreOptions, exploreScenario } from "./library/explore.js";
 export { readReport } from "./report/reader.js";
 export { renderSummary } from "./report/summary.js";
 export type * from "./report/types.js";

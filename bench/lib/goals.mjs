@@ -92,6 +92,13 @@ const GOALS = [
     show: (ms) => `${ms.toFixed(0)} ms`,
   },
   {
+    goal: "explore: run overhead per experiment (order_agent.yaml)",
+    target: "<= 250 ms",
+    from: (r) => r.explore?.overheadMs,
+    met: (ms) => ms <= 250,
+    show: (ms) => `${ms.toFixed(0)} ms`,
+  },
+  {
     goal: "10,000-operation report.html load in Chromium",
     target: "<= 2000 ms",
     from: (r) => r.htmlReport?.loadMs,

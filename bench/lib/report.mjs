@@ -127,12 +127,30 @@ const SECTIONS = {
       ],
     ),
   ],
+  explore: (r) => [
+    "8. Explore (examples/explore/order_agent.yaml: baseline, experiments and confirmations)",
+    formatTable(
+      ["jobs", "wall s", "experiments", "runs", "experiments/min", "runs/min", "mean run ms"],
+      [1, 2].map((jobs) => {
+        const m = r[`jobs${jobs}`];
+        return [jobs, m.wallS, m.experiments, m.runs, m.experimentsPerMinute, m.runsPerMinute, m.meanRunMs];
+      }),
+    ),
+    formatTable(
+      [`one experiment (median of ${r.runs})`, "wall ms"],
+      [
+        ["as explore runs it (in-process)", r.exploreRunMs],
+        ["same dependencies + agent by hand", r.byHandMs],
+        ["overhead", r.overheadMs],
+      ],
+    ),
+  ],
   recorder: (r) => [
-    `8. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,
+    `9. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,
     `events/s: ${r.eventsPerS.toLocaleString("en-US")} (runs: ${r.runsEventsPerS.map((n) => n.toLocaleString("en-US")).join(", ")}); peak RSS ${r.peakRssMb} MB`,
   ],
   longRun: (r) => [
-    "9. Analysis + report of a long run's events.jsonl (the post-run step of `agentchaos run`, own process)",
+    "10. Analysis + report of a long run's events.jsonl (the post-run step of `agentchaos run`, own process)",
     formatTable(
       ["log", "events", "operations", "wall s", "CPU s", "peak RSS MB", "verdict"],
       [

@@ -14,6 +14,10 @@ Commands:
   suite <scenario-or-folder>... [--jobs N] [--shard I/N] [--output-dir DIR]
         [--reporter LIST] [--grep TEXT] [--fail-fast] [--quiet]
                                        run many scenarios (default output: .agentchaos/suites)
+  explore <scenario> [--menu FILE] [--depth 1|2] [--budget N] [--jobs N]
+          [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
+                                       inject each fault into each call the agent makes
+                                       (default output: .agentchaos/explore)
   validate <scenario>                  check a scenario file without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
   report <run-folder | suite-folder> --format html|junit|ctrf|json [--output PATH]
@@ -90,6 +94,21 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     },
     positionals: { min: 1, max: Number.POSITIVE_INFINITY },
     execute: async (args, io) => (await import("./commands/suite.js")).suiteCommand(args, io),
+  },
+  explore: {
+    needs: "a scenario file",
+    options: {
+      menu: { type: "string", needs: "a menu file" },
+      depth: { type: "string", needs: "1 or 2" },
+      budget: { type: "string", needs: "a number" },
+      jobs: { type: "string", needs: "a number" },
+      "baseline-runs": { type: "string", needs: "a number" },
+      seed: { type: "string", needs: "a number" },
+      "output-dir": OUTPUT_DIR,
+      reporter: REPORTER,
+    },
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/explore.js")).exploreCommand(args, io),
   },
   report: {
     needs: "a run folder or suite folder",

@@ -50,6 +50,8 @@ export interface ExperimentSettings {
   readonly onEvent?: (event: AnyAgentChaosEvent) => void;
   readonly output?: LiveOutput;
   readonly reporters?: readonly ReporterName[];
+  /** The run folder's `scenario.yaml` text when the scenario was built in memory (explore). */
+  readonly scenarioText?: string;
 }
 
 export interface ExperimentDone extends ExperimentResult {
@@ -83,6 +85,7 @@ export async function experiment(
           },
         }),
     ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
+    ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
   });
   output?.summary(outcome.report, outcome.reportPath);
   const written = await writeRunReporters(outcome.runDir, settings.reporters ?? []);

@@ -55,15 +55,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // Recorded events reach the file before any byte that follows them (events.md).
   guardConnections(server, ledger);
 
-  let port: number;
-  try {
-    port = await listen(server);
-  } catch (cause) {
-    await upstream.close().catch(() => {});
-    const code = (cause as { code?: unknown }).code;
-    const reason = typeof code === "string" ? code : "listen error";
-    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
-  }
+  const port = await listenOnLoopback(server, upstream);
 
   let closing: Promise<void> | null = null;
   return {
@@ -73,6 +65,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return closing;
     },
   };
+}
+
+/**
+ * Listens on 127.0.0.1 at an OS-chosen port and returns it. On failure the upstream pool is
+ * closed and a `ProxyError` (`PROXY_START_FAILED`, errno code only) is thrown. Shared by every
+ * proxy (the HTTP proxy and the MCP Streamable HTTP proxy).
+ */
+export async function listenOnLoopback(server: Server, upstream: Upstream): Promise<number> {
+  try {
+    return await listen(server);
+  } catch (cause) {
+    await upstream.close().catch(() => {});
+    const code = (cause as { code?: unknown }).code;
+    const reason = typeof code === "string" ? code : "listen error";
+    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
+  }
 }
 
 function listen(server: Server): Promise<number> {

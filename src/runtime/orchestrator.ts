@@ -27,6 +27,8 @@ export interface ExperimentOptions {
   readonly onEvent?: (event: AnyAgentChaosEvent) => void;
   /** Each complete line of workload output. */
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
+  /** The run folder's `scenario.yaml` text, for a scenario built in memory (default: a copy of its source file). */
+  readonly scenarioText?: string;
 }
 
 export interface ExperimentOutcome {
@@ -59,8 +61,11 @@ export async function runExperiment(
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
+  const scenarioText = options.scenarioText;
   await createArtifact(runDir, "scenario.yaml", () =>
-    copyFile(scenario.sourcePath, join(runDir, "scenario.yaml")),
+    scenarioText === undefined
+      ? copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"))
+      : writeFile(join(runDir, "scenario.yaml"), scenarioText),
   );
   await createArtifact(runDir, "stdout.log", () => writeFile(join(runDir, "stdout.log"), ""));
   await createArtifact(runDir, "stderr.log", () => writeFile(join(runDir, "stderr.log"), ""));

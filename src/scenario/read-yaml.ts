@@ -160,17 +160,19 @@ function describeTop(doc: Document): string {
     if (typeof value === "boolean") return "a boolean";
     return "a number";
   }
-  return "not a mapping";
+  return isMap(contents) ? "a mapping" : "not a mapping";
 }
 
 /**
  * Reads the one YAML document of a scenario; every way the text itself can fail (syntax,
- * several documents, empty, not a mapping, a limit passed) is a one-line `ScenarioError`.
+ * several documents, empty, not a mapping — or not a list, with `top: "list"` (an explore menu)
+ * — a limit passed) is a one-line `ScenarioError`.
  * Also returns the source ranges of the comments.
  */
 export function readYamlDocument(
   text: string,
   lineCounter: LineCounter,
+  top: "mapping" | "list" = "mapping",
 ): { doc: Document; comments: Mask[] } {
   const { docs, comments } = composeDocuments(text, lineCounter);
   for (const doc of docs) {
@@ -192,16 +194,16 @@ export function readYamlDocument(
     contents == null ||
     (isScalar(contents) && contents.value === null && !contents.source)
   ) {
-    throw new ScenarioError("SCENARIO_EMPTY", "the file is empty; expected a YAML mapping");
+    throw new ScenarioError("SCENARIO_EMPTY", `the file is empty; expected a YAML ${top}`);
   }
   const state: WalkState = { entries: 0, anchors: new Set(), problem: null };
   walk(contents, state);
   if (state.entries > SCENARIO_LIMITS.maxEntries) throw tooManyEntries();
   if (state.problem !== null) throw syntaxError(lineCounter, state.problem.offset, state.problem.reason);
-  if (!isMap(contents)) {
+  if (top === "mapping" ? !isMap(contents) : !isSeq(contents)) {
     throw new ScenarioError(
       "SCENARIO_NOT_MAPPING",
-      `the top level is ${describeTop(doc)}; expected a mapping`,
+      `the top level is ${describeTop(doc)}; expected a ${top}`,
     );
   }
   return { doc, comments };

@@ -1,11 +1,10 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
 import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
-import type { RunningProxy } from "../../proxy/server.js";
+import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
 import type { McpDiagnostics } from "../diagnostics.js";
@@ -67,15 +66,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
   const server = createServer({ noDelay: true }, handler);
   // Recorded events reach the file before any byte that follows them (events.md).
   guardConnections(server, ledger);
-  let port: number;
-  try {
-    port = await listen(server);
-  } catch (cause) {
-    await upstream.close().catch(() => {});
-    const code = (cause as { code?: unknown }).code;
-    const reason = typeof code === "string" ? code : "listen error";
-    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
-  }
+  const port = await listenOnLoopback(server, upstream);
   let closing: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -101,15 +92,4 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
       return closing;
     },
   };
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      server.on("error", () => {});
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }

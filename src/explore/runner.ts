@@ -1,0 +1,129 @@
+/**
+ * Runs explore's experiments: each exactly as `agentchaos run` would (`experiment`), into the
+ * explore folder, through the suite's scheduler — `jobs` at a time, never two at once that name
+ * the same fixed port. An interrupted run is not a result.
+ */
+import { join, relative } from "node:path";
+import { readEventsV2 } from "../events/reader.js";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import { experiment } from "../library/experiment.js";
+import type { ReporterName } from "../reporters/names.js";
+import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { fixedPorts } from "../suite/ports.js";
+import { runScheduled } from "../suite/scheduler.js";
+import type { RunRecord } from "./document.js";
+
+export interface RunSettings {
+  /** The explore folder (absolute): run folders are made in it. */
+  readonly folder: string;
+  readonly jobs: number;
+  readonly interrupt?: AbortSignal;
+  readonly forceStop?: AbortSignal;
+  /** Reporter files written into each run folder. */
+  readonly reporters: readonly ReporterName[];
+}
+
+export interface Job {
+  readonly scenario: ScenarioV2;
+  /** The run folder's `scenario.yaml`. */
+  readonly text: string;
+}
+
+export interface Finished {
+  readonly run: RunRecord;
+  /** The run folder (absolute), or null when none was made. */
+  readonly runFolder: string | null;
+}
+
+/** The fixed ports of a scenario's dependencies (suites.md), read as the suite reads them. */
+export function scenarioPorts(scenario: ScenarioV2): number[] {
+  const dependencies: Record<string, unknown> = {};
+  for (const dependency of scenario.dependencies) {
+    if (dependency.type === "http") dependencies[dependency.name] = { base_url: dependency.baseUrl };
+  }
+  return fixedPorts({ dependencies });
+}
+
+/** Reasons of a run that could not be set up: they say nothing about the agent (a fault acts only on its traffic). */
+const SETUP_REASONS = new Set(["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", "WORKLOAD_SPAWN_FAILED"]);
+
+/**
+ * Runs one job; null when it was interrupted. A run that could not be set up (a port taken in the
+ * moment between picking it and the dependency binding it, on a busy machine) is run once more at
+ * once; its folder stays. Never throws: a run that cannot be made is an INTERNAL_ERROR.
+ */
+export async function runJob(job: Job, settings: RunSettings): Promise<Finished | null> {
+  const first = await runOnce(job, settings);
+  if (first === null || settings.interrupt?.aborted === true || !SETUP_REASONS.has(first.run.reason_code)) {
+    return first;
+  }
+  return runOnce(job, settings);
+}
+
+async function runOnce(job: Job, settings: RunSettings): Promise<Finished | null> {
+  try {
+    const done = await experiment(job.scenario, {
+      outputDir: settings.folder,
+      ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
+      ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+      reporters: settings.reporters,
+      scenarioText: job.text,
+    });
+    if (done.interrupted) return null;
+    return {
+      run: {
+        result: done.result,
+        reason_code: done.reasonCode,
+        exit_code: done.exitCode,
+        duration_ms: done.report.duration_ms,
+        run_folder: relative(settings.folder, done.runFolder).split("\\").join("/"),
+      },
+      runFolder: done.runFolder,
+    };
+  } catch {
+    if (settings.interrupt?.aborted === true) return null;
+    return {
+      run: {
+        result: "FAILED",
+        reason_code: "INTERNAL_ERROR",
+        exit_code: 3,
+        duration_ms: 0,
+        run_folder: null,
+      },
+      runFolder: null,
+    };
+  }
+}
+
+/**
+ * Runs `items` through the scheduler; `onFinished` gets each finished one in completion order.
+ * Returns when all have run or the interrupt stopped the rest.
+ */
+export async function runAll<T>(
+  items: readonly T[],
+  jobOf: (item: T) => Job,
+  settings: RunSettings,
+  onFinished: (item: T, finished: Finished) => void | Promise<void>,
+): Promise<void> {
+  const scheduled = items.map((item) => {
+    const job = jobOf(item);
+    return { item, job, ports: scenarioPorts(job.scenario) };
+  });
+  await runScheduled(scheduled, {
+    jobs: settings.jobs,
+    stopped: () => settings.interrupt?.aborted === true,
+    run: async ({ item, job }) => {
+      const finished = await runJob(job, settings);
+      if (finished !== null) await onFinished(item, finished);
+    },
+  });
+}
+
+/** The events of a finished run folder, or null when they cannot be read. */
+export async function runEvents(runFolder: string): Promise<AgentChaosEventV2[] | null> {
+  try {
+    return await readEventsV2(join(runFolder, "events.jsonl"));
+  } catch {
+    return null;
+  }
+}

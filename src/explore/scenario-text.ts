@@ -1,0 +1,155 @@
+/**
+ * A schema-2 scenario written back as scenario-file text (v2/scenario.md): what explore puts in
+ * each run folder's `scenario.yaml` and in every replay. `parseScenario` of the text, with the
+ * file placed in `baseDir`, gives the same scenario back (tested).
+ */
+import { relative } from "node:path";
+import { Document, isMap, isScalar, isSeq, visit } from "yaml";
+import { faultParameters, reportTarget } from "../report/v2/fault-parameters.js";
+import type { Trigger } from "../scenario/types.js";
+import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
+
+type Data = Record<string, unknown>;
+
+/** `cwd` as a path relative to the file's folder (forward slashes), `.` for the folder itself. */
+function cwdFrom(baseDir: string, cwd: string): string {
+  const path = relative(baseDir, cwd);
+  return path === "" ? "." : path.split("\\").join("/");
+}
+
+function command(
+  baseDir: string,
+  spec: {
+    readonly command: readonly string[];
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string>>;
+  },
+): Data {
+  return {
+    command: [...spec.command],
+    cwd: cwdFrom(baseDir, spec.cwd),
+    ...(Object.keys(spec.env).length === 0 ? {} : { env: { ...spec.env } }),
+  };
+}
+
+function dependencyData(baseDir: string, dependency: DependencyV2): Data {
+  if (dependency.type === "mcp_stdio") return { type: "mcp_stdio", ...command(baseDir, dependency) };
+  const start = dependency.start;
+  return {
+    type: "http",
+    base_url: dependency.baseUrl,
+    ...(start === null
+      ? {}
+      : {
+          start: {
+            ...command(baseDir, start),
+            readiness: { path: start.readiness.path, timeout_seconds: start.readiness.timeoutSeconds },
+          },
+        }),
+    ...(dependency.urlEnv === null ? {} : { url_env: dependency.urlEnv }),
+    ...(dependency.protocol === "mcp" ? { protocol: "mcp" } : {}),
+    ...(dependency.ignoreJsonFields.length === 0
+      ? {}
+      : { identity: { ignore_json_fields: [...dependency.ignoreJsonFields] } }),
+  };
+}
+
+/** Millionths as the shortest decimal (500000 → 0.5). */
+function probability(millionths: number): number {
+  return Number((millionths / 1_000_000).toFixed(6));
+}
+
+function triggerData(trigger: Trigger): Data {
+  if (trigger.kind === "occurrence_schedule") {
+    const [only, ...rest] = trigger.occurrences;
+    return rest.length === 0 && only !== undefined
+      ? { occurrence: only }
+      : { occurrences: [...trigger.occurrences] };
+  }
+  return {
+    probability: probability(trigger.probabilityMillionths),
+    seed: trigger.seed,
+    window: {
+      start_occurrence: trigger.window.startOccurrence,
+      end_occurrence: trigger.window.endOccurrence,
+    },
+  };
+}
+
+function withoutNulls(data: Data): Data {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
+}
+
+/** One fault as a scenario file writes it (also the form explore.json records). */
+export function faultData(fault: FaultV2): Data {
+  return {
+    id: fault.id,
+    dependency: fault.dependency,
+    type: fault.type,
+    target: withoutNulls({ ...reportTarget(fault.target) }),
+    trigger: triggerData(fault.trigger),
+    ...(fault.expect === "recover" ? {} : { expect: fault.expect }),
+    ...faultParameters(fault),
+  };
+}
+
+function checksData(checks: ChecksConfig): Data {
+  return {
+    retry_after: checks.retry_after.mode,
+    retry_storm: {
+      mode: checks.retry_storm.mode,
+      max_attempts: checks.retry_storm.maxAttempts,
+      min_gap_ms: checks.retry_storm.minGapMs,
+    },
+    duplicate_writes: checks.duplicate_writes.mode,
+  };
+}
+
+/** The scenario as plain file data, keys in the order scenario.md writes them. */
+export function scenarioData(scenario: ScenarioV2, baseDir: string): Data {
+  return {
+    schema_version: 2,
+    name: scenario.name,
+    dependencies: Object.fromEntries(
+      scenario.dependencies.map((dependency) => [dependency.name, dependencyData(baseDir, dependency)]),
+    ),
+    workload: {
+      ...(scenario.workload.name === null ? {} : { name: scenario.workload.name }),
+      ...command(baseDir, scenario.workload),
+    },
+    ...(scenario.faults.length === 0 ? {} : { faults: scenario.faults.map(faultData) }),
+    recovery: scenario.recovery,
+    checks: checksData(scenario.checks),
+    success: { exit_code: scenario.success.exitCode },
+    timeout_seconds: scenario.timeoutSeconds,
+  };
+}
+
+/** Keys whose mappings read best on one line. */
+const FLOW_MAPPINGS = new Set(["target", "trigger", "readiness", "window", "identity", "success"]);
+
+/**
+ * The scenario file text for a file placed in `baseDir` (relative `cwd`s are written from
+ * there), after `comments` (each becomes a `# ` line).
+ */
+export function scenarioText(
+  scenario: ScenarioV2,
+  baseDir: string,
+  comments: readonly string[] = [],
+): string {
+  const document = new Document(scenarioData(scenario, baseDir));
+  visit(document, {
+    Seq(_, node) {
+      if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+    Pair(_, pair) {
+      if (isScalar(pair.key) && FLOW_MAPPINGS.has(String(pair.key.value)) && isMap(pair.value)) {
+        if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value)))
+          pair.value.flow = true;
+      }
+    },
+  });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters would end a comment line
+  const head = comments.map((line) => `# ${line.replace(/[\u0000-\u001f\u007f]/g, " ")}\n`).join("");
+  return head + document.toString({ lineWidth: 0, flowCollectionPadding: false });
+}

@@ -1,0 +1,185 @@
+/**
+ * The explore's terminal output: a header (with the seed), the baseline runs, the points and the
+ * menu, one line per finished experiment with the estimated time left, then the matrix, the
+ * pairs, the failures with their replay commands, the counts and the paths written. Colours only
+ * on a terminal without NO_COLOR; the live `done/total` counter only on a terminal.
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import type { LiveTerminal } from "../library/live-output.js";
+import { useColour } from "../runtime/terminal.js";
+import type { ExploreDocument } from "./document.js";
+import { cellText, exploreMatrix } from "./matrix.js";
+import { pointLabel } from "./points.js";
+import type { ExploreProgress } from "./progress.js";
+import type { ExploreDone } from "./run-explore.js";
+
+const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31, FLAKY: 33 };
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+/** `45s`, `3m05s`, `1h02m`. */
+export function formatEta(ms: number): string {
+  const total = Math.round(ms / 1000);
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m${String(total % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/** The matrix as text: a heading row, then one row per point; columns padded to their widest cell. */
+export function renderMatrix(document: ExploreDocument): string {
+  const matrix = exploreMatrix(document);
+  const table = [
+    ["POINT", ...matrix.columns.map((column) => column.label)],
+    ...matrix.rows.map((row) => [row.point.label, ...row.cells.map(cellText)]),
+  ];
+  const widths =
+    table[0]?.map((_, column) => Math.max(...table.map((line) => (line[column] ?? "").length))) ?? [];
+  return table
+    .map((line) =>
+      line
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+export interface ExploreTerminal {
+  progress(event: ExploreProgress): void;
+  finish(done: ExploreDone, wallMs: number): void;
+}
+
+export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTerminal {
+  const tty = terminal.stream.isTTY === true;
+  const colour = useColour(terminal.stream.isTTY, terminal.env);
+  const paint = (result: string, text: string): string =>
+    colour && COLOUR[result] !== undefined ? `\u001b[${COLOUR[result]}m${text}\u001b[0m` : text;
+  const write = (text: string): void => {
+    terminal.stream.write(text);
+  };
+  let counterShown = false;
+  const clearCounter = (): void => {
+    if (counterShown) write("\r\u001b[K");
+    counterShown = false;
+  };
+  const showCounter = (text: string): void => {
+    if (!tty) return;
+    write(text);
+    counterShown = true;
+  };
+  /** Relative to the working directory when inside it, else absolute. */
+  const shown = (path: string): string => {
+    const near = relative(cwd, path);
+    return near === "" ? "." : near.startsWith("..") || isAbsolute(near) ? resolve(path) : near;
+  };
+  const line = (result: string, reason: string, ms: number, rest: string): string =>
+    `${paint(result, result.padEnd(9))}  ${reason.padEnd(27)}  ${seconds(ms).padStart(8)}  ${rest}\n`;
+
+  return {
+    progress: (event) => {
+      clearCounter();
+      switch (event.kind) {
+        case "start":
+          write(
+            `Agent Chaos explore\n\nScenario: ${event.scenarioName} (${event.scenarioPath})\nOutput:   ${shown(event.folder)}\nSeed:     ${event.seed}\nDepth: ${event.depth}   Budget: ${event.budget}   Jobs: ${event.jobs}\n\nBaseline: ${event.baselineRuns} ${event.baselineRuns === 1 ? "run" : "runs"}\n`,
+          );
+          break;
+        case "baseline":
+          write(
+            line(
+              event.run.result,
+              event.run.reason_code,
+              event.run.duration_ms,
+              `baseline ${event.index + 1}`,
+            ),
+          );
+          break;
+        case "plan":
+          if (event.depth === 1) {
+            write(`\nInjection points: ${event.points.length}\n`);
+            for (const point of event.points)
+              write(`  ${pointLabel(point)}${point.relayedEvents === null ? "" : "  (event stream)"}\n`);
+            for (const point of event.skipped) write(`  skipped, ${point.reason}: ${pointLabel(point)}\n`);
+            write(`Menu: ${event.menu.map((entry) => entry.label).join(", ") || "(nothing applies)"}\n`);
+            for (const entry of event.notAvailable) write(`  not available in this build: ${entry.label}\n`);
+          }
+          write(
+            `\nDepth ${event.depth}: ${event.planned} ${event.planned === 1 ? "experiment" : "experiments"}${event.planned < event.candidates ? ` (a seeded sample of ${event.candidates})` : ""}\n`,
+          );
+          break;
+        case "phase":
+          if (event.phase === "confirm")
+            write(`\nConfirming ${event.total} ${event.total === 1 ? "failure" : "failures"}\n`);
+          break;
+        case "experiment": {
+          const { trial, done, total, etaMs } = event;
+          const eta = done < total ? `  (ETA ${formatEta(etaMs)})` : "";
+          write(
+            line(
+              trial.result,
+              trial.reason_code,
+              trial.duration_ms,
+              `[${done}/${total}] ${trial.label}${eta}`,
+            ),
+          );
+          showCounter(`${done}/${total} done, about ${formatEta(etaMs)} left`);
+          break;
+        }
+        case "confirmation": {
+          const { trial, done, total } = event;
+          const run = trial.confirmation;
+          if (run === null) break;
+          const verdict = trial.flaky ? "flaky" : "confirmed";
+          write(
+            line(
+              run.result,
+              run.reason_code,
+              run.duration_ms,
+              `[${done}/${total}] ${verdict}: ${trial.label}`,
+            ),
+          );
+          break;
+        }
+      }
+    },
+    finish: (done, wallMs) => {
+      clearCounter();
+      const document = done.document;
+      const parts: string[] = [];
+      if (document.message !== null) parts.push(`\n${document.message}\n`);
+      if (
+        document.points.length > 0 &&
+        document.menu.length > 0 &&
+        document.status !== "menu_fits_no_point"
+      ) {
+        parts.push(`\nMatrix (depth 1):\n${renderMatrix(document)}\n`);
+      }
+      const pairs = document.experiments.filter((experiment) => experiment.depth === 2);
+      if (document.settings.depth === 2 && document.candidates.depth_2 + pairs.length > 0) {
+        const failedPairs = pairs.filter((pair) => pair.result === "FAILED");
+        parts.push(`\nPairs (depth 2): ${pairs.length} run\n`);
+        for (const pair of failedPairs) {
+          parts.push(`  ${pair.flaky ? "flaky" : `FAILED ${pair.reason_code}`}  ${pair.label}\n`);
+        }
+      }
+      const failures = document.experiments.filter((experiment) => experiment.replay !== null);
+      if (failures.length > 0) {
+        parts.push(`\nFailures (replay each alone):\n`);
+        for (const failure of failures) {
+          parts.push(`  ${failure.label}: ${failure.reason_code}\n`);
+          parts.push(`    agentchaos run ${shown(`${done.folder}/${failure.replay}`)}\n`);
+        }
+      }
+      const { summary } = document;
+      parts.push(
+        `\n${document.status === "interrupted" ? "Explore interrupted." : "Explore complete."} ${summary.experiments} ${summary.experiments === 1 ? "experiment" : "experiments"}: ${summary.passed} passed, ${summary.recovered} recovered, ${summary.failed} failed, ${summary.flaky} flaky\n`,
+        `Wall time: ${seconds(wallMs)}\n`,
+        `\nWritten:\n${done.written.map(shown).join("\n")}\n`,
+      );
+      write(parts.join(""));
+    },
+  };
+}

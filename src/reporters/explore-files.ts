@@ -1,0 +1,95 @@
+/**
+ * Reporter files of an explore, next to explore.json: `junit.xml` and `ctrf.json` with one test
+ * case per experiment (named by its points and faults; a flaky one is reported with its
+ * confirmation's verdict and ` (flaky)` after its name), and `index.html`, the matrix page.
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { ExploreDocument } from "../explore/document.js";
+import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
+import { renderCtrf } from "./ctrf/ctrf.js";
+import { loadSuiteView } from "./entry-details.js";
+import { renderExplorePage } from "./html/explore-page.js";
+import { renderJunit } from "./junit/junit.js";
+import type { ReporterName } from "./names.js";
+import { writeFileAtomically } from "./write-file.js";
+
+/** The experiments as suite entries, in experiment order. */
+export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
+  const entries = document.experiments.map((experiment): SuiteEntry => {
+    const shown = experiment.flaky && experiment.confirmation !== null ? experiment.confirmation : experiment;
+    return {
+      path: document.scenario.path,
+      name: experiment.flaky ? `${experiment.label} (flaky)` : experiment.label,
+      result: shown.result,
+      reason_code: shown.reason_code,
+      exit_code: shown.exit_code,
+      duration_ms: shown.duration_ms,
+      run_folder: shown.run_folder,
+    };
+  });
+  return {
+    schema_version: 1,
+    suite_id: document.explore_id,
+    started_at: document.started_at,
+    finished_at: document.finished_at,
+    interrupted: document.status === "interrupted",
+    shard: null,
+    entries,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Link from the explore folder to each run folder's page: report.html when written, else report.json. */
+async function runPages(folder: string, document: ExploreDocument): Promise<Map<string, string>> {
+  const folders = [
+    ...document.baseline.map((run) => run.run_folder),
+    ...document.experiments.flatMap((experiment) => [
+      experiment.run_folder,
+      experiment.confirmation?.run_folder ?? null,
+    ]),
+  ];
+  const pages = new Map<string, string>();
+  for (const runFolder of folders) {
+    if (runFolder === null || pages.has(runFolder)) continue;
+    const html = await exists(join(folder, runFolder, "report.html"));
+    pages.set(runFolder, `${runFolder}/${html ? "report.html" : "report.json"}`);
+  }
+  return pages;
+}
+
+const FILES = { html: "index.html", junit: "junit.xml", ctrf: "ctrf.json" } as const;
+
+/** Renders one format of an explore folder's document. */
+export async function renderExploreFormat(
+  folder: string,
+  document: ExploreDocument,
+  format: "html" | "junit" | "ctrf",
+): Promise<string> {
+  if (format === "html") return renderExplorePage(document, await runPages(folder, document));
+  const view = await loadSuiteView(folder, exploreAsSuite(document));
+  return format === "junit" ? renderJunit(view, { classname: "path" }) : renderCtrf(view);
+}
+
+/** Writes the reporters' files next to explore.json; returns their absolute paths. */
+export async function writeExploreReporters(
+  folder: string,
+  document: ExploreDocument,
+  reporters: readonly ReporterName[],
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const name of reporters) {
+    if (name === "json") continue;
+    written.push(
+      await writeFileAtomically(folder, FILES[name], await renderExploreFormat(folder, document, name)),
+    );
+  }
+  return written;
+}

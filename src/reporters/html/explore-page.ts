@@ -1,0 +1,146 @@
+/**
+ * `index.html` of an explore: the verdict, the baseline, the matrix (points × menu faults, each
+ * cell linking to its run's report), the pairs of depth 2, the failures with their replays, and
+ * what was skipped. Built from explore.json alone (plus which run pages exist).
+ */
+import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../explore/document.js";
+import { cellText, exploreMatrix, type MatrixCell } from "../../explore/matrix.js";
+import { esc, formatMs, page } from "./page.js";
+
+const EXTRA_CSS = `
+table.matrix td,table.matrix th{white-space:nowrap}
+table.matrix td.cell{font-size:12.5px}
+table.matrix td.cell a{text-decoration:none}
+td.cell.na{color:var(--muted);text-align:center}
+td.cell.notrun{color:var(--muted);font-style:italic}
+.badge.FLAKY{background:#fff4e5;color:var(--warn)}
+.cell .reason{font-size:11.5px;display:block;margin-top:2px}
+`;
+
+/** `html` (already escaped) as a link to the run folder's page, or as it is without one. */
+function anchor(pages: ReadonlyMap<string, string>, runFolder: string | null, html: string): string {
+  const target = runFolder === null ? undefined : pages.get(runFolder);
+  if (target === undefined) return `<span class="muted">${html}</span>`;
+  return `<a class="run-link" href="${esc(encodeURI(target))}">${html}</a>`;
+}
+
+function link(pages: ReadonlyMap<string, string>, runFolder: string | null, text: string): string {
+  return anchor(pages, runFolder, esc(text));
+}
+
+function badge(result: string): string {
+  return `<span class="badge ${esc(result)}">${esc(result)}</span>`;
+}
+
+function experimentBadge(experiment: ExperimentRecord): string {
+  return experiment.flaky ? badge("FLAKY") : badge(experiment.result);
+}
+
+function cellHtml(cell: MatrixCell, pages: ReadonlyMap<string, string>): string {
+  if (cell.kind === "not_applicable") return '<td class="cell na" data-cell="not_applicable">—</td>';
+  if (cell.kind === "not_run") return '<td class="cell notrun" data-cell="not_run">not run</td>';
+  const { experiment } = cell;
+  const state = experiment.flaky ? "flaky" : experiment.result.toLowerCase();
+  const reason =
+    experiment.result === "FAILED" ? `<span class="reason">${esc(experiment.reason_code)}</span>` : "";
+  const confirmation =
+    experiment.confirmation === null ? "" : ` · ${link(pages, experiment.confirmation.run_folder, "re-run")}`;
+  return `<td class="cell" data-cell="${esc(state)}" data-experiment="${esc(experiment.id)}" title="${esc(cellText(cell))}">${anchor(pages, experiment.run_folder, experimentBadge(experiment))}${reason}${confirmation}</td>`;
+}
+
+function runRow(label: string, run: RunRecord, pages: ReadonlyMap<string, string>): string {
+  return `<tr><td>${esc(label)}</td><td>${badge(run.result)}</td><td class="reason">${esc(run.reason_code)}</td><td class="num">${esc(formatMs(run.duration_ms))}</td><td>${link(pages, run.run_folder, "report")}</td></tr>`;
+}
+
+function verdictOf(document: ExploreDocument): string {
+  if (document.status === "interrupted") return "INTERRUPTED";
+  if (document.status === "baseline_failed" || document.summary.failed > 0) return "FAILED";
+  return "PASSED";
+}
+
+/** The explore page; `pages` maps each run folder to its page, relative to the explore folder. */
+export function renderExplorePage(document: ExploreDocument, pages: ReadonlyMap<string, string>): string {
+  const verdict = verdictOf(document);
+  const { summary, settings } = document;
+  const wall = Date.parse(document.finished_at) - Date.parse(document.started_at);
+  const facts: [string, string][] = [
+    ["Scenario", document.scenario.name],
+    ["File", document.scenario.path],
+    ["Started", document.started_at],
+    ["Wall time", Number.isFinite(wall) ? formatMs(wall) : "—"],
+    ["Depth", String(settings.depth)],
+    ["Budget", String(settings.budget)],
+    ["Seed", String(settings.seed)],
+    ["Jobs", String(settings.jobs)],
+    ["Menu", settings.menu],
+    ["Injection points", String(document.points.length)],
+  ];
+  const matrix = exploreMatrix(document);
+  const matrixHtml =
+    matrix.rows.length === 0
+      ? '<p class="muted">No injection points.</p>'
+      : `<div class="timeline-wrap"><table class="matrix" id="matrix"><thead><tr><th>Point</th>${matrix.columns
+          .map((column) => `<th class="mono">${esc(column.label)}</th>`)
+          .join("")}</tr></thead><tbody>${matrix.rows
+          .map(
+            (row) =>
+              `<tr data-point="${esc(row.point.id)}"><th class="mono">${esc(row.point.label)}</th>${row.cells
+                .map((cell) => cellHtml(cell, pages))
+                .join("")}</tr>`,
+          )
+          .join("")}</tbody></table></div>`;
+  const pairs = document.experiments.filter((experiment) => experiment.depth === 2);
+  const pairsHtml =
+    settings.depth === 2
+      ? `<section id="pairs"><h2>Pairs (depth 2)</h2>${
+          pairs.length === 0
+            ? '<p class="muted">No pair was run.</p>'
+            : `<table><thead><tr><th>Result</th><th>Reason</th><th>Faults</th><th>Run</th></tr></thead><tbody>${pairs
+                .map(
+                  (pair) =>
+                    `<tr data-experiment="${esc(pair.id)}"><td>${experimentBadge(pair)}</td><td class="reason">${esc(pair.reason_code)}</td><td class="mono">${esc(pair.label)}</td><td>${link(pages, pair.run_folder, "report")}</td></tr>`,
+                )
+                .join("")}</tbody></table>`
+        }</section>`
+      : "";
+  const failures = document.experiments.filter((experiment) => experiment.replay !== null);
+  const failuresHtml = `<section id="failures"><h2>Failures and replays</h2>${
+    failures.length === 0
+      ? '<p class="muted">No failure.</p>'
+      : `<table><thead><tr><th>Experiment</th><th>Reason</th><th>Replay</th></tr></thead><tbody>${failures
+          .map(
+            (failure) =>
+              `<tr><td class="mono">${esc(failure.label)}</td><td class="reason">${esc(failure.reason_code)}</td><td><a class="replay" href="${esc(encodeURI(failure.replay ?? ""))}">${esc(failure.replay ?? "")}</a></td></tr>`,
+          )
+          .join(
+            "",
+          )}</tbody></table><p class="note">Run a replay alone with <code>agentchaos run &lt;explore folder&gt;/&lt;replay&gt;</code>.</p>`
+  }</section>`;
+  const skippedHtml =
+    document.skipped_points.length + document.not_available.length === 0
+      ? ""
+      : `<section id="skipped"><h2>Skipped</h2><ul class="diagnostics">${[
+          ...document.skipped_points.map(
+            (point) =>
+              `${point.label}: ${point.reason} (seen in ${point.seen_in_runs} of ${settings.baseline_runs} baseline runs)`,
+          ),
+          ...document.not_available.map((entry) => `${entry.label}: ${entry.reason}`),
+        ]
+          .map((line) => `<li>${esc(line)}</li>`)
+          .join("")}</ul></section>`;
+  const counts = `${summary.experiments} experiments · ${summary.passed} passed · ${summary.recovered} recovered · ${summary.failed} failed · ${summary.flaky} flaky`;
+  const body = `<style>${EXTRA_CSS}</style>
+<h1>Explore ${esc(document.explore_id)}</h1>
+<div class="verdict-row"><span id="verdict" class="badge verdict ${verdict}">${verdict}</span><span class="reason">${esc(counts)}</span></div>
+${document.message === null ? "" : `<p class="note" id="message">${esc(document.message)}</p>`}
+<section id="summary"><dl class="facts">${facts.map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`).join("")}</dl></section>
+<section id="baseline"><h2>Baseline</h2><table><thead><tr><th>Run</th><th>Result</th><th>Reason</th><th class="num">Duration</th><th>Report</th></tr></thead><tbody>${document.baseline
+    .map((run, index) => runRow(`baseline ${index + 1}`, run, pages))
+    .join("")}</tbody></table></section>
+<section id="matrix-section"><h2>Matrix (depth 1)</h2>${matrixHtml}<p class="note">Rows: injection points (dependency, method, path, ordinal). Columns: the menu's faults. Each cell links to its run's report; a flaky cell also to its re-run.</p></section>
+${pairsHtml}
+${failuresHtml}
+${skippedHtml}
+<footer>Built from explore.json.</footer>`;
+  return page(`${verdict} · explore ${document.explore_id}`, "explore report", body);
+}
