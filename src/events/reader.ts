@@ -82,10 +82,19 @@ function profileOf(
 const V1 = profileOf(1, PAYLOAD_FIELDS, EVENT_COMPONENT);
 const V2 = profileOf(2, PAYLOAD_FIELDS_V2, EVENT_COMPONENT_V2);
 
+/** Whether a parsed object has exactly `keys` (it has no inherited enumerable keys). */
+function hasExactly(object: Record<string, unknown>, keys: readonly string[]): boolean {
+  let count = 0;
+  for (const _key in object) count++;
+  if (count !== keys.length) return false;
+  for (const key of keys) if (!Object.hasOwn(object, key)) return false;
+  return true;
+}
+
 /** Exactly the expected keys: an unknown key is reported first, then a missing one. */
 function checkKeys(object: Record<string, unknown>, shape: Shape, line: number, prefix: string): void {
+  if (hasExactly(object, shape.keys)) return;
   const present = Object.keys(object);
-  if (present.length === shape.keys.length && shape.keys.every((key) => Object.hasOwn(object, key))) return;
   for (const key of present) {
     if (!shape.keys.includes(key))
       throw EventsError.invalid(line, `${prefix}${showKey(key)}`, "is not allowed");
