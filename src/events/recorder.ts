@@ -138,11 +138,6 @@ export class Recorder implements EventSink, EventSinkV2 {
     return event;
   }
 
-  /** Whether recorded events wait for their write (at the end of the turn, or `flush`). */
-  hasUnwritten(): boolean {
-    return this.#used > 0;
-  }
-
   /**
    * Writes every recorded event not written yet (one `write`, done when this returns). Cheap
    * when there is none. Never throws: a failed write is reported to the write-error listeners.

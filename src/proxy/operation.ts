@@ -28,8 +28,6 @@ export interface PayloadSink {
   emit(payload: EventPayload | EventPayloadV2): unknown;
   /** Writes what was emitted and not yet written (a recorder's group commit); absent = nothing buffered. */
   flush?(): void;
-  /** Whether emitted events still wait for their write; absent = never. */
-  hasUnwritten?(): boolean;
 }
 
 /** Extra facts of a failure; schema 2 records them, schema 1 has no such keys. */
@@ -98,11 +96,6 @@ export class OperationLedger {
   /** Writes the recorded events not yet written, before the proxy sends a response byte. */
   flush(): void {
     this.#sink.flush?.();
-  }
-
-  /** Whether recorded events still wait for their write. */
-  hasUnwritten(): boolean {
-    return this.#sink.hasUnwritten?.() ?? false;
   }
 
   /** @internal */
