@@ -1,7 +1,22 @@
 import type { Dispatcher, Pool } from "undici";
-// The Pool module alone (see src/types/undici-pool.d.ts for why not the package index).
-import PoolClass from "undici/lib/dispatcher/pool.js";
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+
+type PoolConstructor = typeof Pool;
+let poolClass: PoolConstructor | null = null;
+let poolLoading: Promise<PoolConstructor> | null = null;
+
+/**
+ * undici's Pool module (alone: see src/types/undici-pool.d.ts for why not the package index),
+ * loaded once, on first need: ~12 MB of memory that a run whose traffic all takes the fast
+ * lane never pays.
+ */
+function loadPool(): Promise<PoolConstructor> {
+  poolLoading ??= import("undici/lib/dispatcher/pool.js").then((module) => {
+    poolClass = module.default;
+    return poolClass;
+  });
+  return poolLoading;
+}
 
 /** One request as it goes upstream. */
 export interface UpstreamRequest {
@@ -20,15 +35,23 @@ export interface UpstreamRequest {
  * requests that carry no `Authorization` of their own.
  */
 export class Upstream {
-  readonly #pool: Pool;
+  readonly #origin: string;
+  #pool: Pool | null = null;
+  /** Requests sent before the pool module was loaded, in order. */
+  #waiting: [UpstreamRequest, ResponseRelay][] = [];
+  #closed = false;
   readonly #prefix: string;
   readonly #authorization: string | null;
 
-  /** Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL. */
-  constructor(baseUrl: string) {
+  /**
+   * Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL. `preload`: load the
+   * pool module now (it is loaded on the first `send` anyway, which then waits for it).
+   */
+  constructor(baseUrl: string, preload = true) {
     const url = new URL(baseUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("unsupported scheme");
-    this.#pool = new PoolClass(url.origin);
+    this.#origin = url.origin;
+    if (preload) void loadPool().catch(() => {});
     this.#prefix = url.pathname.replace(/\/+$/, "");
     this.#authorization =
       url.username === "" && url.password === ""
@@ -38,9 +61,18 @@ export class Upstream {
 
   /** Sends `request`; the response (or the transport failure) goes to `relay`. Never throws. */
   send(request: UpstreamRequest, relay: ResponseRelay): void {
+    if (this.#closed) {
+      relay.error(new Error("proxy closed"));
+      return;
+    }
+    const pool = this.#pool ?? this.#createPool();
+    if (pool === null) {
+      this.#waiting.push([request, relay]);
+      return;
+    }
     const headers = this.#authorization === null ? request.headers : this.#withCredentials(request.headers);
     try {
-      this.#pool.dispatch(
+      pool.dispatch(
         { path: this.#prefix + request.target, method: request.method, headers, body: request.body },
         new RelayHandler(relay),
       );
@@ -51,7 +83,29 @@ export class Upstream {
 
   /** Ends every upstream connection at once (pending requests fail). */
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    this.#closed = true;
+    for (const [, relay] of this.#waiting.splice(0)) relay.error(new Error("proxy closed"));
+    await this.#pool?.destroy();
+  }
+
+  /** The pool, or null while its module loads (the waiting requests go out once it has). */
+  #createPool(): Pool | null {
+    if (poolClass === null) {
+      if (this.#waiting.length === 0) {
+        loadPool().then(
+          () => {
+            for (const [request, relay] of this.#waiting.splice(0)) this.send(request, relay);
+          },
+          (error: unknown) => {
+            const failure = error instanceof Error ? error : new Error("pool unavailable");
+            for (const [, relay] of this.#waiting.splice(0)) relay.error(failure);
+          },
+        );
+      }
+      return null;
+    }
+    this.#pool = new poolClass(this.#origin);
+    return this.#pool;
   }
 
   #withCredentials(headers: string[]): string[] {

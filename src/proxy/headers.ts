@@ -52,10 +52,19 @@ export function upstreamRequestHeaders(rawHeaders: readonly string[]): string[] 
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
     const lower = name.toLowerCase();
-    if (!DROPPED_REQUEST.has(lower) && listed?.has(lower) !== true)
-      kept.push(name, rawHeaders[i + 1] as string);
+    if (forwardsRequestHeader(lower, listed)) kept.push(name, rawHeaders[i + 1] as string);
   }
   return kept;
+}
+
+/** Whether a request header (lower-case name) goes upstream, given the names `Connection` lists. */
+export function forwardsRequestHeader(lower: string, listed: ReadonlySet<string> | null): boolean {
+  return !DROPPED_REQUEST.has(lower) && listed?.has(lower) !== true;
+}
+
+/** Whether a response header (lower-case name) goes to the workload, given the names `Connection` lists. */
+export function relaysResponseHeader(lower: string, listed: ReadonlySet<string> | null): boolean {
+  return !DROPPED_RESPONSE.has(lower) && listed?.has(lower) !== true;
 }
 
 /** Filters upstream response headers (lower-case names) for the workload. */
@@ -65,7 +74,7 @@ export function clientResponseHeaders(headers: IncomingHttpHeaders): OutgoingHtt
   const kept: OutgoingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value !== undefined && !DROPPED_RESPONSE.has(name) && listed?.has(name) !== true) kept[name] = value;
+    if (value !== undefined && relaysResponseHeader(name, listed)) kept[name] = value;
   }
   return kept;
 }

@@ -48,6 +48,11 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 }
 
+/** `idempotency_key_hash`: SHA-256 hex of the header value (repeated ones joined by ", "), or null. */
+export function idempotencyKeyHash(value: string | null): string | null {
+  return value === null ? null : sha256Hex(value);
+}
+
 function headerValue(request: IncomingMessage): string | null {
   const value = request.headers["idempotency-key"];
   if (value === undefined) return null;
@@ -70,8 +75,7 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
       return sha256Hex(canonicalJson(parsed));
     },
     idempotencyKeyHash(request) {
-      const value = headerValue(request);
-      return value === null ? null : sha256Hex(value);
+      return idempotencyKeyHash(headerValue(request));
     },
   };
 }

@@ -1,11 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo, Server } from "node:net";
 import { type ArmableHttpFault, armFault } from "../faults/registry.js";
 import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
+import { createLane, type Lane } from "./lane/lane.js";
+import { upstreamTarget } from "./lane/upstream-link.js";
 import { OperationLedger, type PayloadSink } from "./operation.js";
 import { createRequestHandler } from "./pipeline.js";
 import { guardConnections } from "./write-barrier.js";
@@ -35,9 +37,14 @@ export interface RunningProxy {
  * upstream URL is unusable or it cannot listen.
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
   let upstream: Upstream;
   try {
-    upstream = new Upstream(options.upstreamBaseUrl);
+    // Without faults, traffic to an http: upstream takes the fast lane: the pool loads only if needed.
+    upstream = new Upstream(
+      options.upstreamBaseUrl,
+      configured.length > 0 || !/^http:/i.test(options.upstreamBaseUrl),
+    );
   } catch (cause) {
     throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
       cause,
@@ -45,23 +52,39 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
   const holds = new HeldOperations();
-  const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
   const faults = configured.map((fault) => armFault(fault));
   const identity = identityRule(options.ignoreJsonFields ?? []);
-  const server = createServer(
+  const pipeline = createServer(
     { noDelay: true },
     createRequestHandler({ ledger, holds, upstream, faults, identity }),
   );
-  // Recorded events reach the file before any byte that follows them (events.md).
-  guardConnections(server, ledger);
+  // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
+  const target = upstreamTarget(options.upstreamBaseUrl);
+  let lane: Lane | null = null;
+  if (target === null) {
+    // Recorded events reach the file before any byte that follows them (events.md).
+    guardConnections(pipeline, ledger);
+  } else {
+    lane = createLane(
+      {
+        ledger,
+        holds,
+        faults,
+        identity,
+        upstream: target,
+        handOff: (socket) => pipeline.emit("connection", socket),
+      },
+      ledger,
+    );
+  }
 
-  const port = await listenOnLoopback(server, upstream);
+  const port = await listenOnLoopback(lane?.server ?? pipeline, upstream);
 
   let closing: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
     close() {
-      closing ??= shutDown(server, ledger, holds, upstream);
+      closing ??= shutDown(pipeline, lane, ledger, holds, upstream);
       return closing;
     },
   };
@@ -100,12 +123,14 @@ function listen(server: Server): Promise<number> {
  * upstream pool are destroyed. Nothing is recorded after this resolves.
  */
 async function shutDown(
-  server: Server,
+  pipeline: HttpServer,
+  lane: Lane | null,
   ledger: OperationLedger,
   holds: HeldOperations,
   upstream: Upstream,
 ): Promise<void> {
-  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  const listener: Server = lane?.server ?? pipeline;
+  const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
   try {
     holds.abandonAll();
     for (const operation of ledger.unfinished()) operation.fail("client_disconnected", null);
@@ -114,7 +139,8 @@ async function shutDown(
     try {
       ledger.flush();
     } finally {
-      server.closeAllConnections();
+      lane?.closeAll();
+      pipeline.closeAllConnections();
     }
   }
   await Promise.all([stopped, upstream.close().catch(() => {})]);

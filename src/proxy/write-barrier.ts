@@ -61,8 +61,13 @@ export function guardSocket(socket: Socket, events: EventBarrier): void {
   guard(socket, guardedMethods(events));
 }
 
+/** A function that puts one barrier on each socket it is given (the methods shared by all). */
+export function socketGuard(events: EventBarrier): (socket: Socket) => void {
+  const methods = guardedMethods(events);
+  return (socket) => guard(socket, methods);
+}
+
 /** The write barrier on every connection `server` accepts. */
 export function guardConnections(server: Server, events: EventBarrier): void {
-  const methods = guardedMethods(events);
-  server.on("connection", (socket: Socket) => guard(socket, methods));
+  server.on("connection", socketGuard(events));
 }

@@ -1,0 +1,247 @@
+import type { Socket } from "node:net";
+import { performance } from "node:perf_hooks";
+import type { ArmedFault } from "../../faults/registry.js";
+import { bodyHash, decodePath, fingerprint, queryHash } from "../fingerprint.js";
+import type { HeldOperations } from "../holds.js";
+import { type IdentityRule, idempotencyKeyHash } from "../identity.js";
+import type { OperationLedger } from "../operation.js";
+import { BODY_LIMIT, FORWARDED_METHODS } from "../responses.js";
+import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
+import { upstreamRequestBytes } from "./messages.js";
+import { type ClientSide, LaneResponse } from "./response.js";
+import { UpstreamLink, type UpstreamTarget } from "./upstream-link.js";
+
+export interface LaneParts {
+  readonly ledger: OperationLedger;
+  readonly holds: HeldOperations;
+  readonly faults: readonly ArmedFault[];
+  readonly identity: IdentityRule;
+  readonly upstream: UpstreamTarget;
+  /** Gives the connection, with every byte not yet consumed put back, to the full pipeline. */
+  readonly handOff: (socket: Socket) => void;
+  /** The connection has nothing left to do: its socket closed and no exchange waits. */
+  readonly retired: (connection: LaneConnection) => void;
+}
+
+/** A request whose body is still arriving. */
+interface PartialRequest {
+  readonly head: RequestHead;
+  readonly receivedAt: number;
+  readonly parts: Buffer[];
+  size: number;
+}
+
+/** Bytes a workload may send ahead (pipelining) before reading from it pauses. */
+const MAX_AHEAD = 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * One workload connection in the fast lane. Requests are taken one at a time: a request no
+ * fault targets is recorded exactly as the full pipeline records it (observed, retry link,
+ * terminal event) and relayed over this connection's own upstream connection. The first
+ * request the lane does not take itself (a fault's target, a method or framing it leaves to
+ * Node's HTTP server) hands the whole connection, unread bytes included, to the full pipeline.
+ */
+export class LaneConnection implements ClientSide {
+  readonly socket: Socket;
+  readonly #parts: LaneParts;
+  #link: UpstreamLink | null = null;
+  /** Bytes received and not yet consumed. */
+  #pending: Buffer = EMPTY;
+  #partial: PartialRequest | null = null;
+  #response: LaneResponse | null = null;
+  #ended = false;
+  #gone = false;
+  #handedOff = false;
+  #paused = false;
+  readonly #onData = (chunk: Buffer) => this.#receive(chunk);
+  readonly #onEnd = () => this.#clientEnded();
+  readonly #onClose = () => this.#clientClosed();
+
+  constructor(socket: Socket, parts: LaneParts) {
+    this.socket = socket;
+    this.#parts = parts;
+    socket.on("data", this.#onData);
+    socket.on("end", this.#onEnd);
+    socket.on("close", this.#onClose);
+  }
+
+  get link(): UpstreamLink {
+    this.#link ??= new UpstreamLink(this.#parts.upstream);
+    return this.#link;
+  }
+
+  get gone(): boolean {
+    return this.#gone;
+  }
+
+  /** Ends the connection and its upstream connection at once (proxy shutdown). */
+  destroy(): void {
+    this.#link?.destroy();
+    this.socket.destroy();
+  }
+
+  exchangeDone(reusable: boolean): void {
+    this.#response = null;
+    if (this.#gone) {
+      this.#link?.destroy();
+      this.#parts.retired(this);
+      return;
+    }
+    if (!reusable) {
+      this.socket.end();
+      return;
+    }
+    if (this.#paused) {
+      this.#paused = false;
+      this.socket.resume();
+    }
+    this.#next();
+  }
+
+  #receive(chunk: Buffer): void {
+    const partial = this.#partial;
+    if (partial !== null) {
+      this.#collect(partial, chunk);
+      return;
+    }
+    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    if (this.#response === null) this.#next();
+    else if (this.#pending.length > MAX_AHEAD && !this.#paused) {
+      this.#paused = true;
+      this.socket.pause();
+    }
+  }
+
+  /** Takes the next complete request head from the pending bytes, if there is one. */
+  #next(): void {
+    const pending = this.#pending;
+    if (pending.length === 0) {
+      if (this.#ended) this.socket.end();
+      return;
+    }
+    const end = headEnd(pending, 0);
+    if (end < 0) {
+      if (pending.length > MAX_HEAD_BYTES) this.#handOff();
+      else if (this.#ended) this.socket.end();
+      return;
+    }
+    const head = parseRequestHead(pending.toString("latin1", 0, end), FORWARDED_METHODS);
+    if (head === null || head.contentLength > BODY_LIMIT || this.#targeted(head)) {
+      this.#handOff();
+      return;
+    }
+    const receivedAt = performance.now();
+    const available = pending.length - end;
+    if (available >= head.contentLength) {
+      const body = head.contentLength === 0 ? null : pending.subarray(end, end + head.contentLength);
+      this.#pending = available === head.contentLength ? EMPTY : pending.subarray(end + head.contentLength);
+      this.#forward(head, body, receivedAt);
+      return;
+    }
+    this.#pending = EMPTY;
+    const partial: PartialRequest = { head, receivedAt, parts: [], size: 0 };
+    this.#partial = partial;
+    if (available > 0) this.#collect(partial, pending.subarray(end));
+  }
+
+  #collect(partial: PartialRequest, chunk: Buffer): void {
+    const needed = partial.head.contentLength - partial.size;
+    if (chunk.length < needed) {
+      partial.parts.push(chunk);
+      partial.size += chunk.length;
+      return;
+    }
+    partial.parts.push(chunk.subarray(0, needed));
+    this.#partial = null;
+    this.#pending = chunk.length === needed ? EMPTY : chunk.subarray(needed);
+    this.#forward(partial.head, Buffer.concat(partial.parts, partial.head.contentLength), partial.receivedAt);
+  }
+
+  /** Whether any fault's target names this request: then the full pipeline takes it. */
+  #targeted(head: RequestHead): boolean {
+    const faults = this.#parts.faults;
+    if (faults.length === 0) return false;
+    const question = head.target.indexOf("?");
+    const path = decodePath(question < 0 ? head.target : head.target.slice(0, question));
+    const identity = { method: head.method, path, protocol: "http" as const };
+    return faults.some((fault) => fault.matches(identity));
+  }
+
+  /** Opens the operation (observed, retry link: the pipeline's selection with nothing selected) and sends it upstream. */
+  #forward(head: RequestHead, body: Buffer | null, receivedAt: number): void {
+    const { ledger, holds, identity, upstream } = this.#parts;
+    if (ledger.sealed) {
+      this.socket.destroy();
+      return;
+    }
+    const question = head.target.indexOf("?");
+    const path = decodePath(question < 0 ? head.target : head.target.slice(0, question));
+    const query = queryHash(question < 0 ? "" : head.target.slice(question + 1));
+    const hash = bodyHash(body ?? EMPTY);
+    const operation = ledger.begin(
+      {
+        method: head.method,
+        path,
+        queryHash: query,
+        bodyHash: hash,
+        fingerprint: fingerprint(
+          head.method,
+          path,
+          query,
+          identity.fingerprintBodyHash({ bytes: body, hash, tooLarge: false }),
+        ),
+        ...(ledger.dependency === null
+          ? {}
+          : { idempotencyKeyHash: idempotencyKeyHash(head.idempotencyKey) }),
+      },
+      receivedAt,
+    );
+    operation.observe();
+    holds.supersede(operation.fingerprint);
+    operation.linkRetry();
+    const response = new LaneResponse(this, operation, head.method, !head.close);
+    this.#response = response;
+    this.link.send(head.method, upstreamRequestBytes(upstream, head, body), response);
+  }
+
+  #handOff(): void {
+    if (this.#handedOff) return;
+    this.#handedOff = true;
+    const { socket } = this;
+    socket.off("data", this.#onData);
+    socket.off("end", this.#onEnd);
+    socket.off("close", this.#onClose);
+    this.#link?.destroy();
+    if (this.#pending.length > 0) socket.unshift(this.#pending);
+    this.#pending = EMPTY;
+    this.#parts.retired(this);
+    this.#parts.handOff(socket);
+    if (this.#paused) socket.resume();
+  }
+
+  #clientEnded(): void {
+    this.#ended = true;
+    if (this.#response === null && this.#partial === null) {
+      this.#next();
+      return;
+    }
+    // As Node's HTTP server does: a workload that ends its side during an exchange has left
+    // (a request cut short is never an operation).
+    this.socket.end();
+    this.#clientClosed();
+  }
+
+  #clientClosed(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#partial = null;
+    const response = this.#response;
+    if (response !== null) {
+      response.clientClosed();
+      return;
+    }
+    this.#link?.destroy();
+    this.#parts.retired(this);
+  }
+}

@@ -1,0 +1,71 @@
+import { STATUS_CODES } from "node:http";
+import type { SyntheticResponse } from "../../faults/types.js";
+import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
+import type { RequestHead, ResponseHead } from "./heads.js";
+import type { UpstreamTarget } from "./upstream-link.js";
+
+/** Methods whose request always carries a length, 0 included (as undici sends them). */
+const EXPECTS_BODY = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * The request as it goes upstream: the target under `base_url`'s path, `Host` of the upstream,
+ * the client's headers in order and spelling without the hop-by-hop set, `Host`,
+ * `Content-Length` and the names its `Connection` lists, credentials from `base_url` when the
+ * request has none, and its own length. The same header set the full pipeline sends.
+ */
+export function upstreamRequestBytes(
+  target: UpstreamTarget,
+  head: RequestHead,
+  body: Buffer | null,
+): Buffer[] {
+  let text = `${head.method} ${target.prefix}${head.target} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: keep-alive\r\n`;
+  for (const { name, lower, value } of head.headers) {
+    if (forwardsRequestHeader(lower, head.connectionOptions)) text += `${name}: ${value}\r\n`;
+  }
+  if (target.authorization !== null && !head.hasAuthorization)
+    text += `authorization: ${target.authorization}\r\n`;
+  if (body !== null || EXPECTS_BODY.has(head.method)) text += `content-length: ${body?.length ?? 0}\r\n`;
+  text += "\r\n";
+  const bytes = Buffer.from(text, "latin1");
+  return body === null ? [bytes] : [bytes, body];
+}
+
+/** How the workload's response is framed. */
+export type Framing = { readonly length: number } | "chunked" | "none";
+
+/**
+ * The head of a response to the workload: the upstream's status with Node's reason phrase,
+ * the upstream's headers without the hop-by-hop set, its length and the names its
+ * `Connection` lists, then the lane's own framing and connection headers.
+ */
+export function clientResponseHead(head: ResponseHead, framing: Framing, keepAlive: boolean): string {
+  let text = `HTTP/1.1 ${head.status} ${STATUS_CODES[head.status] ?? "unknown"}\r\n`;
+  for (const { name, lower, value } of head.headers) {
+    if (relaysResponseHeader(lower, head.connectionOptions)) text += `${name}: ${value}\r\n`;
+  }
+  return text + framingHeaders(framing, keepAlive);
+}
+
+/** A fixed response of the proxy's own (413, 502), framed by its length. */
+export function syntheticResponseBytes(synthetic: SyntheticResponse, keepAlive: boolean): Buffer {
+  const body = Buffer.from(synthetic.body, "utf8");
+  let text = `HTTP/1.1 ${synthetic.status} ${STATUS_CODES[synthetic.status] ?? "unknown"}\r\n`;
+  for (const [name, value] of Object.entries(synthetic.headers)) text += `${name}: ${value}\r\n`;
+  text += framingHeaders({ length: body.length }, keepAlive);
+  return Buffer.concat([Buffer.from(text, "latin1"), body]);
+}
+
+function framingHeaders(framing: Framing, keepAlive: boolean): string {
+  const connection = keepAlive ? "connection: keep-alive\r\n" : "connection: close\r\n";
+  if (framing === "none") return `${connection}\r\n`;
+  if (framing === "chunked") return `transfer-encoding: chunked\r\n${connection}\r\n`;
+  return `content-length: ${framing.length}\r\n${connection}\r\n`;
+}
+
+/** One chunk of chunked transfer coding around `piece`. */
+export function chunkBytes(piece: Buffer): Buffer[] {
+  return [Buffer.from(`${piece.length.toString(16)}\r\n`, "latin1"), piece, CRLF];
+}
+
+const CRLF = Buffer.from("\r\n", "latin1");
+export const LAST_CHUNK = Buffer.from("0\r\n\r\n", "latin1");

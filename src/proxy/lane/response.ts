@@ -1,0 +1,203 @@
+import type { Socket } from "node:net";
+import type { Operation } from "../operation.js";
+import { BODY_LIMIT, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
+import { settleUpstream } from "../settle.js";
+import { SseEventCounter } from "../sse-events.js";
+import { headerRecord, type ResponseHead } from "./heads.js";
+import {
+  chunkBytes,
+  clientResponseHead,
+  type Framing,
+  LAST_CHUNK,
+  syntheticResponseBytes,
+} from "./messages.js";
+import type { ResponseSink, UpstreamLink } from "./upstream-link.js";
+
+/** The workload's side of one lane exchange. */
+export interface ClientSide {
+  readonly socket: Socket;
+  readonly link: UpstreamLink;
+  /** The workload closed its connection. */
+  readonly gone: boolean;
+  /** The exchange is over; `reusable` false ends the workload's connection. */
+  exchangeDone(reusable: boolean): void;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = {};
+/** Small responses go out as one buffer; larger ones as head and body in one `writev`. */
+const COPY_LIMIT = 16 * 1024;
+
+/**
+ * One upstream response on its way to the workload, with the semantics of the full
+ * pipeline's relays: `text/event-stream` streamed chunk by chunk (schema 2 counts its events,
+ * a workload closing it is a success with `closed_by_client`), every other body buffered
+ * whole up to 10 MiB and sent with its length. The terminal event is recorded before the
+ * response's last byte is sent (the socket's write barrier writes it first).
+ */
+export class LaneResponse implements ResponseSink {
+  readonly #client: ClientSide;
+  readonly #operation: Operation;
+  readonly #method: string;
+  readonly #keepAlive: boolean;
+  #head: ResponseHead | null = null;
+  #streaming = false;
+  #framing: Framing = "none";
+  #events: SseEventCounter | null = null;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #done = false;
+  #draining = false;
+
+  constructor(client: ClientSide, operation: Operation, method: string, keepAlive: boolean) {
+    this.#client = client;
+    this.#operation = operation;
+    this.#method = method;
+    this.#keepAlive = keepAlive;
+  }
+
+  start(head: ResponseHead): void {
+    this.#head = head;
+    if (!isEventStream(head)) return;
+    this.#streaming = true;
+    if (this.#client.gone) {
+      // The workload left before anything was relayed: nothing will tell us again.
+      this.#operation.fail("client_disconnected", null);
+      this.#client.link.destroy();
+      this.#finish(false);
+      return;
+    }
+    const noBody = this.#method === "HEAD" || head.status === 204 || head.status === 304;
+    this.#framing = noBody ? "none" : "chunked";
+    if (this.#operation.dependency !== null) this.#events = new SseEventCounter();
+    this.#client.socket.write(clientResponseHead(head, this.#framing, this.#keepAlive), "latin1");
+  }
+
+  data(piece: Buffer): void {
+    if (this.#done) return;
+    if (this.#streaming) {
+      this.#events?.scan(piece);
+      if (piece.length === 0 || this.#framing !== "chunked") return;
+      if (!this.#writeAll(chunkBytes(piece)) && !this.#draining) {
+        this.#draining = true;
+        this.#client.link.pause();
+        this.#client.socket.once("drain", () => {
+          this.#draining = false;
+          this.#client.link.resume();
+        });
+      }
+      return;
+    }
+    this.#size += piece.length;
+    if (this.#size <= BODY_LIMIT) {
+      this.#chunks.push(piece);
+      return;
+    }
+    this.#chunks = [];
+    this.#client.link.destroy();
+    this.#operation.fail("proxy_error", 502);
+    this.#sendSynthetic(UPSTREAM_TOO_LARGE);
+  }
+
+  end(): void {
+    if (this.#done) return;
+    const head = this.#head as ResponseHead;
+    if (this.#streaming) {
+      this.#events?.end();
+      this.#settle(head, { relayedEvents: this.#relayedEvents() });
+      if (this.#framing === "chunked") this.#client.socket.write(LAST_CHUNK);
+      this.#finish(this.#keepAlive);
+      return;
+    }
+    this.#settle(head, {});
+    if (this.#client.gone) {
+      this.#finish(false);
+      return;
+    }
+    const noBody = this.#method === "HEAD" || head.status === 204 || head.status === 304;
+    const text = clientResponseHead(head, noBody ? "none" : { length: this.#size }, this.#keepAlive);
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    if (noBody || this.#size === 0) {
+      this.#client.socket.write(text, "latin1");
+    } else if (this.#size <= COPY_LIMIT) {
+      const headLength = Buffer.byteLength(text, "latin1");
+      const bytes = Buffer.allocUnsafe(headLength + this.#size);
+      bytes.write(text, 0, "latin1");
+      let at = headLength;
+      for (const chunk of chunks) at += chunk.copy(bytes, at);
+      this.#client.socket.write(bytes);
+    } else {
+      this.#writeAll([Buffer.from(text, "latin1"), ...chunks]);
+    }
+    this.#finish(this.#keepAlive);
+  }
+
+  error(error: Error): void {
+    if (this.#done) return;
+    this.#chunks = [];
+    if (this.#streaming) {
+      this.#operation.fail("upstream_stream_interrupted", this.#head?.status ?? null, {
+        relayedEvents: this.#relayedEvents(),
+      });
+      this.#client.socket.destroy();
+      this.#finish(false);
+      return;
+    }
+    this.#operation.fail("proxy_error", 502);
+    this.#sendSynthetic(upstreamFailed(error));
+  }
+
+  /** The workload closed its connection: an event stream ends here, a buffered answer is still awaited. */
+  clientClosed(): void {
+    if (this.#done || !this.#streaming) return;
+    const relayedEvents = this.#relayedEvents();
+    const status = this.#head?.status ?? null;
+    if (relayedEvents === null) this.#operation.fail("client_disconnected", status, { relayedEvents });
+    else this.#settle(this.#head as ResponseHead, { relayedEvents, closedByClient: true });
+    this.#client.link.destroy();
+    this.#finish(false);
+  }
+
+  #relayedEvents(): number | null {
+    return this.#events === null ? null : this.#events.countIfEnded;
+  }
+
+  #settle(head: ResponseHead, details: { relayedEvents?: number | null; closedByClient?: boolean }): void {
+    const headers = head.status >= 400 ? headerRecord(head.headers) : NO_HEADERS;
+    settleUpstream(this.#operation, head.status, headers, details);
+  }
+
+  #sendSynthetic(synthetic: Parameters<typeof syntheticResponseBytes>[0]): void {
+    if (this.#client.gone) {
+      this.#finish(false);
+      return;
+    }
+    this.#client.socket.write(syntheticResponseBytes(synthetic, this.#keepAlive));
+    this.#finish(this.#keepAlive);
+  }
+
+  #writeAll(pieces: readonly Buffer[]): boolean {
+    const { socket } = this.#client;
+    socket.cork();
+    let ok = true;
+    for (const piece of pieces) ok = socket.write(piece);
+    socket.uncork();
+    return ok;
+  }
+
+  /** Always after the exchange's last event and bytes: ending the connection comes last. */
+  #finish(reusable: boolean): void {
+    this.#done = true;
+    this.#client.exchangeDone(reusable);
+  }
+}
+
+/** `Content-Type: text/event-stream` (parameters ignored), read off the parsed head. */
+function isEventStream(head: ResponseHead): boolean {
+  for (const { lower, value } of head.headers) {
+    if (lower !== "content-type") continue;
+    const semicolon = value.indexOf(";");
+    return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase() === "text/event-stream";
+  }
+  return false;
+}

@@ -1,0 +1,244 @@
+import { connect, type Socket } from "node:net";
+import { BodyFraming, FramingError } from "./body-framing.js";
+import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
+
+/** Where the lane's requests go: an `http:` base URL, taken apart once. */
+export interface UpstreamTarget {
+  /** For `net.connect` (IPv6 without brackets). */
+  readonly host: string;
+  readonly port: number;
+  /** The `Host` header value. */
+  readonly hostHeader: string;
+  /** `base_url`'s path without trailing slashes, put before every request target. */
+  readonly prefix: string;
+  /** `Basic …` from `base_url`'s user information, for requests without their own. */
+  readonly authorization: string | null;
+}
+
+/** `null` for a base URL the lane does not serve (https: Node's HTTP stack keeps doing TLS). */
+export function upstreamTarget(baseUrl: string): UpstreamTarget | null {
+  const url = new URL(baseUrl);
+  if (url.protocol !== "http:") return null;
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: url.port === "" ? 80 : Number(url.port),
+    hostHeader: url.host,
+    prefix: url.pathname.replace(/\/+$/, ""),
+    authorization:
+      url.username === "" && url.password === ""
+        ? null
+        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`,
+  };
+}
+
+/** Where one response goes, piece by piece. Exactly one of `end` and `error` ends it. */
+export interface ResponseSink {
+  start(head: ResponseHead): void;
+  data(piece: Buffer): void;
+  end(): void;
+  error(error: Error): void;
+}
+
+/** The upstream closed the connection before the response was complete. */
+export class UpstreamClosedError extends Error {
+  override readonly name = "UpstreamClosedError";
+}
+
+/** The upstream's answer is not an HTTP/1.x response the lane can frame. */
+export class InvalidResponseError extends Error {
+  override readonly name = "InvalidResponseError";
+}
+
+interface Exchange {
+  readonly method: string;
+  readonly bytes: readonly Buffer[];
+  readonly sink: ResponseSink;
+  /** May be sent again on a fresh connection when a reused one closes before answering. */
+  retryable: boolean;
+  /** Head bytes received so far (before the head is complete). */
+  pending: Buffer | null;
+  head: ResponseHead | null;
+  framing: BodyFraming | null;
+  received: boolean;
+}
+
+/** Idempotent methods (RFC 9110 9.2.2): the only ones sent again after a stale connection. */
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/**
+ * One keep-alive connection to the upstream, used by one workload connection for one exchange
+ * at a time (the pairing that lets the lane skip a pool). It reconnects when the upstream
+ * closed it, and sends an idempotent request again when a reused connection closes before any
+ * byte of the answer (the upstream's idle close crossing the request).
+ */
+export class UpstreamLink {
+  readonly #target: UpstreamTarget;
+  #socket: Socket | null = null;
+  #reused = false;
+  #idleSince = 0;
+  #keepAliveMs: number | null = null;
+  #exchange: Exchange | null = null;
+  #error: Error | null = null;
+
+  constructor(target: UpstreamTarget) {
+    this.#target = target;
+  }
+
+  /** Sends one request (head and body bytes); its response goes to `sink`. */
+  send(method: string, bytes: readonly Buffer[], sink: ResponseSink): void {
+    if (
+      this.#socket !== null &&
+      this.#keepAliveMs !== null &&
+      performance.now() - this.#idleSince > this.#keepAliveMs - 1000
+    ) {
+      this.#drop();
+    }
+    this.#exchange = {
+      method,
+      bytes,
+      sink,
+      retryable: IDEMPOTENT.has(method),
+      pending: null,
+      head: null,
+      framing: null,
+      received: false,
+    };
+    this.#write(bytes);
+  }
+
+  pause(): void {
+    this.#socket?.pause();
+  }
+
+  resume(): void {
+    this.#socket?.resume();
+  }
+
+  /** Ends the connection at once; an exchange in progress gets no further call. */
+  destroy(): void {
+    this.#exchange = null;
+    this.#drop();
+  }
+
+  #write(bytes: readonly Buffer[]): void {
+    let socket = this.#socket;
+    if (socket === null) {
+      this.#reused = false;
+      this.#error = null;
+      socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true });
+      socket.on("data", (chunk: Buffer) => this.#onData(socket as Socket, chunk));
+      socket.on("error", (error: Error) => {
+        if (this.#socket === socket) this.#error = error;
+      });
+      socket.on("close", () => this.#onClose(socket as Socket));
+      this.#socket = socket;
+    } else {
+      this.#reused = true;
+    }
+    if (bytes.length === 1) {
+      socket.write(bytes[0] as Buffer);
+      return;
+    }
+    socket.cork();
+    for (const piece of bytes) socket.write(piece);
+    socket.uncork();
+  }
+
+  #drop(): void {
+    const socket = this.#socket;
+    this.#socket = null;
+    socket?.destroy();
+  }
+
+  #onData(socket: Socket, chunk: Buffer): void {
+    const exchange = this.#exchange;
+    if (socket !== this.#socket) return;
+    if (exchange === null) {
+      // Bytes nobody asked for: the connection can no longer be trusted.
+      this.#drop();
+      return;
+    }
+    exchange.received = true;
+    try {
+      this.#consume(exchange, chunk);
+    } catch (error) {
+      this.#fail(exchange, error instanceof FramingError ? new InvalidResponseError() : (error as Error));
+    }
+  }
+
+  #consume(exchange: Exchange, chunk: Buffer): void {
+    let input = chunk;
+    let at = 0;
+    while (exchange.head === null) {
+      input = exchange.pending === null ? input : Buffer.concat([exchange.pending, input.subarray(at)]);
+      at = 0;
+      exchange.pending = null;
+      const end = headEnd(input, 0);
+      if (end < 0) {
+        if (input.length > MAX_HEAD_BYTES) throw new InvalidResponseError();
+        exchange.pending = input;
+        return;
+      }
+      const head = parseResponseHead(input.toString("latin1", 0, end));
+      if (head === null || head.status === 101) throw new InvalidResponseError();
+      at = end;
+      if (head.status < 200) {
+        // An interim response (100, 103): skipped, the final one follows.
+        if (at === input.length) return;
+        input = input.subarray(at);
+        at = 0;
+        continue;
+      }
+      exchange.head = head;
+      this.#keepAliveMs = head.keepAliveMs;
+      const payload = (piece: Buffer) => {
+        if (this.#exchange === exchange) exchange.sink.data(piece);
+      };
+      exchange.framing =
+        exchange.method === "HEAD" || head.status === 204 || head.status === 304
+          ? BodyFraming.length(0, payload)
+          : head.chunked
+            ? BodyFraming.chunked(payload)
+            : head.contentLength !== null
+              ? BodyFraming.length(head.contentLength, payload)
+              : BodyFraming.untilClose(payload);
+      exchange.sink.start(head);
+      if (this.#exchange !== exchange) return;
+    }
+    const framing = exchange.framing as BodyFraming;
+    const used = framing.feed(input, at);
+    if (this.#exchange !== exchange || !framing.done) return;
+    this.#complete(exchange, used < input.length);
+  }
+
+  /** The response is whole: the connection waits for the next request, unless it must close. */
+  #complete(exchange: Exchange, extraBytes: boolean): void {
+    this.#exchange = null;
+    if (extraBytes || exchange.head?.close === true) this.#drop();
+    else this.#idleSince = performance.now();
+    exchange.sink.end();
+  }
+
+  #onClose(socket: Socket): void {
+    if (socket !== this.#socket) return;
+    this.#socket = null;
+    const exchange = this.#exchange;
+    if (exchange === null) return;
+    if (exchange.framing?.endsWithClose === true) {
+      this.#complete(exchange, false);
+      return;
+    }
+    if (!exchange.received && this.#reused && exchange.retryable) {
+      exchange.retryable = false;
+      this.#write(exchange.bytes);
+      return;
+    }
+    this.#fail(exchange, this.#error ?? new UpstreamClosedError());
+  }
+
+  #fail(exchange: Exchange, error: Error): void {
+    this.#exchange = null;
+    this.#drop();
+    exchange.sink.error(error);
+  }
+}

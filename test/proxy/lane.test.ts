@@ -1,0 +1,230 @@
+import { createHash } from "node:crypto";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { describe, expect, it } from "vitest";
+import { rawExchange, send } from "../helpers/proxy-client.js";
+import {
+  eventually,
+  faults,
+  MemorySink,
+  onCleanup,
+  schedule,
+  startTestProxy,
+  startUpstream,
+  target,
+} from "../helpers/proxy-harness.js";
+
+/** A TCP upstream that answers by hand: `onRequest` gets each request head (and its connection's index). */
+async function startRawUpstream(
+  onRequest: (socket: Socket, head: string, connectionIndex: number, requestIndex: number) => void,
+): Promise<{ url: string; connections: number }> {
+  const state = { url: "", connections: 0 };
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    const index = state.connections;
+    state.connections += 1;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+    let buffered = "";
+    let requests = 0;
+    socket.on("data", (chunk) => {
+      buffered += chunk.toString("latin1");
+      for (let end = buffered.indexOf("\r\n\r\n"); end >= 0; end = buffered.indexOf("\r\n\r\n")) {
+        const head = buffered.slice(0, end + 4);
+        const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+        const total = end + 4 + (length === null ? 0 : Number(length[1]));
+        if (buffered.length < total) return;
+        buffered = buffered.slice(total);
+        onRequest(socket, head, index, requests);
+        requests += 1;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+/** Splits raw response bytes into responses by their length (every test response has one). */
+function responses(bytes: Buffer): { status: number; body: string; head: string }[] {
+  const text = bytes.toString("latin1");
+  const found: { status: number; body: string; head: string }[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf("\r\n\r\n", at);
+    if (end < 0) break;
+    const head = text.slice(at, end);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    found.push({ status: Number(head.slice(9, 12)), head, body: text.slice(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+  return found;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("the fast lane", () => {
+  it("hands a keep-alive connection to the full pipeline at the first request a fault targets, pipelined bytes included", async () => {
+    const upstream = await startUpstream();
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1), target("/target")), sink);
+
+    const { bytes } = await rawExchange(
+      proxy.url,
+      "GET /a HTTP/1.1\r\nHost: x\r\n\r\n" +
+        "POST /target HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nbody" +
+        "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+
+    expect(responses(bytes).map((response) => response.status)).toEqual([200, 503, 200]);
+    expect(upstream.hits.map((hit) => hit.url)).toEqual(["/a", "/b"]);
+    expect(sink.ofKind("OPERATION_OBSERVED").map((event) => event.path)).toEqual(["/a", "/target", "/b"]);
+    expect(sink.ofKind("FAULT_INJECTED")).toHaveLength(1);
+    expect(sink.ofKind("OPERATION_OBSERVED")[1]?.body_hash).toBe(sha256("body"));
+  });
+
+  it("forwards a request whose head and body arrive one byte at a time", async () => {
+    const upstream = await startUpstream();
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+    const { port } = new URL(proxy.url);
+    const request = 'PUT /slow?q=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"b c"}';
+
+    const received = await new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(port), "127.0.0.1", async () => {
+        for (const byte of Buffer.from(request, "latin1")) {
+          socket.write(Buffer.of(byte));
+          await new Promise((next) => setImmediate(next));
+        }
+      });
+      socket.on("data", (chunk) => chunks.push(chunk));
+      socket.on("close", () => resolve(Buffer.concat(chunks)));
+    });
+
+    expect(responses(received)[0]).toMatchObject({ status: 200, body: '{"ok":true}' });
+    expect(upstream.hits[0]?.url).toBe("/slow?q=1");
+    expect(upstream.hits[0]?.body.toString()).toBe('{"a":"b c"}');
+    expect(sink.ofKind("OPERATION_OBSERVED")[0]).toMatchObject({
+      method: "PUT",
+      path: "/slow",
+      query_hash: sha256("q=1"),
+      body_hash: sha256('{"a":"b c"}'),
+    });
+  });
+
+  it("leaves a chunked request body to the full pipeline, which records the whole body", async () => {
+    const upstream = await startUpstream();
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    const { bytes } = await rawExchange(
+      proxy.url,
+      "POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
+    );
+
+    expect(responses(bytes)[0]?.status).toBe(200);
+    expect(upstream.hits[0]?.body.toString()).toBe("abcde");
+    expect(sink.ofKind("OPERATION_OBSERVED")[0]?.body_hash).toBe(sha256("abcde"));
+  });
+
+  it("sends a GET again on a fresh connection when a reused upstream connection closes before answering, never a POST", async () => {
+    // Each upstream connection answers its first request and closes on its second, unanswered.
+    const upstream = await startRawUpstream((socket, _head, _connection, request) => {
+      if (request === 0) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+      else socket.destroy();
+    });
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    const { bytes } = await rawExchange(
+      proxy.url,
+      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /3 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+
+    expect(responses(bytes).map((response) => response.status)).toEqual([200, 200, 502]);
+    expect(upstream.connections).toBe(2);
+    expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
+    expect(sink.ofKind("OPERATION_FAILED")).toEqual([
+      expect.objectContaining({ failure_kind: "proxy_error", status_code: 502 }),
+    ]);
+  });
+
+  it("relays interim, chunked and close-delimited upstream responses with its own length", async () => {
+    const upstream = await startRawUpstream((socket, head) => {
+      if (head.startsWith("GET /chunked")) {
+        socket.write(
+          "HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Kept: 1\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n",
+        );
+      } else {
+        socket.end("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close");
+      }
+    });
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    const chunked = await send(`${proxy.url}/chunked`);
+    const untilClose = await send(`${proxy.url}/close`);
+
+    expect(chunked).toMatchObject({ status: 200, text: "abcde" });
+    expect(chunked.headers["content-length"]).toBe("5");
+    expect(chunked.headers["x-kept"]).toBe("1");
+    expect(chunked.headers["transfer-encoding"]).toBeUndefined();
+    expect(untilClose).toMatchObject({ status: 200, text: "until close" });
+    expect(sink.ofKind("OPERATION_SUCCEEDED").map((event) => event.status_code)).toEqual([200, 200]);
+  });
+
+  it("answers 502 and records proxy_error when the upstream's answer is not HTTP", async () => {
+    const upstream = await startRawUpstream((socket) => socket.write("SSH-2.0-nope\r\n\r\n"));
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    const response = await send(`${proxy.url}/x`);
+
+    expect(response.status).toBe(502);
+    expect(response.text).toBe('{"error": "upstream request failed", "detail": "InvalidResponseError"}');
+    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({ failure_kind: "proxy_error", status_code: 502 });
+  });
+
+  it("records an operation still waiting for its upstream as client_disconnected when the proxy closes, and ends both connections", async () => {
+    let upstreamClosed = false;
+    const upstream = await startRawUpstream((socket) => {
+      socket.on("close", () => {
+        upstreamClosed = true;
+      });
+    });
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    const exchange = rawExchange(proxy.url, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n");
+    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1);
+    await proxy.close();
+    const { bytes } = await exchange;
+
+    expect(bytes.length).toBe(0);
+    expect(sink.ofKind("OPERATION_FAILED")).toEqual([
+      expect.objectContaining({ failure_kind: "client_disconnected", status_code: null }),
+    ]);
+    await eventually(() => upstreamClosed);
+  });
+
+  it("records the upstream's answer for a workload that left while it was awaited", async () => {
+    const upstream = await startRawUpstream((socket) => {
+      setTimeout(() => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"), 150);
+    });
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+
+    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 30);
+    await eventually(() => sink.ofKind("OPERATION_SUCCEEDED").length === 1);
+
+    expect(sink.ofKind("OPERATION_SUCCEEDED")[0]?.status_code).toBe(201);
+  });
+});
