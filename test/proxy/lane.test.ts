@@ -95,7 +95,8 @@ describe("the fast lane", () => {
     const sink = new MemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
     const { port } = new URL(proxy.url);
-    const request = 'PUT /slow?q=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"b c"}';
+    const request =
+      'PUT /slow?q=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"a":"b c"}';
 
     const received = await new Promise<Buffer>((resolve) => {
       const chunks: Buffer[] = [];
@@ -190,7 +191,10 @@ describe("the fast lane", () => {
 
     expect(response.status).toBe(502);
     expect(response.text).toBe('{"error": "upstream request failed", "detail": "InvalidResponseError"}');
-    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({ failure_kind: "proxy_error", status_code: 502 });
+    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
+      failure_kind: "proxy_error",
+      status_code: 502,
+    });
   });
 
   it("records an operation still waiting for its upstream as client_disconnected when the proxy closes, and ends both connections", async () => {
