@@ -1,3 +1,5 @@
+import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
+
 /**
  * HTTP/1.1 message heads for the fast lane, parsed strictly: anything the lane does not handle
  * itself (another version, a request body in chunks, `Expect`, `Upgrade`, an odd header line)
@@ -14,25 +16,20 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ORIGIN_FORM = /^\/[\x21-\x7e]*$/;
 const DIGITS = /^[0-9]{1,15}$/;
 
-/** One header line as received: name with the sender's spelling, value trimmed. */
-export interface HeaderLine {
-  readonly name: string;
-  /** Lower case. */
-  readonly lower: string;
-  readonly value: string;
-}
-
 export interface RequestHead {
   readonly method: string;
   /** Origin form: raw path plus `?query` when there is one. */
   readonly target: string;
-  readonly headers: readonly HeaderLine[];
+  /**
+   * The header lines that go upstream, as received (spelling, order, repeats), each ended by
+   * CRLF: without the hop-by-hop set, `Host`, `Content-Length`, `Expect` and the names the
+   * `Connection` header lists.
+   */
+  readonly forwarded: string;
   /** 0 when the request has no `Content-Length`. */
   readonly contentLength: number;
   /** The client asked to close the connection after this exchange. */
   readonly close: boolean;
-  /** Names the `Connection` header lists (hop-by-hop by declaration), lower case. */
-  readonly connectionOptions: ReadonlySet<string> | null;
   /** The values of `Idempotency-Key`, joined as Node's HTTP server joins them. */
   readonly idempotencyKey: string | null;
   readonly hasAuthorization: boolean;
@@ -40,17 +37,18 @@ export interface RequestHead {
 
 export interface ResponseHead {
   readonly status: number;
-  /** HTTP/1.0 response: the connection closes after it unless it says keep-alive. */
-  readonly http10: boolean;
-  readonly headers: readonly HeaderLine[];
+  /** The header lines relayed to the workload, as received, each ended by CRLF (see `relaysResponseHeader`). */
+  readonly relayed: string;
+  readonly contentType: string | null;
   /** null without a (valid) `Content-Length`. */
   readonly contentLength: number | null;
   readonly chunked: boolean;
   /** The server closes the connection after this response. */
   readonly close: boolean;
-  readonly connectionOptions: ReadonlySet<string> | null;
   /** `Keep-Alive: timeout=N` in milliseconds, or null. */
   readonly keepAliveMs: number | null;
+  /** The whole head, for the rare reader of other headers (`headerRecord`). */
+  readonly text: string;
 }
 
 /** Index right after the head's empty line, or -1 while it is incomplete. */
@@ -68,21 +66,44 @@ function hasControl(value: string): boolean {
   return false;
 }
 
-/** Splits the header lines of a head (`lines` without the start line); null on any odd line. */
-function headerLines(lines: readonly string[]): HeaderLine[] | null {
-  const headers: HeaderLine[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const colon = line.indexOf(":");
-    if (colon <= 0) return null;
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return null;
-    const value = line.slice(colon + 1).trim();
-    // A bare CR or LF inside a line, or any other control character, is left to the full parser.
-    if (hasControl(value)) return null;
-    headers.push({ name, lower: name.toLowerCase(), value });
+/** One header line, found by `nextHeader`. */
+interface HeaderLine {
+  lower: string;
+  value: string;
+  /** The line's start and the index after its CRLF. */
+  start: number;
+  next: number;
+}
+
+/**
+ * Reads the header line starting at `at` of a head (which ends with its empty line) into
+ * `line`; false at the empty line, null on an odd line (no colon, a name that is not a token,
+ * a control character in the value: a bare CR or LF among them).
+ */
+function nextHeader(head: string, at: number, line: HeaderLine): boolean | null {
+  const eol = head.indexOf("\r\n", at);
+  if (eol === at) return false;
+  const colon = head.indexOf(":", at);
+  if (colon <= at || colon > eol) return null;
+  const name = head.slice(at, colon);
+  if (!TOKEN.test(name)) return null;
+  const value = head.slice(colon + 1, eol).trim();
+  if (hasControl(value)) return null;
+  line.lower = name.toLowerCase();
+  line.value = value;
+  line.start = at;
+  line.next = eol + 2;
+  return true;
+}
+
+/** The header lines of `head` from `at` that `keep` keeps, as received. */
+function keptLines(head: string, at: number, keep: (lower: string) => boolean): string {
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: at };
+  let kept = "";
+  while (nextHeader(head, line.next, line) === true) {
+    if (keep(line.lower)) kept += head.slice(line.start, line.next);
   }
-  return headers;
+  return kept;
 }
 
 function addOptions(options: Set<string> | null, value: string): Set<string> {
@@ -107,27 +128,39 @@ function length(previous: number | null, value: string): number | undefined {
   return result ?? undefined;
 }
 
+/** Names a `Connection` header lists besides its own options: they need a second pass. */
+function listsOthers(options: ReadonlySet<string> | null): boolean {
+  if (options === null) return false;
+  for (const name of options) if (name !== "close" && name !== "keep-alive") return true;
+  return false;
+}
+
 /**
  * Parses a request head (`head` = its bytes up to and including the empty line). Null when
  * the lane leaves the request to the full pipeline.
  */
 export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<string>): RequestHead | null {
-  const lines = head.slice(0, -4).split("\r\n");
-  const start = lines[0] as string;
-  const firstSpace = start.indexOf(" ");
-  const lastSpace = start.lastIndexOf(" ");
-  if (firstSpace <= 0 || lastSpace === firstSpace) return null;
-  if (start.slice(lastSpace + 1) !== "HTTP/1.1") return null;
-  const method = start.slice(0, firstSpace);
-  const target = start.slice(firstSpace + 1, lastSpace);
+  const startEnd = head.indexOf("\r\n");
+  const firstSpace = head.indexOf(" ");
+  const lastSpace = head.lastIndexOf(" ", startEnd);
+  if (firstSpace <= 0 || lastSpace <= firstSpace || head.slice(lastSpace + 1, startEnd) !== "HTTP/1.1")
+    return null;
+  const method = head.slice(0, firstSpace);
+  const target = head.slice(firstSpace + 1, lastSpace);
   if (!forwardedMethods.has(method) || !ORIGIN_FORM.test(target)) return null;
-  const headers = headerLines(lines);
-  if (headers === null) return null;
   let contentLength: number | null = null;
   let options: Set<string> | null = null;
   let idempotencyKey: string | null = null;
   let hasAuthorization = false;
-  for (const { lower, value } of headers) {
+  let forwarded = "";
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2 };
+  for (
+    let found = nextHeader(head, line.next, line);
+    found !== false;
+    found = nextHeader(head, line.next, line)
+  ) {
+    if (found === null) return null;
+    const { lower, value } = line;
     switch (lower) {
       case "content-length": {
         const n = length(contentLength, value);
@@ -149,14 +182,16 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
         hasAuthorization = true;
         break;
     }
+    if (forwardsRequestHeader(lower, null)) forwarded += head.slice(line.start, line.next);
   }
+  if (listsOthers(options))
+    forwarded = keptLines(head, startEnd + 2, (lower) => forwardsRequestHeader(lower, options));
   return {
     method,
     target,
-    headers,
+    forwarded,
     contentLength: contentLength ?? 0,
     close: options?.has("close") === true,
-    connectionOptions: options,
     idempotencyKey,
     hasAuthorization,
   };
@@ -164,20 +199,26 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
 
 /** Parses a response head; null when it is not a well-formed HTTP/1.x response head. */
 export function parseResponseHead(head: string): ResponseHead | null {
-  const lines = head.slice(0, -4).split("\r\n");
-  const start = lines[0] as string;
-  const match = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: |$)/.exec(start);
+  const startEnd = head.indexOf("\r\n");
+  const match = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: |$)/.exec(head.slice(0, startEnd));
   if (match === null) return null;
   const http10 = match[1] === "0";
   const status = Number(match[2]);
-  const headers = headerLines(lines);
-  if (headers === null) return null;
   let contentLength: number | null = null;
+  let contentType: string | null = null;
   let chunked = false;
+  let untilClose = false;
   let options: Set<string> | null = null;
   let keepAliveMs: number | null = null;
-  let untilClose = false;
-  for (const { lower, value } of headers) {
+  let relayed = "";
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2 };
+  for (
+    let found = nextHeader(head, line.next, line);
+    found !== false;
+    found = nextHeader(head, line.next, line)
+  ) {
+    if (found === null) return null;
+    const { lower, value } = line;
     switch (lower) {
       case "content-length": {
         const n = length(contentLength, value);
@@ -185,6 +226,9 @@ export function parseResponseHead(head: string): ResponseHead | null {
         contentLength = n;
         break;
       }
+      case "content-type":
+        contentType ??= value;
+        break;
       case "transfer-encoding":
         // Chunked as the final coding frames the body; any other coding runs to the close.
         chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
@@ -199,28 +243,32 @@ export function parseResponseHead(head: string): ResponseHead | null {
         break;
       }
     }
+    if (relaysResponseHeader(lower, null)) relayed += head.slice(line.start, line.next);
   }
+  if (listsOthers(options))
+    relayed = keptLines(head, startEnd + 2, (lower) => relaysResponseHeader(lower, options));
   const close = untilClose || (http10 ? options?.has("keep-alive") !== true : options?.has("close") === true);
   return {
     status,
-    http10,
-    headers,
+    relayed,
+    contentType,
     contentLength: chunked || untilClose ? null : contentLength,
     chunked,
     close,
-    connectionOptions: options,
     keepAliveMs,
+    text: head,
   };
 }
 
-/** Lower-case name → value(s), the shape the settling code reads (`retry-after`, `content-type`). */
-export function headerRecord(headers: readonly HeaderLine[]): Record<string, string | string[]> {
+/** Lower-case name → value(s) of a response head, the shape the settling code reads (`retry-after`). */
+export function headerRecord(head: ResponseHead): Record<string, string | string[]> {
   const record: Record<string, string | string[]> = {};
-  for (const { lower, value } of headers) {
-    const previous = record[lower];
-    if (previous === undefined) record[lower] = value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else record[lower] = [previous, value];
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: head.text.indexOf("\r\n") + 2 };
+  while (nextHeader(head.text, line.next, line) === true) {
+    const previous = record[line.lower];
+    if (previous === undefined) record[line.lower] = line.value;
+    else if (Array.isArray(previous)) previous.push(line.value);
+    else record[line.lower] = [previous, line.value];
   }
   return record;
 }

@@ -1,6 +1,5 @@
 import { STATUS_CODES } from "node:http";
 import type { SyntheticResponse } from "../../faults/types.js";
-import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
 import type { RequestHead, ResponseHead } from "./heads.js";
 import type { UpstreamTarget } from "./upstream-link.js";
 
@@ -19,9 +18,7 @@ export function upstreamRequestBytes(
   body: Buffer | null,
 ): Buffer[] {
   let text = `${head.method} ${target.prefix}${head.target} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: keep-alive\r\n`;
-  for (const { name, lower, value } of head.headers) {
-    if (forwardsRequestHeader(lower, head.connectionOptions)) text += `${name}: ${value}\r\n`;
-  }
+  text += head.forwarded;
   if (target.authorization !== null && !head.hasAuthorization)
     text += `authorization: ${target.authorization}\r\n`;
   if (body !== null || EXPECTS_BODY.has(head.method)) text += `content-length: ${body?.length ?? 0}\r\n`;
@@ -39,11 +36,7 @@ export type Framing = { readonly length: number } | "chunked" | "none";
  * `Connection` lists, then the lane's own framing and connection headers.
  */
 export function clientResponseHead(head: ResponseHead, framing: Framing, keepAlive: boolean): string {
-  let text = `HTTP/1.1 ${head.status} ${STATUS_CODES[head.status] ?? "unknown"}\r\n`;
-  for (const { name, lower, value } of head.headers) {
-    if (relaysResponseHeader(lower, head.connectionOptions)) text += `${name}: ${value}\r\n`;
-  }
-  return text + framingHeaders(framing, keepAlive);
+  return `HTTP/1.1 ${head.status} ${STATUS_CODES[head.status] ?? "unknown"}\r\n${head.relayed}${framingHeaders(framing, keepAlive)}`;
 }
 
 /** A fixed response of the proxy's own (413, 502), framed by its length. */

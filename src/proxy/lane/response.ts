@@ -163,7 +163,7 @@ export class LaneResponse implements ResponseSink {
   }
 
   #settle(head: ResponseHead, details: { relayedEvents?: number | null; closedByClient?: boolean }): void {
-    const headers = head.status >= 400 ? headerRecord(head.headers) : NO_HEADERS;
+    const headers = head.status >= 400 ? headerRecord(head) : NO_HEADERS;
     settleUpstream(this.#operation, head.status, headers, details);
   }
 
@@ -194,10 +194,8 @@ export class LaneResponse implements ResponseSink {
 
 /** `Content-Type: text/event-stream` (parameters ignored), read off the parsed head. */
 function isEventStream(head: ResponseHead): boolean {
-  for (const { lower, value } of head.headers) {
-    if (lower !== "content-type") continue;
-    const semicolon = value.indexOf(";");
-    return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase() === "text/event-stream";
-  }
-  return false;
+  const value = head.contentType;
+  if (value === null) return false;
+  const semicolon = value.indexOf(";");
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase() === "text/event-stream";
 }
