@@ -61,7 +61,9 @@ export class OperationLedger {
   readonly correlation = new RetryCorrelation();
   readonly dependency: string | null;
   readonly #sink: PayloadSink;
-  readonly #open = new Set<Operation>();
+  /** Operations without a terminal event, oldest first: a list through the operations themselves (no allocation per request). */
+  #oldest: Operation | null = null;
+  #newest: Operation | null = null;
   #sealed = false;
 
   constructor(sink: PayloadSink, dependency: string | null = null) {
@@ -75,13 +77,19 @@ export class OperationLedger {
 
   begin(identity: OperationIdentity, receivedAt: number): Operation {
     const operation = new Operation(this, identity, receivedAt);
-    this.#open.add(operation);
+    operation.olderOpen = this.#newest;
+    if (this.#newest === null) this.#oldest = operation;
+    else this.#newest.newerOpen = operation;
+    this.#newest = operation;
     return operation;
   }
 
   /** Operations still without a terminal event, oldest first. */
   unfinished(): Operation[] {
-    return [...this.#open];
+    const open: Operation[] = [];
+    for (let operation = this.#oldest; operation !== null; operation = operation.newerOpen)
+      open.push(operation);
+    return open;
   }
 
   seal(): void {
@@ -100,7 +108,13 @@ export class OperationLedger {
 
   /** @internal */
   finished(operation: Operation): void {
-    this.#open.delete(operation);
+    const { olderOpen, newerOpen } = operation;
+    if (olderOpen === null) this.#oldest = newerOpen;
+    else olderOpen.newerOpen = newerOpen;
+    if (newerOpen === null) this.#newest = olderOpen;
+    else newerOpen.olderOpen = olderOpen;
+    operation.olderOpen = null;
+    operation.newerOpen = null;
   }
 }
 
@@ -112,6 +126,10 @@ export class Operation {
   readonly id = operationIds.next();
   readonly identity: OperationIdentity;
   readonly receivedAt: number;
+  /** @internal The ledger's list of open operations. */
+  olderOpen: Operation | null = null;
+  /** @internal */
+  newerOpen: Operation | null = null;
   #ledger: OperationLedger;
   #injected = false;
   #retry = false;

@@ -66,6 +66,11 @@ function hasControl(value: string): boolean {
   return false;
 }
 
+/** SP or HTAB. */
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
 /** One header line, found by `nextHeader`. */
 interface HeaderLine {
   lower: string;
@@ -87,7 +92,11 @@ function nextHeader(head: string, at: number, line: HeaderLine): boolean | null 
   if (colon <= at || colon > eol) return null;
   const name = head.slice(at, colon);
   if (!TOKEN.test(name)) return null;
-  const value = head.slice(colon + 1, eol).trim();
+  let from = colon + 1;
+  let to = eol;
+  while (from < to && isBlank(head.charCodeAt(from))) from++;
+  while (to > from && isBlank(head.charCodeAt(to - 1))) to--;
+  const value = head.slice(from, to);
   if (hasControl(value)) return null;
   line.lower = name.toLowerCase();
   line.value = value;
@@ -106,8 +115,17 @@ function keptLines(head: string, at: number, keep: (lower: string) => boolean): 
   return kept;
 }
 
-function addOptions(options: Set<string> | null, value: string): Set<string> {
-  const set = options ?? new Set<string>();
+/** The two `Connection` values nearly every message carries, shared (copied before any addition). */
+const KEEP_ALIVE: ReadonlySet<string> = new Set(["keep-alive"]);
+const CLOSE: ReadonlySet<string> = new Set(["close"]);
+
+function addOptions(options: ReadonlySet<string> | null, value: string): ReadonlySet<string> {
+  if (options === null) {
+    const lower = value.toLowerCase();
+    if (lower === "keep-alive") return KEEP_ALIVE;
+    if (lower === "close") return CLOSE;
+  }
+  const set = new Set<string>(options ?? []);
   for (const token of value.split(",")) {
     const name = token.trim().toLowerCase();
     if (name !== "") set.add(name);
@@ -117,6 +135,10 @@ function addOptions(options: Set<string> | null, value: string): Set<string> {
 
 /** A `Content-Length` value (repeated ones must agree); undefined when invalid. */
 function length(previous: number | null, value: string): number | undefined {
+  if (DIGITS.test(value)) {
+    const n = Number(value);
+    return previous !== null && previous !== n ? undefined : n;
+  }
   const parts = value.split(",").map((part) => part.trim());
   let result = previous;
   for (const part of parts) {
@@ -149,7 +171,7 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
   const target = head.slice(firstSpace + 1, lastSpace);
   if (!forwardedMethods.has(method) || !ORIGIN_FORM.test(target)) return null;
   let contentLength: number | null = null;
-  let options: Set<string> | null = null;
+  let options: ReadonlySet<string> | null = null;
   let idempotencyKey: string | null = null;
   let hasAuthorization = false;
   let forwarded = "";
@@ -197,18 +219,45 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
   };
 }
 
+/** The status of a start line `HTTP/1.x NNN[ reason]` (x 0 or 1, NNN 100–999), else null. */
+function statusOf(head: string, startEnd: number): number | null {
+  if (startEnd < 12 || !head.startsWith("HTTP/1.") || (startEnd !== 12 && head.charCodeAt(12) !== 0x20))
+    return null;
+  const minor = head.charCodeAt(7);
+  if ((minor !== 0x30 && minor !== 0x31) || head.charCodeAt(8) !== 0x20) return null;
+  let status = 0;
+  for (let i = 9; i < 12; i++) {
+    const digit = head.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return null;
+    status = status * 10 + digit;
+  }
+  return status < 100 ? null : status;
+}
+
+/** The last `Keep-Alive` value read and its timeout: upstreams repeat the same one. */
+let lastKeepAlive = "";
+let lastKeepAliveMs: number | null = null;
+
+function keepAliveTimeout(value: string): number | null {
+  if (value !== lastKeepAlive) {
+    const timeout = /(?:^|,)\s*timeout\s*=\s*([0-9]{1,6})\s*(?:,|$)/i.exec(value);
+    lastKeepAlive = value;
+    lastKeepAliveMs = timeout === null ? null : Number(timeout[1]) * 1000;
+  }
+  return lastKeepAliveMs;
+}
+
 /** Parses a response head; null when it is not a well-formed HTTP/1.x response head. */
 export function parseResponseHead(head: string): ResponseHead | null {
   const startEnd = head.indexOf("\r\n");
-  const match = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: |$)/.exec(head.slice(0, startEnd));
-  if (match === null) return null;
-  const http10 = match[1] === "0";
-  const status = Number(match[2]);
+  const status = statusOf(head, startEnd);
+  if (status === null) return null;
+  const http10 = head.charCodeAt(7) === 0x30;
   let contentLength: number | null = null;
   let contentType: string | null = null;
   let chunked = false;
   let untilClose = false;
-  let options: Set<string> | null = null;
+  let options: ReadonlySet<string> | null = null;
   let keepAliveMs: number | null = null;
   let relayed = "";
   const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2 };
@@ -237,11 +286,9 @@ export function parseResponseHead(head: string): ResponseHead | null {
       case "connection":
         options = addOptions(options, value);
         break;
-      case "keep-alive": {
-        const timeout = /(?:^|,)\s*timeout\s*=\s*([0-9]{1,6})\s*(?:,|$)/i.exec(value);
-        if (timeout !== null) keepAliveMs = Number(timeout[1]) * 1000;
+      case "keep-alive":
+        keepAliveMs = keepAliveTimeout(value) ?? keepAliveMs;
         break;
-      }
     }
     if (relaysResponseHeader(lower, null)) relayed += head.slice(line.start, line.next);
   }
