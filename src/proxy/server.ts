@@ -1,6 +1,6 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo, Server } from "node:net";
-import { type ArmableHttpFault, armFault } from "../faults/registry.js";
+import type { Server as HttpServer } from "node:http";
+import type { AddressInfo, Server, Socket } from "node:net";
+import type { ArmableHttpFault } from "../faults/registry.js";
 import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
@@ -9,7 +9,7 @@ import { identityRule } from "./identity.js";
 import { createLane, type Lane } from "./lane/lane.js";
 import { upstreamTarget } from "./lane/upstream-link.js";
 import { OperationLedger, type PayloadSink } from "./operation.js";
-import { createRequestHandler } from "./pipeline.js";
+import type { PipelineParts } from "./pipeline.js";
 import { guardConnections } from "./write-barrier.js";
 
 export interface ProxyOptions {
@@ -52,33 +52,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
   const holds = new HeldOperations();
-  const faults = configured.map((fault) => armFault(fault));
+  const faults = configured.length === 0 ? [] : (await import("./pipeline-server.js")).armFaults(configured);
   const identity = identityRule(options.ignoreJsonFields ?? []);
-  const pipeline = createServer(
-    { noDelay: true },
-    createRequestHandler({ ledger, holds, upstream, faults, identity }),
-  );
+  const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity });
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
   const target = upstreamTarget(options.upstreamBaseUrl);
   let lane: Lane | null = null;
+  if (target === null || faults.length > 0) await pipeline.load();
   if (target === null) {
     // Recorded events reach the file before any byte that follows them (events.md).
-    guardConnections(pipeline, ledger);
+    guardConnections(pipeline.server as HttpServer, ledger);
   } else {
     lane = createLane(
-      {
-        ledger,
-        holds,
-        faults,
-        identity,
-        upstream: target,
-        handOff: (socket) => pipeline.emit("connection", socket),
-      },
+      { ledger, holds, faults, identity, upstream: target, handOff: (socket) => pipeline.take(socket) },
       ledger,
     );
   }
 
-  const port = await listenOnLoopback(lane?.server ?? pipeline, upstream);
+  const port = await listenOnLoopback(lane?.server ?? (pipeline.server as HttpServer), upstream);
 
   let closing: Promise<void> | null = null;
   return {
@@ -118,18 +109,55 @@ function listen(server: Server): Promise<number> {
 }
 
 /**
+ * The full pipeline's HTTP server, created when first needed (its module, Node's HTTP server
+ * and the fault executors are not loaded before).
+ */
+class LazyPipeline {
+  readonly #parts: PipelineParts;
+  #server: HttpServer | null = null;
+  #loading: Promise<HttpServer> | null = null;
+
+  constructor(parts: PipelineParts) {
+    this.#parts = parts;
+  }
+
+  get server(): HttpServer | null {
+    return this.#server;
+  }
+
+  load(): Promise<HttpServer> {
+    this.#loading ??= import("./pipeline-server.js").then((module) => {
+      this.#server = module.createPipelineServer(this.#parts);
+      return this.#server;
+    });
+    return this.#loading;
+  }
+
+  /** Takes a connection from the fast lane (paused, unread bytes put back) and lets it flow again. */
+  take(socket: Socket): void {
+    const give = (server: HttpServer) => {
+      if (socket.destroyed) return;
+      server.emit("connection", socket);
+      socket.resume();
+    };
+    if (this.#server !== null) give(this.#server);
+    else this.load().then(give, () => socket.destroy());
+  }
+}
+
+/**
  * Stops listening; every operation still open is recorded as `client_disconnected` (its
  * workload connection is being ended), pending waits are cleared, client connections and the
  * upstream pool are destroyed. Nothing is recorded after this resolves.
  */
 async function shutDown(
-  pipeline: HttpServer,
+  pipeline: LazyPipeline,
   lane: Lane | null,
   ledger: OperationLedger,
   holds: HeldOperations,
   upstream: Upstream,
 ): Promise<void> {
-  const listener: Server = lane?.server ?? pipeline;
+  const listener: Server = lane?.server ?? (pipeline.server as HttpServer);
   const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
   try {
     holds.abandonAll();
@@ -140,7 +168,7 @@ async function shutDown(
       ledger.flush();
     } finally {
       lane?.closeAll();
-      pipeline.closeAllConnections();
+      pipeline.server?.closeAllConnections();
     }
   }
   await Promise.all([stopped, upstream.close().catch(() => {})]);

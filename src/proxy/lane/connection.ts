@@ -17,7 +17,7 @@ export interface LaneParts {
   readonly faults: readonly ArmedFault[];
   readonly identity: IdentityRule;
   readonly upstream: UpstreamTarget;
-  /** Gives the connection, with every byte not yet consumed put back, to the full pipeline. */
+  /** Gives the connection (paused, every byte not yet consumed put back) to the full pipeline, which resumes it. */
   readonly handOff: (socket: Socket) => void;
   /** The connection has nothing left to do: its socket closed and no exchange waits. */
   readonly retired: (connection: LaneConnection) => void;
@@ -213,11 +213,12 @@ export class LaneConnection implements ClientSide {
     socket.off("end", this.#onEnd);
     socket.off("close", this.#onClose);
     this.#link?.destroy();
+    // Paused until the pipeline's server listens to it (it may still be loading).
+    socket.pause();
     if (this.#pending.length > 0) socket.unshift(this.#pending);
     this.#pending = EMPTY;
     this.#parts.retired(this);
     this.#parts.handOff(socket);
-    if (this.#paused) socket.resume();
   }
 
   #clientEnded(): void {
