@@ -27,7 +27,7 @@ function lineOf(event: AgentChaosEvent | AgentChaosEventV2, payloadJson: string)
   return `{"schema_version":${event.schema_version},"event_id":"${event.event_id}","run_id":${JSON.stringify(event.run_id)},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms}${TYPE_PARTS[event.type]}${payloadJson}}\n`;
 }
 
-/** Recorders with unwritten lines, written out if the process exits before their turn ends. */
+/** Open recorders: their unwritten lines are written out if the process exits before their turn ends. */
 const unwritten = new Set<Recorder>();
 let exitHookInstalled = false;
 
@@ -86,6 +86,11 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.#opening = `{"schema_version":${schemaVersion},"event_id":"`;
     this.#afterId = `","run_id":${JSON.stringify(runId)},"sequence":`;
     this.#fd = openSync(path, "a");
+    unwritten.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on("exit", writeAllOnExit);
+    }
   }
 
   /** Called synchronously after each event is recorded (live terminal lines). */
@@ -146,7 +151,6 @@ export class Recorder implements EventSink, EventSinkV2 {
     if (this.#used === 0) return;
     const length = this.#used;
     this.#used = 0;
-    unwritten.delete(this);
     this.#writeAll(this.#batch, length);
   }
 
@@ -194,13 +198,6 @@ export class Recorder implements EventSink, EventSinkV2 {
         const line = Buffer.from(lineOf(event, payloadJson), "utf8");
         this.#writeAll(line, line.length);
         return;
-      }
-    }
-    if (this.#used === 0) {
-      unwritten.add(this);
-      if (!exitHookInstalled) {
-        exitHookInstalled = true;
-        process.on("exit", writeAllOnExit);
       }
     }
     const batch = this.#batch;

@@ -4,6 +4,8 @@ import { sha256Hex } from "./fingerprint.js";
 
 /** What makes two requests "the same request" for one dependency (v2/scenario.md, identity). */
 export interface IdentityRule {
+  /** True when the fingerprint takes the body hash unchanged (no `ignore_json_fields`). */
+  readonly bodyAsIs: boolean;
   /** The body hash that takes part in the fingerprint (`body_hash` itself stays the bytes' hash). */
   fingerprintBodyHash(body: RequestBody): string;
   /** SHA-256 hex of the `Idempotency-Key` header value, or null without one. */
@@ -63,6 +65,7 @@ function headerValue(request: IncomingMessage): string | null {
 export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule {
   const pointers = ignoreJsonFields.map(pointerTokens);
   return {
+    bodyAsIs: pointers.length === 0,
     fingerprintBodyHash(body) {
       if (pointers.length === 0 || body.bytes === null) return body.hash;
       let parsed: unknown;

@@ -136,6 +136,34 @@ describe("the fast lane", () => {
     expect(sink.ofKind("OPERATION_OBSERVED")[0]?.body_hash).toBe(sha256("abcde"));
   });
 
+  it("hands over a connection whose chunked body arrives later, while the pipeline is still loading, and serves its next request", async () => {
+    const upstream = await startUpstream();
+    const sink = new MemorySink();
+    const proxy = await startTestProxy(upstream.url, null, sink);
+    const { port } = new URL(proxy.url);
+
+    const received = await new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write("POST /later HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+        setTimeout(() => socket.write("5\r\nhello\r\n"), 30);
+        setTimeout(
+          () => socket.write("0\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+          60,
+        );
+      });
+      socket.on("data", (chunk) => chunks.push(chunk));
+      socket.on("close", () => resolve(Buffer.concat(chunks)));
+    });
+
+    expect(responses(received).map((response) => response.status)).toEqual([200, 200]);
+    expect(upstream.hits.map((hit) => [hit.url, hit.body.toString()])).toEqual([
+      ["/later", "hello"],
+      ["/next", ""],
+    ]);
+    expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
+  });
+
   it("sends a GET again on a fresh connection when a reused upstream connection closes before answering, never a POST", async () => {
     // Each upstream connection answers its first request and closes on its second, unanswered.
     const upstream = await startRawUpstream((socket, _head, _connection, request) => {

@@ -7,7 +7,7 @@ import { type IdentityRule, idempotencyKeyHash } from "../identity.js";
 import type { OperationLedger } from "../operation.js";
 import { BODY_LIMIT, FORWARDED_METHODS } from "../responses.js";
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
-import { upstreamRequestBytes } from "./messages.js";
+import { upstreamRequestHead } from "./messages.js";
 import { type ClientSide, LaneResponse } from "./response.js";
 import { UpstreamLink, type UpstreamTarget } from "./upstream-link.js";
 
@@ -179,22 +179,23 @@ export class LaneConnection implements ClientSide {
     const path = decodePath(question < 0 ? head.target : head.target.slice(0, question));
     const query = queryHash(question < 0 ? "" : head.target.slice(question + 1));
     const hash = bodyHash(body ?? EMPTY);
+    const print = fingerprint(
+      head.method,
+      path,
+      query,
+      identity.bodyAsIs ? hash : identity.fingerprintBodyHash({ bytes: body, hash, tooLarge: false }),
+    );
     const operation = ledger.begin(
-      {
-        method: head.method,
-        path,
-        queryHash: query,
-        bodyHash: hash,
-        fingerprint: fingerprint(
-          head.method,
-          path,
-          query,
-          identity.fingerprintBodyHash({ bytes: body, hash, tooLarge: false }),
-        ),
-        ...(ledger.dependency === null
-          ? {}
-          : { idempotencyKeyHash: idempotencyKeyHash(head.idempotencyKey) }),
-      },
+      ledger.dependency === null
+        ? { method: head.method, path, queryHash: query, bodyHash: hash, fingerprint: print }
+        : {
+            method: head.method,
+            path,
+            queryHash: query,
+            bodyHash: hash,
+            fingerprint: print,
+            idempotencyKeyHash: idempotencyKeyHash(head.idempotencyKey),
+          },
       receivedAt,
     );
     operation.observe();
@@ -202,7 +203,7 @@ export class LaneConnection implements ClientSide {
     operation.linkRetry();
     const response = new LaneResponse(this, operation, head.method, !head.close);
     this.#response = response;
-    this.link.send(head.method, upstreamRequestBytes(upstream, head, body), response);
+    this.link.send(head.method, upstreamRequestHead(upstream, head, body), body, response);
   }
 
   #handOff(): void {

@@ -10,21 +10,16 @@ const EXPECTS_BODY = new Set(["POST", "PUT", "PATCH"]);
  * The request as it goes upstream: the target under `base_url`'s path, `Host` of the upstream,
  * the client's headers in order and spelling without the hop-by-hop set, `Host`,
  * `Content-Length` and the names its `Connection` lists, credentials from `base_url` when the
- * request has none, and its own length. The same header set the full pipeline sends.
+ * request has none, and its own length (latin1 text: every byte as received). The same header
+ * set the full pipeline sends.
  */
-export function upstreamRequestBytes(
-  target: UpstreamTarget,
-  head: RequestHead,
-  body: Buffer | null,
-): Buffer[] {
+export function upstreamRequestHead(target: UpstreamTarget, head: RequestHead, body: Buffer | null): string {
   let text = `${head.method} ${target.prefix}${head.target} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: keep-alive\r\n`;
   text += head.forwarded;
   if (target.authorization !== null && !head.hasAuthorization)
     text += `authorization: ${target.authorization}\r\n`;
   if (body !== null || EXPECTS_BODY.has(head.method)) text += `content-length: ${body?.length ?? 0}\r\n`;
-  text += "\r\n";
-  const bytes = Buffer.from(text, "latin1");
-  return body === null ? [bytes] : [bytes, body];
+  return `${text}\r\n`;
 }
 
 /** How the workload's response is framed. */

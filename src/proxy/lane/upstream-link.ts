@@ -51,7 +51,9 @@ export class InvalidResponseError extends Error {
 
 interface Exchange {
   readonly method: string;
-  readonly bytes: readonly Buffer[];
+  /** The request head (latin1) and body, kept to send them again. */
+  readonly requestHead: string;
+  readonly requestBody: Buffer | null;
   readonly sink: ResponseSink;
   /** May be sent again on a fresh connection when a reused one closes before answering. */
   retryable: boolean;
@@ -60,6 +62,22 @@ interface Exchange {
   head: ResponseHead | null;
   framing: BodyFraming | null;
   received: boolean;
+}
+
+/** An upstream socket knows its link: one set of listener functions serves every socket. */
+const LINK = Symbol("upstream link");
+type LinkedSocket = Socket & { [LINK]?: UpstreamLink };
+
+function onLinkData(this: LinkedSocket, chunk: Buffer): void {
+  this[LINK]?.received(this, chunk);
+}
+
+function onLinkError(this: LinkedSocket, error: Error): void {
+  this[LINK]?.errored(this, error);
+}
+
+function onLinkClose(this: LinkedSocket): void {
+  this[LINK]?.closed(this);
 }
 
 /** Idempotent methods (RFC 9110 9.2.2): the only ones sent again after a stale connection. */
@@ -73,7 +91,7 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
  */
 export class UpstreamLink {
   readonly #target: UpstreamTarget;
-  #socket: Socket | null = null;
+  #socket: LinkedSocket | null = null;
   #reused = false;
   #idleSince = 0;
   #keepAliveMs: number | null = null;
@@ -84,8 +102,8 @@ export class UpstreamLink {
     this.#target = target;
   }
 
-  /** Sends one request (head and body bytes); its response goes to `sink`. */
-  send(method: string, bytes: readonly Buffer[], sink: ResponseSink): void {
+  /** Sends one request (its head as latin1 text, its body); its response goes to `sink`. */
+  send(method: string, head: string, body: Buffer | null, sink: ResponseSink): void {
     if (
       this.#socket !== null &&
       this.#keepAliveMs !== null &&
@@ -95,7 +113,8 @@ export class UpstreamLink {
     }
     this.#exchange = {
       method,
-      bytes,
+      requestHead: head,
+      requestBody: body,
       sink,
       retryable: IDEMPOTENT.has(method),
       pending: null,
@@ -103,7 +122,7 @@ export class UpstreamLink {
       framing: null,
       received: false,
     };
-    this.#write(bytes);
+    this.#write(head, body);
   }
 
   pause(): void {
@@ -120,27 +139,27 @@ export class UpstreamLink {
     this.#drop();
   }
 
-  #write(bytes: readonly Buffer[]): void {
-    let socket = this.#socket;
+  #write(head: string, body: Buffer | null): void {
+    let socket = this.#socket as LinkedSocket | null;
     if (socket === null) {
       this.#reused = false;
       this.#error = null;
-      socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true });
-      socket.on("data", (chunk: Buffer) => this.#onData(socket as Socket, chunk));
-      socket.on("error", (error: Error) => {
-        if (this.#socket === socket) this.#error = error;
-      });
-      socket.on("close", () => this.#onClose(socket as Socket));
+      socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true }) as LinkedSocket;
+      socket[LINK] = this;
+      socket.on("data", onLinkData);
+      socket.on("error", onLinkError);
+      socket.on("close", onLinkClose);
       this.#socket = socket;
     } else {
       this.#reused = true;
     }
-    if (bytes.length === 1) {
-      socket.write(bytes[0] as Buffer);
+    if (body === null) {
+      socket.write(head, "latin1");
       return;
     }
     socket.cork();
-    for (const piece of bytes) socket.write(piece);
+    socket.write(head, "latin1");
+    socket.write(body);
     socket.uncork();
   }
 
@@ -150,7 +169,8 @@ export class UpstreamLink {
     socket?.destroy();
   }
 
-  #onData(socket: Socket, chunk: Buffer): void {
+  /** @internal Bytes from one of this link's sockets. */
+  received(socket: Socket, chunk: Buffer): void {
     const exchange = this.#exchange;
     if (socket !== this.#socket) return;
     if (exchange === null) {
@@ -219,7 +239,13 @@ export class UpstreamLink {
     exchange.sink.end();
   }
 
-  #onClose(socket: Socket): void {
+  /** @internal */
+  errored(socket: Socket, error: Error): void {
+    if (this.#socket === socket) this.#error = error;
+  }
+
+  /** @internal One of this link's sockets closed. */
+  closed(socket: Socket): void {
     if (socket !== this.#socket) return;
     this.#socket = null;
     const exchange = this.#exchange;
@@ -230,7 +256,7 @@ export class UpstreamLink {
     }
     if (!exchange.received && this.#reused && exchange.retryable) {
       exchange.retryable = false;
-      this.#write(exchange.bytes);
+      this.#write(exchange.requestHead, exchange.requestBody);
       return;
     }
     this.#fail(exchange, this.#error ?? new UpstreamClosedError());
