@@ -81,6 +81,11 @@ export class Upstream {
     }
   }
 
+  /** Resolves once the pool module is loaded: a proxy that will forward through it waits for this before it listens. */
+  async ready(): Promise<void> {
+    await loadPool();
+  }
+
   /** Ends every upstream connection at once (pending requests fail). */
   async close(): Promise<void> {
     this.#closed = true;

@@ -9,7 +9,11 @@ import { createRequestHandler, type PipelineParts } from "./pipeline.js";
  * hands over.
  */
 export function createPipelineServer(parts: PipelineParts): Server {
-  return createServer({ noDelay: true }, createRequestHandler(parts));
+  const server = createServer({ noDelay: true }, createRequestHandler(parts));
+  // Like the fast lane, never close an idle agent connection: an agent that reuses one just as
+  // the proxy closes it would see a transport error the scenario did not inject.
+  server.keepAliveTimeout = 0;
+  return server;
 }
 
 /** Binds each configured fault to a fresh trigger state, in scenario order. */

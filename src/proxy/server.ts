@@ -58,7 +58,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
   const target = upstreamTarget(options.upstreamBaseUrl);
   let lane: Lane | null = null;
-  if (target === null || faults.length > 0) await pipeline.load();
+  // A proxy whose pipeline will serve requests has it, and undici, loaded before it listens.
+  if (target === null || faults.length > 0) await Promise.all([pipeline.load(), upstream.ready()]);
   if (target === null) {
     // Recorded events reach the file before any byte that follows them (events.md).
     guardConnections(pipeline.server as HttpServer, ledger);

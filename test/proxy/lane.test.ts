@@ -164,6 +164,38 @@ describe("the fast lane", () => {
     expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
   });
 
+  it("keeps an idle agent connection open past Node's keep-alive timeout (5 s), in the lane and in the full pipeline", async () => {
+    const upstream = await startUpstream();
+    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(99), target("/faulted")));
+    const { port } = new URL(proxy.url);
+    const twoRequestsOneSocket = (path: string) =>
+      new Promise<{ statuses: number[]; closedEarly: boolean }>((resolve) => {
+        const chunks: Buffer[] = [];
+        let closedEarly = false;
+        let secondSent = false;
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+          setTimeout(() => {
+            secondSent = true;
+            socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+          }, 7_000);
+        });
+        socket.on("data", (chunk) => chunks.push(chunk));
+        socket.on("close", () => {
+          if (!secondSent) closedEarly = true;
+          resolve({ statuses: responses(Buffer.concat(chunks)).map((r) => r.status), closedEarly });
+        });
+      });
+
+    const [lane, pipeline] = await Promise.all([
+      twoRequestsOneSocket("/plain"),
+      twoRequestsOneSocket("/faulted"),
+    ]);
+
+    expect(lane).toEqual({ statuses: [200, 200], closedEarly: false });
+    expect(pipeline).toEqual({ statuses: [200, 200], closedEarly: false });
+  }, 20_000);
+
   it("sends a GET again on a fresh connection when a reused upstream connection closes before answering, never a POST", async () => {
     // Each upstream connection answers its first request and closes on its second, unanswered.
     const upstream = await startRawUpstream((socket, _head, _connection, request) => {
