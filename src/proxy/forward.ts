@@ -1,5 +1,6 @@
 import type { Dispatcher, Pool } from "undici";
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import { baseUrlParts } from "./base-url.js";
 
 type PoolConstructor = typeof Pool;
 let poolClass: PoolConstructor | null = null;
@@ -43,20 +44,14 @@ export class Upstream {
   readonly #prefix: string;
   readonly #authorization: string | null;
 
-  /**
-   * Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL. `preload`: load the
-   * pool module now (it is loaded on the first `send` anyway, which then waits for it).
-   */
-  constructor(baseUrl: string, preload = true) {
+  /** Throws a `TypeError` when `baseUrl` is not an absolute http(s) URL. */
+  constructor(baseUrl: string) {
     const url = new URL(baseUrl);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("unsupported scheme");
     this.#origin = url.origin;
-    if (preload) void loadPool().catch(() => {});
-    this.#prefix = url.pathname.replace(/\/+$/, "");
-    this.#authorization =
-      url.username === "" && url.password === ""
-        ? null
-        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+    const { prefix, authorization } = baseUrlParts(url);
+    this.#prefix = prefix;
+    this.#authorization = authorization;
   }
 
   /** Sends `request`; the response (or the transport failure) goes to `relay`. Never throws. */
@@ -81,7 +76,10 @@ export class Upstream {
     }
   }
 
-  /** Resolves once the pool module is loaded: a proxy that will forward through it waits for this before it listens. */
+  /**
+   * Resolves once the pool module is loaded (it is loaded on the first `send` anyway, which then
+   * waits for it): a proxy that will forward through it waits for this before it listens.
+   */
   async ready(): Promise<void> {
     await loadPool();
   }

@@ -81,7 +81,11 @@ export function clientResponseHeaders(headers: IncomingHttpHeaders): OutgoingHtt
 
 /** True when a response's `Content-Type` is `text/event-stream` (parameters ignored). */
 export function isEventStream(headers: IncomingHttpHeaders): boolean {
-  const value = headers["content-type"];
+  return isEventStreamType(headers["content-type"]);
+}
+
+/** True when a `Content-Type` value is `text/event-stream` (parameters ignored). */
+export function isEventStreamType(value: string | null | undefined): boolean {
   if (typeof value !== "string") return false;
   const semicolon = value.indexOf(";");
   const mediaType = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();

@@ -1,15 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import type { RequestBody } from "./body.js";
-import { sha256Hex } from "./fingerprint.js";
+import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
+import type { OperationIdentity } from "./operation.js";
+import type { RequestTarget } from "./request-target.js";
 
 /** What makes two requests "the same request" for one dependency (v2/scenario.md, identity). */
 export interface IdentityRule {
-  /** True when the fingerprint takes the body hash unchanged (no `ignore_json_fields`). */
-  readonly bodyAsIs: boolean;
   /** The body hash that takes part in the fingerprint (`body_hash` itself stays the bytes' hash). */
   fingerprintBodyHash(body: RequestBody): string;
-  /** SHA-256 hex of the `Idempotency-Key` header value, or null without one. */
-  idempotencyKeyHash(request: IncomingMessage): string | null;
 }
 
 /** RFC 6901: `/a/b~1c` → ["a", "b/c"]. The pointers were validated with the scenario. */
@@ -50,12 +48,8 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 }
 
-/** `idempotency_key_hash`: SHA-256 hex of the header value (repeated ones joined by ", "), or null. */
-export function idempotencyKeyHash(value: string | null): string | null {
-  return value === null ? null : sha256Hex(value);
-}
-
-function headerValue(request: IncomingMessage): string | null {
+/** The `Idempotency-Key` value of a request (repeated ones joined by ", ", as Node joins them), or null. */
+export function idempotencyKey(request: IncomingMessage): string | null {
   const value = request.headers["idempotency-key"];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(", ") : value;
@@ -65,7 +59,6 @@ function headerValue(request: IncomingMessage): string | null {
 export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule {
   const pointers = ignoreJsonFields.map(pointerTokens);
   return {
-    bodyAsIs: pointers.length === 0,
     fingerprintBodyHash(body) {
       if (pointers.length === 0 || body.bytes === null) return body.hash;
       let parsed: unknown;
@@ -77,8 +70,31 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
       for (const tokens of pointers) removeAt(parsed, tokens);
       return sha256Hex(canonicalJson(parsed));
     },
-    idempotencyKeyHash(request) {
-      return idempotencyKeyHash(headerValue(request));
-    },
+  };
+}
+
+/**
+ * The recorded identity of one HTTP request, the same whichever path (fast lane or full
+ * pipeline) takes it. `schema2`: with `idempotency_key_hash` (SHA-256 hex of `key`, or null).
+ */
+export function httpOperationIdentity(
+  rule: IdentityRule,
+  schema2: boolean,
+  method: string,
+  target: Pick<RequestTarget, "rawPath" | "rawQuery">,
+  body: RequestBody,
+  key: string | null,
+): OperationIdentity {
+  const path = decodePath(target.rawPath);
+  const query = queryHash(target.rawQuery);
+  const print = fingerprint(method, path, query, rule.fingerprintBodyHash(body));
+  if (!schema2) return { method, path, queryHash: query, bodyHash: body.hash, fingerprint: print };
+  return {
+    method,
+    path,
+    queryHash: query,
+    bodyHash: body.hash,
+    fingerprint: print,
+    idempotencyKeyHash: key === null ? null : sha256Hex(key),
   };
 }

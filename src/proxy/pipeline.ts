@@ -5,11 +5,10 @@ import type { ResponseRelay } from "../faults/types.js";
 import { type RequestBody, readBody } from "./body.js";
 import { type Exchange, failInternally } from "./exchange.js";
 import { createFaultContext } from "./fault-context.js";
-import { decodePath, fingerprint, queryHash } from "./fingerprint.js";
 import type { Upstream } from "./forward.js";
 import { upstreamRequestHeaders } from "./headers.js";
 import type { HeldOperations } from "./holds.js";
-import type { IdentityRule } from "./identity.js";
+import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
 import type { OperationLedger } from "./operation.js";
 import { defaultRelay } from "./relay.js";
 import { splitTarget } from "./request-target.js";
@@ -81,19 +80,16 @@ export function createRequestHandler(
       response.destroy();
       return;
     }
-    const method = request.method as string;
     const target = splitTarget(request.url ?? "/");
-    const path = decodePath(target.rawPath);
-    const query = queryHash(target.rawQuery);
     const operation = ledger.begin(
-      {
-        method,
-        path,
-        queryHash: query,
-        bodyHash: body.hash,
-        fingerprint: fingerprint(method, path, query, identity.fingerprintBodyHash(body)),
-        ...(ledger.dependency === null ? {} : { idempotencyKeyHash: identity.idempotencyKeyHash(request) }),
-      },
+      httpOperationIdentity(
+        identity,
+        ledger.dependency !== null,
+        request.method as string,
+        target,
+        body,
+        idempotencyKey(request),
+      ),
       receivedAt,
     );
     const exchange: Exchange = { operation, request, response, target: target.forward, body: body.bytes };

@@ -40,11 +40,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
   let upstream: Upstream;
   try {
-    // Without faults, traffic to an http: upstream takes the fast lane: the pool loads only if needed.
-    upstream = new Upstream(
-      options.upstreamBaseUrl,
-      configured.length > 0 || !/^http:/i.test(options.upstreamBaseUrl),
-    );
+    upstream = new Upstream(options.upstreamBaseUrl);
   } catch (cause) {
     throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
       cause,

@@ -66,6 +66,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
   const server = createServer({ noDelay: true }, handler);
   // Recorded events reach the file before any byte that follows them (events.md).
   guardConnections(server, ledger);
+  await upstream.ready();
   const port = await listenOnLoopback(server, upstream);
   let closing: Promise<void> | null = null;
   return {

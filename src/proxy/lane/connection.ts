@@ -1,10 +1,11 @@
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { ArmedFault } from "../../faults/registry.js";
-import { bodyHash, decodePath, fingerprint, queryHash } from "../fingerprint.js";
+import { bodyHash, decodePath } from "../fingerprint.js";
 import type { HeldOperations } from "../holds.js";
-import { type IdentityRule, idempotencyKeyHash } from "../identity.js";
+import { httpOperationIdentity, type IdentityRule } from "../identity.js";
 import type { OperationLedger } from "../operation.js";
+import { type RequestTarget, splitTarget } from "../request-target.js";
 import { BODY_LIMIT, FORWARDED_METHODS } from "../responses.js";
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
 import { upstreamRequestHead } from "./messages.js";
@@ -26,6 +27,7 @@ export interface LaneParts {
 /** A request whose body is still arriving. */
 interface PartialRequest {
   readonly head: RequestHead;
+  readonly target: RequestTarget;
   readonly receivedAt: number;
   readonly parts: Buffer[];
   size: number;
@@ -52,7 +54,6 @@ export class LaneConnection implements ClientSide {
   #response: LaneResponse | null = null;
   #ended = false;
   #gone = false;
-  #handedOff = false;
   #paused = false;
   readonly #onData = (chunk: Buffer) => this.#receive(chunk);
   readonly #onEnd = () => this.#clientEnded();
@@ -127,7 +128,12 @@ export class LaneConnection implements ClientSide {
       return;
     }
     const head = parseRequestHead(pending.toString("latin1", 0, end), FORWARDED_METHODS);
-    if (head === null || head.contentLength > BODY_LIMIT || this.#targeted(head)) {
+    if (head === null || head.contentLength > BODY_LIMIT) {
+      this.#handOff();
+      return;
+    }
+    const target = splitTarget(head.target);
+    if (this.#targeted(head, target)) {
       this.#handOff();
       return;
     }
@@ -136,11 +142,11 @@ export class LaneConnection implements ClientSide {
     if (available >= head.contentLength) {
       const body = head.contentLength === 0 ? null : pending.subarray(end, end + head.contentLength);
       this.#pending = available === head.contentLength ? EMPTY : pending.subarray(end + head.contentLength);
-      this.#forward(head, body, receivedAt);
+      this.#forward(head, target, body, receivedAt);
       return;
     }
     this.#pending = EMPTY;
-    const partial: PartialRequest = { head, receivedAt, parts: [], size: 0 };
+    const partial: PartialRequest = { head, target, receivedAt, parts: [], size: 0 };
     this.#partial = partial;
     if (available > 0) this.#collect(partial, pending.subarray(end));
   }
@@ -155,47 +161,35 @@ export class LaneConnection implements ClientSide {
     partial.parts.push(chunk.subarray(0, needed));
     this.#partial = null;
     this.#pending = chunk.length === needed ? EMPTY : chunk.subarray(needed);
-    this.#forward(partial.head, Buffer.concat(partial.parts, partial.head.contentLength), partial.receivedAt);
+    const body = Buffer.concat(partial.parts, partial.head.contentLength);
+    this.#forward(partial.head, partial.target, body, partial.receivedAt);
   }
 
   /** Whether any fault's target names this request: then the full pipeline takes it. */
-  #targeted(head: RequestHead): boolean {
+  #targeted(head: RequestHead, target: RequestTarget): boolean {
     const faults = this.#parts.faults;
     if (faults.length === 0) return false;
-    const question = head.target.indexOf("?");
-    const path = decodePath(question < 0 ? head.target : head.target.slice(0, question));
-    const identity = { method: head.method, path, protocol: "http" as const };
+    const identity = { method: head.method, path: decodePath(target.rawPath), protocol: "http" as const };
     return faults.some((fault) => fault.matches(identity));
   }
 
   /** Opens the operation (observed, retry link: the pipeline's selection with nothing selected) and sends it upstream. */
-  #forward(head: RequestHead, body: Buffer | null, receivedAt: number): void {
+  #forward(head: RequestHead, target: RequestTarget, body: Buffer | null, receivedAt: number): void {
     const { ledger, holds, identity, upstream } = this.#parts;
     if (ledger.sealed) {
       this.socket.destroy();
       return;
     }
-    const question = head.target.indexOf("?");
-    const path = decodePath(question < 0 ? head.target : head.target.slice(0, question));
-    const query = queryHash(question < 0 ? "" : head.target.slice(question + 1));
-    const hash = bodyHash(body ?? EMPTY);
-    const print = fingerprint(
-      head.method,
-      path,
-      query,
-      identity.bodyAsIs ? hash : identity.fingerprintBodyHash({ bytes: body, hash, tooLarge: false }),
-    );
+    const requestBody = { bytes: body, hash: bodyHash(body ?? EMPTY), tooLarge: false };
     const operation = ledger.begin(
-      ledger.dependency === null
-        ? { method: head.method, path, queryHash: query, bodyHash: hash, fingerprint: print }
-        : {
-            method: head.method,
-            path,
-            queryHash: query,
-            bodyHash: hash,
-            fingerprint: print,
-            idempotencyKeyHash: idempotencyKeyHash(head.idempotencyKey),
-          },
+      httpOperationIdentity(
+        identity,
+        ledger.dependency !== null,
+        head.method,
+        target,
+        requestBody,
+        head.idempotencyKey,
+      ),
       receivedAt,
     );
     operation.observe();
@@ -207,8 +201,6 @@ export class LaneConnection implements ClientSide {
   }
 
   #handOff(): void {
-    if (this.#handedOff) return;
-    this.#handedOff = true;
     const { socket } = this;
     socket.off("data", this.#onData);
     socket.off("end", this.#onEnd);

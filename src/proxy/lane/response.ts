@@ -1,4 +1,5 @@
 import type { Socket } from "node:net";
+import { isEventStreamType } from "../headers.js";
 import type { Operation } from "../operation.js";
 import { BODY_LIMIT, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
 import { settleUpstream } from "../settle.js";
@@ -57,7 +58,7 @@ export class LaneResponse implements ResponseSink {
 
   start(head: ResponseHead): void {
     this.#head = head;
-    if (!isEventStream(head)) return;
+    if (!isEventStreamType(head.contentType)) return;
     this.#streaming = true;
     if (this.#client.gone) {
       // The workload left before anything was relayed: nothing will tell us again.
@@ -190,12 +191,4 @@ export class LaneResponse implements ResponseSink {
     this.#done = true;
     this.#client.exchangeDone(reusable);
   }
-}
-
-/** `Content-Type: text/event-stream` (parameters ignored), read off the parsed head. */
-function isEventStream(head: ResponseHead): boolean {
-  const value = head.contentType;
-  if (value === null) return false;
-  const semicolon = value.indexOf(";");
-  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase() === "text/event-stream";
 }

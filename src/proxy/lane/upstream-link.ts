@@ -1,18 +1,15 @@
 import { connect, type Socket } from "node:net";
+import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
 /** Where the lane's requests go: an `http:` base URL, taken apart once. */
-export interface UpstreamTarget {
+export interface UpstreamTarget extends BaseUrlParts {
   /** For `net.connect` (IPv6 without brackets). */
   readonly host: string;
   readonly port: number;
   /** The `Host` header value. */
   readonly hostHeader: string;
-  /** `base_url`'s path without trailing slashes, put before every request target. */
-  readonly prefix: string;
-  /** `Basic …` from `base_url`'s user information, for requests without their own. */
-  readonly authorization: string | null;
 }
 
 /** `null` for a base URL the lane does not serve (https: Node's HTTP stack keeps doing TLS). */
@@ -23,11 +20,7 @@ export function upstreamTarget(baseUrl: string): UpstreamTarget | null {
     host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: url.port === "" ? 80 : Number(url.port),
     hostHeader: url.host,
-    prefix: url.pathname.replace(/\/+$/, ""),
-    authorization:
-      url.username === "" && url.password === ""
-        ? null
-        : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`,
+    ...baseUrlParts(url),
   };
 }
 
