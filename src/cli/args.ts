@@ -1,7 +1,10 @@
 import { parseArgs } from "node:util";
 
 /** One option a command accepts: a string (with what it needs, for the error) or a flag. */
-export type OptionSpec = { readonly type: "string"; readonly needs: string } | { readonly type: "boolean" };
+/** A string option may be `repeatable`: every value given is kept, in order, in `ParsedArgs.lists`. */
+export type OptionSpec =
+  | { readonly type: "string"; readonly needs: string; readonly repeatable?: boolean }
+  | { readonly type: "boolean" };
 
 /** What a command accepts: its options and how many positional arguments. */
 export interface ArgsSpec {
@@ -13,6 +16,8 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   /** Last value of each string option given; `true` for each flag given. */
   readonly values: Readonly<Record<string, string | true>>;
+  /** Every value of each repeatable option given, in argument order (absent when none was given). */
+  readonly lists?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A usage problem: `missing` when fewer positionals than required were given. */
@@ -40,6 +45,7 @@ export function parseCommandArgs(args: readonly string[], spec: ArgsSpec): Parse
   });
   const positionals: string[] = [];
   const values: Record<string, string | true> = {};
+  const lists: Record<string, string[]> = {};
   for (const token of tokens) {
     if (token.kind === "option-terminator") continue;
     if (token.kind === "positional") {
@@ -58,11 +64,12 @@ export function parseCommandArgs(args: readonly string[], spec: ArgsSpec): Parse
         return { kind: "message", text: `${token.rawName} needs ${option.needs}` };
       }
       values[token.name] = token.value;
+      if (option.repeatable === true) lists[token.name] = [...(lists[token.name] ?? []), token.value];
     } else {
       if (token.inlineValue === true) return { kind: "message", text: `${token.rawName} takes no value` };
       values[token.name] = true;
     }
   }
   if (positionals.length < spec.positionals.min) return { kind: "missing" };
-  return { positionals, values };
+  return Object.keys(lists).length === 0 ? { positionals, values } : { positionals, values, lists };
 }

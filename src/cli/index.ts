@@ -12,7 +12,8 @@ Commands:
   run <scenario> [--output-dir PATH] [--reporter LIST]
                                        run an experiment (default output: .agentchaos/runs)
   suite <scenario-or-folder>... [--jobs N] [--shard I/N] [--output-dir DIR]
-        [--reporter LIST] [--grep TEXT] [--fail-fast] [--quiet]
+        [--reporter LIST] [--grep TEXT] [--grep-invert TEXT] [--exclude GLOB]...
+        [--fail-fast] [--quiet]
                                        run many scenarios (default output: .agentchaos/suites)
   explore <scenario> [--menu FILE] [--depth 1|2] [--budget N] [--jobs N]
           [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
@@ -89,6 +90,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       "output-dir": OUTPUT_DIR,
       reporter: REPORTER,
       grep: { type: "string", needs: "a text" },
+      "grep-invert": { type: "string", needs: "a text" },
+      exclude: { type: "string", needs: "a glob", repeatable: true },
       "fail-fast": { type: "boolean" },
       quiet: { type: "boolean" },
     },

@@ -1,14 +1,18 @@
 /**
- * Collecting a suite's scenario files (suites.md): each argument is a file, or a folder searched
- * recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a dot,
- * `node_modules`, and Agent Chaos output (a folder holding `events.jsonl` or `suite.json`: run
- * folders keep a `scenario.yaml` copy). Sorted by
- * path relative to the current directory, in byte order; a file reached twice counts once.
+ * Collecting a suite's scenario files (see docs/suites.md): each argument is a file, or a folder
+ * searched recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a
+ * dot, `node_modules`, and Agent Chaos output (a folder holding `events.jsonl` or `suite.json`:
+ * run folders keep a `scenario.yaml` copy). A YAML file found in a folder is kept only when it
+ * looks like a scenario (a top-level `schema_version`); a file named as an argument always is.
+ * `--exclude` globs leave paths out. Sorted by path relative to the current directory, in byte
+ * order; a file reached twice counts once.
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import picomatch from "picomatch";
 import { compareByteOrder } from "./document.js";
 import { SuiteError } from "./errors.js";
+import { isScenarioFile } from "./scenario-candidate.js";
 
 export interface ScenarioFile {
   readonly absolutePath: string;
@@ -46,9 +50,39 @@ async function searchFolder(folder: string, display: string, found: string[]): P
   }
 }
 
-/** The scenario files the arguments name; throws `SuiteError` for a path that does not exist or cannot be read. */
-export async function collectScenarioFiles(args: readonly string[], cwd: string): Promise<ScenarioFile[]> {
+/** What collection found: the scenarios, and the paths it left out and why. */
+export interface Collected {
+  readonly files: ScenarioFile[];
+  /** YAML files found in a folder with no top-level `schema_version` (paths as `ScenarioFile.path`). */
+  readonly notScenarios: readonly string[];
+  /** Paths an `--exclude` glob matched. */
+  readonly excluded: readonly string[];
+}
+
+function displayPath(cwd: string, absolutePath: string): string {
+  return relative(cwd, absolutePath).split("\\").join("/") || ".";
+}
+
+/**
+ * A matcher for `--exclude` globs, tried on the path relative to the current directory; a glob
+ * without a `/` also matches a file's base name (`fake-llm.yaml`, `*.wip.yaml`).
+ */
+function excludeMatcher(globs: readonly string[]): (path: string) => boolean {
+  const matchers = globs.map((glob) => picomatch(glob, { dot: true, basename: !glob.includes("/") }));
+  return (path) => matchers.some((matches) => matches(path));
+}
+
+/**
+ * The scenario files the arguments name; throws `SuiteError` for a path that does not exist or
+ * cannot be read.
+ */
+export async function collectScenarioFiles(
+  args: readonly string[],
+  cwd: string,
+  exclude: readonly string[] = [],
+): Promise<Collected> {
   const found: string[] = [];
+  const named = new Set<string>();
   for (const arg of args) {
     const absolute = resolve(cwd, arg);
     let isFolder: boolean;
@@ -62,12 +96,46 @@ export async function collectScenarioFiles(args: readonly string[], cwd: string)
       throw new SuiteError("SUITE_PATH_UNREADABLE", `cannot read ${arg} (${code})`, { cause: error });
     }
     if (isFolder) await searchFolder(absolute, arg, found);
-    else found.push(absolute);
+    else {
+      found.push(absolute);
+      named.add(absolute);
+    }
   }
+  const excludes = excludeMatcher(exclude);
   const unique = new Map<string, ScenarioFile>();
-  for (const absolutePath of found) {
-    const path = relative(cwd, absolutePath).split("\\").join("/") || ".";
-    unique.set(absolutePath, { absolutePath, path });
+  const excluded: string[] = [];
+  const notScenarios: string[] = [];
+  for (const absolutePath of new Set(found)) {
+    const path = displayPath(cwd, absolutePath);
+    if (excludes(path)) excluded.push(path);
+    else if (named.has(absolutePath) || (await isScenarioFile(absolutePath))) {
+      unique.set(absolutePath, { absolutePath, path });
+    } else notScenarios.push(path);
   }
-  return [...unique.values()].sort((a, b) => compareByteOrder(a.path, b.path));
+  return {
+    files: [...unique.values()].sort((a, b) => compareByteOrder(a.path, b.path)),
+    notScenarios: notScenarios.sort(compareByteOrder),
+    excluded: excluded.sort(compareByteOrder),
+  };
+}
+
+function listed(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown}, …` : shown;
+}
+
+/** One line saying what collection left out and why, or null when it left nothing out. */
+export function skippedSummary(collected: Pick<Collected, "notScenarios" | "excluded">): string | null {
+  const parts: string[] = [];
+  const { notScenarios, excluded } = collected;
+  if (notScenarios.length > 0) {
+    const files = notScenarios.length === 1 ? "YAML file" : "YAML files";
+    parts.push(
+      `${notScenarios.length} ${files} with no top-level schema_version key, so not a scenario (${listed(notScenarios)})`,
+    );
+  }
+  if (excluded.length > 0) {
+    parts.push(`${excluded.length} ${excluded.length === 1 ? "file" : "files"} matching --exclude`);
+  }
+  return parts.length === 0 ? null : `Skipped ${parts.join("; ")}`;
 }

@@ -10,7 +10,7 @@ import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.j
 import { writeSuiteReporters } from "../reporters/suite-files.js";
 import { writeFileAtomically } from "../reporters/write-file.js";
 import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
-import { collectScenarioFiles } from "./collect.js";
+import { collectScenarioFiles, skippedSummary } from "./collect.js";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -39,6 +39,10 @@ export interface RunSuiteOptions {
   readonly signal?: AbortSignal;
   /** Keep only scenarios whose name or path contains this text. */
   readonly grep?: string;
+  /** Leave out scenarios whose name or path contains this text. */
+  readonly grepInvert?: string;
+  /** Globs of paths (relative to the current directory) to leave out; a glob without `/` also matches base names. */
+  readonly exclude?: readonly string[];
   /** Start no new scenario after the first failure. */
   readonly failFast?: boolean;
   /** Called as each scenario finishes, in completion order. */
@@ -54,6 +58,8 @@ export interface SuiteSettings extends RunSuiteOptions {
     readonly total: number;
     readonly folder: string;
     readonly jobs: number;
+    /** One line saying which files collection left out and why, or null. */
+    readonly skipped: string | null;
   }) => void;
 }
 
@@ -69,9 +75,21 @@ export interface SuiteDone {
   readonly exitCode: number;
 }
 
-function selected(plans: readonly Plan[], grep: string | undefined): Plan[] {
-  if (grep === undefined) return [...plans];
-  return plans.filter((plan) => plan.name.includes(grep) || plan.file.path.includes(grep));
+function selected(plans: readonly Plan[], grep: string | undefined, grepInvert: string | undefined): Plan[] {
+  const matches = (plan: Plan, text: string): boolean =>
+    plan.name.includes(text) || plan.file.path.includes(text);
+  return plans.filter(
+    (plan) =>
+      (grep === undefined || matches(plan, grep)) && (grepInvert === undefined || !matches(plan, grepInvert)),
+  );
+}
+
+function noMatchMessage(grep: string | undefined, grepInvert: string | undefined): string {
+  const filters = [
+    ...(grep === undefined ? [] : [`--grep '${grep}'`]),
+    ...(grepInvert === undefined ? [] : [`--grep-invert '${grepInvert}'`]),
+  ];
+  return `no scenario matches ${filters.join(" and ")}`;
 }
 
 function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder: string): SuiteEntry {
@@ -88,12 +106,19 @@ function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder
 
 /** The suite engine: returns the document, its folder and the files written. */
 export async function suite(paths: readonly string[], settings: SuiteSettings): Promise<SuiteDone> {
-  const files = await collectScenarioFiles(paths, settings.cwd);
-  if (files.length === 0)
-    throw new SuiteError("SUITE_NO_SCENARIOS", `no scenario found in ${paths.join(", ")}`);
-  const plans = selected(await Promise.all(files.map(preparePlan)), settings.grep);
+  const collected = await collectScenarioFiles(paths, settings.cwd, settings.exclude ?? []);
+  const skipped = skippedSummary(collected);
+  if (collected.files.length === 0) {
+    const why = skipped === null ? "" : ` (${skipped.charAt(0).toLowerCase()}${skipped.slice(1)})`;
+    throw new SuiteError("SUITE_NO_SCENARIOS", `no scenario found in ${paths.join(", ")}${why}`);
+  }
+  const plans = selected(
+    await Promise.all(collected.files.map(preparePlan)),
+    settings.grep,
+    settings.grepInvert,
+  );
   if (plans.length === 0)
-    throw new SuiteError("SUITE_NO_MATCH", `no scenario matches --grep '${settings.grep}'`);
+    throw new SuiteError("SUITE_NO_MATCH", noMatchMessage(settings.grep, settings.grepInvert));
   const shard = settings.shard ?? null;
   const mine = shard === null ? plans : shardSlice(plans, shard);
   const jobs = Math.max(1, Math.floor(settings.jobs ?? availableParallelism()));
@@ -111,7 +136,7 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     }
     throw error;
   }
-  settings.onStart?.({ total: mine.length, folder, jobs });
+  settings.onStart?.({ total: mine.length, folder, jobs, skipped });
 
   const startedAt = new Date().toISOString();
   const entries: SuiteEntry[] = [];

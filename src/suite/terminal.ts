@@ -5,6 +5,7 @@
  */
 import type { LiveTerminal } from "../library/live-output.js";
 import { useColour } from "../runtime/terminal.js";
+import { terminalSafe } from "../terminal-text.js";
 import type { SuiteEntry } from "./document.js";
 import type { SuiteDone } from "./run-suite.js";
 
@@ -15,7 +16,12 @@ function seconds(ms: number): string {
 }
 
 export interface SuiteTerminal {
-  start(info: { readonly total: number; readonly folder: string; readonly jobs: number }): void;
+  start(info: {
+    readonly total: number;
+    readonly folder: string;
+    readonly jobs: number;
+    readonly skipped: string | null;
+  }): void;
   entry(entry: SuiteEntry, progress: { readonly done: number; readonly total: number }): void;
   finish(done: SuiteDone, wallMs: number): void;
 }
@@ -42,9 +48,10 @@ export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerm
     `${paint(entry.result, entry.result.padEnd(9))}  ${entry.reason_code.padEnd(27)}  ${seconds(entry.duration_ms).padStart(8)}  ${entry.name}\n`;
 
   return {
-    start: ({ total, folder, jobs }) => {
+    start: ({ total, folder, jobs, skipped }) => {
       if (quiet) return;
-      write(`Agent Chaos suite\n\nScenarios: ${total}\nJobs: ${jobs}\nOutput: ${folder}\n\n`);
+      const skippedLine = skipped === null ? "" : `${terminalSafe(skipped)}\n`;
+      write(`Agent Chaos suite\n\nScenarios: ${total}\n${skippedLine}Jobs: ${jobs}\nOutput: ${folder}\n\n`);
       showCounter(0, total);
     },
     entry: (entry, { done, total }) => {

@@ -89,6 +89,25 @@ describe("the README's agents, written as the README says", () => {
     expect(result.report).toMatchObject({ result: "RECOVERED", faults_injected: 1, retries_observed: 1 });
   });
 
+  it("a suite over the README's project folder (scenario, fake model script, agent side by side) is green", async () => {
+    const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
+    const folder = await project({
+      "agent.mjs": block("agent.mjs"),
+      "fake-llm.yaml": block("fake-llm.yaml"),
+      "scenario.yaml": scenario,
+    });
+    const result = await runBuiltCli(["suite", ".", "--output-dir", "suites", "--reporter", "json"], {
+      cwd: folder,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain(
+      "Skipped 1 YAML file with no top-level schema_version key, so not a scenario (fake-llm.yaml)\n",
+    );
+    expect(result.stdout).toMatch(/^RECOVERED {2}RECOVERY_OBSERVED .* weather-agent-503$/m);
+    expect(result.stdout).toContain("1 scenario: 0 passed, 1 recovered, 0 failed");
+    expect(result.code).toBe(0);
+  });
+
   it.each([
     ["anthropic-agent.mjs", "/v1/messages"],
     ["ai-sdk-agent.mjs", "/v1/responses"],

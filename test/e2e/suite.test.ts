@@ -67,7 +67,7 @@ describe("agentchaos suite", () => {
     const scenarios = await scenariosFolder();
     await exitScenario(scenarios, "good", "good one", await freePort());
     await writeFile(join(scenarios, "broken.yaml"), "schema_version: 1\nname: broken one\nworkload: 12\n");
-    await writeFile(join(scenarios, "not-yaml.yml"), "a: [\n");
+    await writeFile(join(scenarios, "not-yaml.yml"), "schema_version: 2\na: [\n");
     await writeFile(join(scenarios, "notes.txt"), "not a scenario");
     const out = join(dir.path, "suites");
     const run = await runInProcess(
@@ -105,6 +105,68 @@ describe("agentchaos suite", () => {
     const junit = await readFile(join(folder, "junit.xml"), "utf8");
     expect(junit).toContain('<error message="SCENARIO_INVALID" type="SCENARIO_INVALID">');
     expect(run.stdout).toMatch(/3 scenarios: 1 passed, 0 recovered, 2 failed\n/);
+  });
+
+  it("runs only the YAML files of a folder with a top-level schema_version, and says in one line what it skipped", async () => {
+    const scenarios = await scenariosFolder();
+    await exitScenario(scenarios, "good", "good one", await freePort());
+    await writeFile(
+      join(scenarios, "fake-llm.yaml"),
+      "- when: {user_contains: weather}\n  answer: {text: sunny}\n",
+    );
+    await writeFile(join(scenarios, "ci.yml"), "jobs:\n  test: {runs-on: x}\n");
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(["suite", "scenarios", "--output-dir", out], dir.path);
+    expect(run.code).toBe(0);
+    const { document } = await onlySuite(out);
+    expect(document.entries.map((entry) => [entry.path, entry.result])).toEqual([
+      ["scenarios/good.yaml", "PASSED"],
+    ]);
+    expect(run.stdout).toContain(
+      "Scenarios: 1\nSkipped 2 YAML files with no top-level schema_version key, so not a scenario (scenarios/ci.yml, scenarios/fake-llm.yaml)\n",
+    );
+    // A file named on the command line is always a scenario.
+    const named = await runInProcess(["suite", "scenarios/fake-llm.yaml", "--output-dir", out], dir.path);
+    expect(named.code).toBe(1);
+    expect(named.stdout).toMatch(/FAILED {5}SCENARIO_INVALID/);
+  });
+
+  it("--exclude (repeatable, base names too) and --grep-invert leave scenarios out", async () => {
+    const scenarios = await scenariosFolder();
+    await mkdir(join(scenarios, "wip"));
+    await exitScenario(scenarios, "keep", "keep", await freePort());
+    await exitScenario(scenarios, "slow-one", "slow one", await freePort());
+    await exitScenario(join(scenarios, "wip"), "draft", "draft", await freePort(), 1);
+    await exitScenario(scenarios, "broken.draft", "broken draft", await freePort(), 1);
+    const out = join(dir.path, "suites");
+    const run = await runInProcess(
+      [
+        "suite",
+        "scenarios",
+        "--exclude",
+        "scenarios/wip/**",
+        "--exclude=*.draft.yaml",
+        "--grep-invert",
+        "slow",
+        "--output-dir",
+        out,
+      ],
+      dir.path,
+    );
+    expect(run.code).toBe(0);
+    const { document } = await onlySuite(out);
+    expect(document.entries.map((entry) => entry.name)).toEqual(["keep"]);
+    expect(run.stdout).toContain("Skipped 2 files matching --exclude\n");
+    const none = await runInProcess(["suite", "scenarios", "--grep-invert", "e"], dir.path);
+    expect(none).toMatchObject({
+      code: 2,
+      stderr: "Cannot run suite: no scenario matches --grep-invert 'e'\n",
+    });
+    const onlyExcluded = await runInProcess(["suite", "scenarios/wip", "--exclude", "draft.yaml"], dir.path);
+    expect(onlyExcluded).toMatchObject({
+      code: 2,
+      stderr: "Cannot run suite: no scenario found in scenarios/wip (skipped 1 file matching --exclude)\n",
+    });
   });
 
   it("gives a one-line message and exit 2 for bad usage and no scenario, exit 3 for an output folder it cannot create", async () => {

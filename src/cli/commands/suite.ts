@@ -34,6 +34,8 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
       ...(jobs === undefined ? {} : { jobs }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
       ...(typeof values.grep === "string" ? { grep: values.grep } : {}),
+      ...(typeof values["grep-invert"] === "string" ? { grepInvert: values["grep-invert"] } : {}),
+      exclude: args.lists?.exclude ?? [],
       ...(io.interrupt === undefined ? {} : { signal: io.interrupt }),
       ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
       onStart: terminal.start,
