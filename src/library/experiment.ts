@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import type { RunResult } from "../events/types.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import { logTail, secretValues } from "../report/log-tail.js";
 import type { Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { writeRunReporters } from "../reporters/run-files.js";
@@ -62,6 +63,12 @@ export interface ExperimentDone extends ExperimentResult {
   readonly written: readonly string[];
 }
 
+/** The workload's last stderr lines (masked) when a schema-2 run failed, else none. */
+async function failedRunStderr(report: Report, runDir: string): Promise<string[]> {
+  if (report.schema_version !== 4 || report.result !== "FAILED") return [];
+  return logTail(runDir, report.artifacts.stderr, await secretValues(runDir));
+}
+
 /** Runs a loaded scenario: run folder, processes, proxy, analysis, report, reporter files, terminal output. */
 export async function experiment(
   scenario: AnyScenario,
@@ -87,7 +94,7 @@ export async function experiment(
     ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
     ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
   });
-  output?.summary(outcome.report, outcome.reportPath);
+  output?.summary(outcome.report, outcome.reportPath, await failedRunStderr(outcome.report, outcome.runDir));
   const written = await writeRunReporters(outcome.runDir, settings.reporters ?? []);
   return {
     result: outcome.report.result,

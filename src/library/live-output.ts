@@ -17,7 +17,8 @@ export interface LiveOutput {
   header(): void;
   onEvent(event: AnyAgentChaosEvent): void;
   onWorkloadLine(stream: "out" | "err", line: string): void;
-  summary(report: Report, reportPath: string): void;
+  /** `stderrTail`: the workload's last stderr lines, masked (shown for a failed schema-2 run). */
+  summary(report: Report, reportPath: string, stderrTail?: readonly string[]): void;
 }
 
 export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
@@ -36,8 +37,8 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
     onWorkloadLine: (stream, line) => {
       terminal.stream.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${terminalSafe(line)}\n`);
     },
-    summary: (report, reportPath) => {
-      terminal.stream.write(renderSummary(report, reportPath));
+    summary: (report, reportPath, stderrTail) => {
+      terminal.stream.write(renderSummary(report, reportPath, stderrTail));
     },
   };
 }

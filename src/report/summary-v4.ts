@@ -80,12 +80,26 @@ function diagnostics(report: ReportV4): string {
   return `\nDiagnostics:\n${report.diagnostics.map((line) => `  ${printable(line)}\n`).join("")}`;
 }
 
-export function renderSummaryV4(report: ReportV4, reportPath: string): string {
+/**
+ * The workload's last stderr lines under the diagnostics of a failed run (already masked and
+ * escaped by `logTail`), so a red run says why the agent failed.
+ */
+function stderrSection(report: ReportV4, tail: readonly string[]): string {
+  if (report.result !== "FAILED" || tail.length === 0) return "";
+  const what = tail.length === 1 ? "last line" : `last ${tail.length} lines`;
+  return `\nWorkload stderr (${what} of ${report.artifacts.stderr}):\n${tail.map((line) => `  ${line}\n`).join("")}`;
+}
+
+export function renderSummaryV4(
+  report: ReportV4,
+  reportPath: string,
+  stderrTail: readonly string[] = [],
+): string {
   const heading =
     report.artifacts.report === "report.recovered.json"
       ? "Experiment incomplete: verdict recovered from its events."
       : "Experiment complete.";
-  return `\n${heading}\n\n${renderSummaryBodyV4(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
+  return `\n${heading}\n\n${renderSummaryBodyV4(report)}${stderrSection(report, stderrTail)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
 }
 
 /** The result, reason, field and diagnostics lines of a report 4's summary (between heading and path). */

@@ -59,10 +59,15 @@ export const RECOVERED_HEADING = "Experiment incomplete: verdict recovered from 
 /**
  * The summary text, byte for byte; `reportPath` is printed absolute and resolved. A report
  * recovered from an incomplete run (it names `report.recovered.json` as its own file) says so
- * in its heading.
+ * in its heading. `stderrTail` (masked lines of the workload's stderr) is shown for a failed
+ * schema-4 run only.
  */
-export function renderSummary(report: Report, reportPath: string): string {
-  if (report.schema_version === 4) return renderSummaryV4(report, reportPath);
+export function renderSummary(
+  report: Report,
+  reportPath: string,
+  stderrTail: readonly string[] = [],
+): string {
+  if (report.schema_version === 4) return renderSummaryV4(report, reportPath, stderrTail);
   const heading =
     report.artifacts.report === "report.recovered.json" ? RECOVERED_HEADING : "Experiment complete.";
   return `\n${heading}\n\n${renderSummaryBody(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;

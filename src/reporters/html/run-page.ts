@@ -1,5 +1,9 @@
-/** `report.html`: one run's verdict, diagnostics, faults, evidence, checks and timeline. */
-import { readSavedEvents, readSavedReport } from "../saved-run.js";
+/**
+ * `report.html`: one run's verdict, diagnostics, faults, evidence, checks, timeline, and links to
+ * its logs (with the last stderr lines of a failed run, masked).
+ */
+import { LOG_TAIL_LIMITS, logTail, secretValues } from "../../report/log-tail.js";
+import { type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { esc, formatMs, page } from "./page.js";
 import { type RunModel, runModel } from "./run-model.js";
 import { renderTimeline } from "./timeline.js";
@@ -108,8 +112,48 @@ function dependenciesSection(model: RunModel): string {
   return `<section id="dependencies"><h2>Dependencies</h2>${table(["Dependency", "Kind", "Operations", "Failed"], rows, [2, 3])}</section>`;
 }
 
+/** What the page shows of the run's logs: links to every log file, and the stderr tail of a failed run. */
+export interface RunLogs {
+  /** Paths relative to the run folder: the workload's logs, then each managed dependency's. */
+  readonly files: readonly string[];
+  /** The workload's last stderr lines, masked and escaped (empty when the run did not fail). */
+  readonly stderrTail: readonly string[];
+  readonly stderrFile: string;
+}
+
+function logsSection(logs: RunLogs | undefined): string {
+  if (logs === undefined || logs.files.length === 0) return "";
+  const links = logs.files
+    .map((file) => `<li><a class="mono" href="${esc(file)}">${esc(file)}</a></li>`)
+    .join("");
+  const tail =
+    logs.stderrTail.length === 0
+      ? ""
+      : `<p class="note">Last ${logs.stderrTail.length === 1 ? "line" : `${logs.stderrTail.length} lines`} of ${esc(logs.stderrFile)} (secrets masked):</p><pre class="log" id="stderr-tail">${logs.stderrTail.map((line) => esc(line)).join("\n")}</pre>`;
+  return `<section id="logs"><h2>Logs</h2>${tail}<ul class="logs">${links}</ul></section>`;
+}
+
+/** The only log paths a page links to or reads: a report cannot point it at any other file. */
+const LOG_PATH =
+  /^(?:std(?:out|err)\.log|dependency\.std(?:out|err)\.log|dependencies\/[a-z][a-z0-9_]{0,31}\.std(?:out|err)\.log)$/;
+
+/** The log files a report names (relative to its run folder), in a stable order. */
+function logFiles(report: JsonObject): { files: string[]; stderr: string } {
+  const artifacts = (report.artifacts ?? {}) as JsonObject;
+  const text = (value: unknown): string[] =>
+    typeof value === "string" && LOG_PATH.test(value) ? [value] : [];
+  const files = [...text(artifacts.stdout), ...text(artifacts.stderr)];
+  files.push(...text(artifacts.dependency_stdout), ...text(artifacts.dependency_stderr));
+  const dependencies = (artifacts.dependencies ?? {}) as JsonObject;
+  for (const logs of Object.values(dependencies)) {
+    const pair = (logs ?? {}) as JsonObject;
+    files.push(...text(pair.stdout), ...text(pair.stderr));
+  }
+  return { files, stderr: "stderr.log" };
+}
+
 /** The page of a run model. */
-export function renderRunPage(model: RunModel): string {
+export function renderRunPage(model: RunModel, logs?: RunLogs): string {
   const diagnostics =
     model.diagnostics.length === 0
       ? '<p class="muted">No diagnostics.</p>'
@@ -126,12 +170,22 @@ ${faultsSection(model)}
 ${evidenceSection(model)}
 ${checksSection(model)}
 ${dependenciesSection(model)}
-<footer>Built from report.json and events.jsonl of run ${esc(model.runId)}.</footer>`;
+${logsSection(logs)}
+<footer>Built from report.json and events.jsonl of run ${esc(model.runId)}${logs === undefined ? "" : ", with links to its logs"}.</footer>`;
   return page(`${model.result} · ${model.scenarioName}`, "run report", body);
 }
 
 /** Reads a run folder's report.json and events.jsonl and renders its page. */
 export async function renderRunFolder(folder: string): Promise<string> {
   const { report } = await readSavedReport(folder);
-  return renderRunPage(runModel(report, await readSavedEvents(folder)));
+  const { files, stderr } = logFiles(report);
+  const stderrTail =
+    report.result === "FAILED"
+      ? await logTail(folder, stderr, await secretValues(folder), LOG_TAIL_LIMITS.lines)
+      : [];
+  return renderRunPage(runModel(report, await readSavedEvents(folder)), {
+    files,
+    stderrTail,
+    stderrFile: stderr,
+  });
 }

@@ -1,0 +1,88 @@
+/**
+ * A red schema-2 run says why: the workload's last stderr lines (masked) in the terminal summary
+ * and in report.html, which links every log of the run folder.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { testFolder } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/in-process.js";
+import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
+
+const dir = testFolder("each");
+
+/** A workload that writes 14 stderr lines (a secret, a URL with a token among them) and exits 1. */
+const NOISY_AGENT = `
+for (let i = 1; i <= 11; i++) console.error("step " + i);
+console.error("calling https://user:hunter22@api.example/v1?key=abc123 with " + process.env.AGENT_TOKEN);
+console.error("Authorization: Bearer sk-live-0123456789");
+console.error("Error: the model answered nonsense\\u001b[31m");
+process.exit(1);
+`;
+
+function scenarioText(agent: string): string {
+  return `schema_version: 2
+name: noisy-failure
+dependencies:
+  api:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: ${yamlList([process.execPath, join(PROGRAMS, "http-ok.mjs"), "--port", "{port}"])}
+      readiness: {path: /health}
+workload:
+  name: noisy
+  command: ${yamlList([process.execPath, "-e", agent])}
+  env:
+    AGENT_TOKEN: tok-very-secret-value
+success:
+  exit_code: 0
+timeout_seconds: 20
+`;
+}
+
+describe("a failed schema-2 run shows why the agent failed", () => {
+  it("prints the last 10 stderr lines, masked and escaped, in the summary, and report.html shows them with links to every log", async () => {
+    const file = await writeScenario(dir.path, "noisy", scenarioText(NOISY_AGENT));
+    const out = join(dir.path, "runs");
+    const run = await runInProcess(["run", file, "--output-dir", out, "--reporter", "html"], dir.path);
+    expect(run.code).toBe(1);
+    const summary = run.stdout.slice(run.stdout.indexOf("Experiment complete."));
+    const tail = summary.slice(summary.indexOf("Workload stderr"), summary.indexOf("\nReport:"));
+    expect(tail).toBe(
+      [
+        "Workload stderr (last 10 lines of stderr.log):",
+        ...[5, 6, 7, 8, 9, 10, 11].map((step) => `  step ${step}`),
+        "  calling https://***@api.example/v1?*** with ***",
+        "  Authorization: Bearer ***",
+        "  Error: the model answered nonsense\\x1b[31m",
+        "",
+      ].join("\n"),
+    );
+    const folder = join(out, (await import("node:fs")).readdirSync(out)[0] as string);
+    const html = await readFile(join(folder, "report.html"), "utf8");
+    expect(html).toContain('<pre class="log" id="stderr-tail">step 5\n');
+    expect(html).toContain("Error: the model answered nonsense\\x1b[31m</pre>");
+    expect(html).not.toContain("tok-very-secret-value");
+    expect(html).not.toContain("hunter22");
+    for (const log of [
+      "stdout.log",
+      "stderr.log",
+      "dependencies/api.stdout.log",
+      "dependencies/api.stderr.log",
+    ]) {
+      expect(html).toContain(`<a class="mono" href="${log}">${log}</a>`);
+    }
+  });
+
+  it("shows no stderr lines for a run that did not fail", async () => {
+    const file = await writeScenario(
+      dir.path,
+      "quiet",
+      scenarioText('console.error("just a warning"); process.exit(0);'),
+    );
+    const run = await runInProcess(["run", file, "--output-dir", join(dir.path, "runs")], dir.path);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("Workload stderr");
+  });
+});
