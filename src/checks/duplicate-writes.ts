@@ -41,6 +41,6 @@ export const duplicateWritesCheck: CheckDefinition<"duplicate_writes"> = {
     }
     return findings;
   },
-  describe: (finding) =>
-    `operation ${finding.duplicate_operation_id} repeated the write of operation ${finding.operation_id}, whose response was lost, without the same idempotency key`,
+  describe: (finding, _config, label) =>
+    `operation ${label(finding.duplicate_operation_id)} repeated the write of operation ${label(finding.operation_id)}, whose response was lost, without the same idempotency key`,
 };

@@ -18,7 +18,7 @@ function evaluate<N extends CheckName>(
     mode: config.mode,
     passed: findings.length === 0,
     findings,
-    diagnostics: findings.map((finding) => check.describe(finding, config)),
+    diagnostics: findings.map((finding) => check.describe(finding, config, timeline.label)),
   };
 }
 

@@ -25,6 +25,6 @@ export const retryAfterCheck: CheckDefinition<"retry_after"> = {
           ]
         : [],
     ),
-  describe: (finding) =>
-    `operation ${finding.failed_operation_id} was retried ${finding.gap_ms} ms after a response that asked for ${finding.retry_after_ms} ms`,
+  describe: (finding, _config, label) =>
+    `operation ${label(finding.failed_operation_id)} was retried ${finding.gap_ms} ms after a response that asked for ${finding.retry_after_ms} ms`,
 };

@@ -25,10 +25,10 @@ export const retryStormCheck: CheckDefinition<"retry_storm"> = {
     }
     return findings;
   },
-  describe: (finding, config) =>
+  describe: (finding, config, label) =>
     isChainFinding(finding)
-      ? `the retry chain of operation ${finding.first_operation_id} has ${finding.operations} operations, more than ${config.maxAttempts}`
-      : `operation ${finding.failed_operation_id} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
+      ? `the retry chain of operation ${label(finding.first_operation_id)} has ${finding.operations} operations, more than ${config.maxAttempts}`
+      : `operation ${label(finding.failed_operation_id)} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
 };
 
 export function isChainFinding(finding: RetryStormFinding): finding is RetryStormChainFinding {

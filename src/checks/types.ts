@@ -53,8 +53,12 @@ export type Finding = FindingOf[CheckName];
 export interface CheckDefinition<N extends CheckName> {
   readonly reason: string;
   readonly find: (timeline: Timeline, config: ChecksConfig[N]) => FindingOf[N][];
-  /** One sentence naming the operations and the numbers. */
-  readonly describe: (finding: FindingOf[N], config: ChecksConfig[N]) => string;
+  /** One sentence naming the operations (by `label`, see docs/explore.md) and the numbers. */
+  readonly describe: (
+    finding: FindingOf[N],
+    config: ChecksConfig[N],
+    label: (operationId: string) => string,
+  ) => string;
 }
 
 /** A check that is not `off`, evaluated. */
@@ -64,6 +68,6 @@ export interface CheckOutcome {
   /** No findings. */
   readonly passed: boolean;
   readonly findings: readonly Finding[];
-  /** One sentence per finding (ids, counts and fixed words). */
+  /** One sentence per finding (operation labels, counts and fixed words). */
   readonly diagnostics: readonly string[];
 }

@@ -3,6 +3,7 @@
  * (dependency, method, exact path or MCP name, k), k its ordinal among that run's operations
  * with the same dependency, protocol, method and path. Pure functions of the events.
  */
+import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 
 export interface ObservedPoint {
@@ -44,7 +45,7 @@ function pointKey(point: ObservedPoint): string {
 
 /** `llm POST /v1/chat/completions #1`; an MCP operation without a name: `notes initialize #1`. */
 export function pointLabel(point: Pick<ObservedPoint, "dependency" | "method" | "path" | "k">): string {
-  return `${point.dependency} ${point.method}${point.path === "" ? "" : ` ${point.path}`} #${point.k}`;
+  return operationLabel(point);
 }
 
 /** Every operation of one run, in observation order, with its ordinal and stream evidence. */
@@ -56,21 +57,18 @@ export function observedPoints(events: readonly AgentChaosEventV2[]): ObservedPo
       relayed.set(payload.operation_id, payload.relayed_events);
     }
   }
-  const counts = new Map<string, number>();
+  const ordinals = new OperationOrdinals();
   const points: ObservedPoint[] = [];
   for (const event of events) {
     const payload = event.payload;
     if (payload.kind !== "OPERATION_OBSERVED") continue;
-    const method = payload.protocol === "http" ? payload.method.toUpperCase() : payload.method;
     const identity = {
       dependency: payload.dependency,
       protocol: payload.protocol,
-      method,
+      method: labelMethod(payload),
       path: payload.path,
     };
-    const key = operationKey(identity);
-    const k = (counts.get(key) ?? 0) + 1;
-    counts.set(key, k);
+    const k = ordinals.next(identity);
     points.push({ ...identity, k, relayedEvents: relayed.get(payload.operation_id) ?? null });
   }
   return points;

@@ -85,8 +85,9 @@ describe("the duplicate_writes check", () => {
   it("describes a finding with both operations", () => {
     const [finding] = lostAndRepeated();
     if (finding === undefined) throw new Error("expected a finding");
-    expect(duplicateWritesCheck.describe(finding, config)).toBe(
-      "operation op-2 repeated the write of operation op-1, whose response was lost, without the same idempotency key",
+    const labels: Record<string, string> = { "op-1": "api POST /tickets #1", "op-2": "api POST /tickets #2" };
+    expect(duplicateWritesCheck.describe(finding, config, (id) => labels[id] ?? id)).toBe(
+      "operation api POST /tickets #2 repeated the write of operation api POST /tickets #1, whose response was lost, without the same idempotency key",
     );
   });
 });

@@ -75,11 +75,12 @@ describe("the retry_after check", () => {
     ]);
   });
 
-  it("describes a finding with the operation that asked, the gap and the wait asked for", () => {
-    const [finding] = findings(52, 1000);
+  it("describes a finding with the operation that asked (by its label), the gap and the wait asked for", () => {
+    const timeline = timelineOf(retriedAfter(52, 1000));
+    const [finding] = retryAfterCheck.find(timeline, config);
     if (finding === undefined) throw new Error("expected a finding");
-    expect(retryAfterCheck.describe(finding, config)).toBe(
-      "operation op-1 was retried 52 ms after a response that asked for 1000 ms",
+    expect(retryAfterCheck.describe(finding, config, timeline.label)).toBe(
+      "operation api GET /customer/123 #1 was retried 52 ms after a response that asked for 1000 ms",
     );
   });
 });

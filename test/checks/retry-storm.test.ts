@@ -73,13 +73,14 @@ describe("the retry_storm check", () => {
   });
 
   it("describes both kinds of finding with their numbers", () => {
-    const [chain, gap] = retryStormCheck.find(timelineOf(chainOf(6, 10)), config);
+    const timeline = timelineOf(chainOf(6, 10));
+    const [chain, gap] = retryStormCheck.find(timeline, config);
     if (chain === undefined || gap === undefined) throw new Error("expected findings");
-    expect(retryStormCheck.describe(chain, config)).toBe(
-      "the retry chain of operation op-1 has 6 operations, more than 5",
+    expect(retryStormCheck.describe(chain, config, timeline.label)).toBe(
+      "the retry chain of operation api GET /customer/123 #1 has 6 operations, more than 5",
     );
-    expect(retryStormCheck.describe(gap, config)).toBe(
-      "operation op-1 was retried 10 ms after a response that asked for no delay, less than 100 ms",
+    expect(retryStormCheck.describe(gap, config, timeline.label)).toBe(
+      "operation api GET /customer/123 #1 was retried 10 ms after a response that asked for no delay, less than 100 ms",
     );
   });
 });

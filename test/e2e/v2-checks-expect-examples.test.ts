@@ -58,8 +58,10 @@ const EXAMPLES: readonly Example[] = [
       expect(finding).toMatchObject({ retry_after_ms: 1000 });
       expect(finding?.gap_ms).toBeLessThan(950);
       expect(report.diagnostics).toEqual([
-        `operation ${finding?.failed_operation_id} was retried ${finding?.gap_ms} ms after a response that asked for 1000 ms`,
+        `operation llm POST /v1/chat/completions #1 was retried ${finding?.gap_ms} ms after a response that asked for 1000 ms`,
       ]);
+      // The JSON keeps the ids; people read labels.
+      expect(finding?.failed_operation_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(stdout).toContain("Check retry_after:      1 finding\n");
     },
   },
@@ -84,7 +86,7 @@ const EXAMPLES: readonly Example[] = [
       // The chain of 7 calls always; each quick retry too, when the machine kept it under 100 ms.
       expect(report.checks[1]?.findings[0]).toMatchObject({ operations: 7 });
       expect(report.diagnostics[0]).toMatch(
-        /^the retry chain of operation \S+ has 7 operations, more than 5$/,
+        /^the retry chain of operation llm POST \/v1\/chat\/completions #1 has 7 operations, more than 5$/,
       );
       expect(report.retries_observed).toBe(6);
     },
@@ -112,7 +114,7 @@ const EXAMPLES: readonly Example[] = [
       expect(report.workload.exit_code).toBe(0);
       expect(report.retries_observed).toBe(1);
       expect(report.diagnostics[0]).toMatch(
-        /^operation \S+ failed under fault bad-request, which expects give_up, and was retried by operation \S+$/,
+        /^operation llm POST \/v1\/chat\/completions #1 failed under fault bad-request, which expects give_up, and was retried by operation llm POST \/v1\/chat\/completions #2$/,
       );
       expect(stdout).toContain("Workload exit:          exit code 0 (expected 3)\n");
     },

@@ -108,6 +108,32 @@ describe("HTML reports in a real browser", () => {
       "crm-down",
       "crm-down",
     ]);
+    // Operations are named by label everywhere a person reads; ids stay in tooltips and data.
+    expect(await page.locator("#recovery tbody tr td a").allTextContents()).toEqual([
+      "llm POST /v1/chat/completions #1",
+      "llm POST /v1/chat/completions #2",
+      "crm POST /tickets/123 #1",
+      "crm POST /tickets/123 #3",
+      "crm POST /tickets/123 #2",
+      "crm POST /tickets/123 #3",
+    ]);
+    expect(await attributes(page, "#recovery tbody tr td a", "href")).toContain("#operation-op-5");
+    const operations = page.locator("#operations tbody tr");
+    expect(await operations.count()).toBe(7);
+    expect(await operations.nth(0).locator("td").allTextContents()).toEqual([
+      "llm POST /v1/chat/completions #1",
+      "injected_http_error 503",
+      "1 ms",
+      "llm-overloaded",
+      "—",
+    ]);
+    expect(await operations.nth(1).locator("td").nth(4).textContent()).toBe(
+      "llm POST /v1/chat/completions #1",
+    );
+    expect(await operations.nth(5).locator("td").first().textContent()).toBe("notes tools/call save_note #1");
+    expect(await page.locator("#operations").isVisible()).toBe(true);
+    const html = await readFile(file, "utf8");
+    expect(html.replace(/(?:title|data-[a-z-]+|id|href)="[^"]*"/g, "")).not.toMatch(/\bop-[1-7]\b/);
   });
 
   it("a suite's index.html lists every scenario with its verdict and links to each run's page", async () => {

@@ -16,6 +16,12 @@ import type {
   RetryAfterFinding,
   RetryStormFinding,
 } from "../../checks/types.js";
+import {
+  labelMethod,
+  OperationOrdinals,
+  operationLabel,
+  printableLabel,
+} from "../../events/operation-label.js";
 import type { RunErrorPayload, WorkloadCompletedPayload } from "../../events/types.js";
 import type {
   AgentChaosEventV2,
@@ -54,6 +60,8 @@ interface OpenOperation {
   readonly index: number;
   readonly elapsedMs: number;
   readonly observed: OperationObservedPayloadV2;
+  /** How diagnostics name it (`llm POST /v1/chat/completions #1`). */
+  readonly label: string;
   /** Only its OPERATION_OBSERVED so far. */
   fresh: boolean;
   injected: { readonly index: number; readonly faultId: string } | null;
@@ -116,6 +124,12 @@ export class AnalysisStreamV2 {
   readonly #retryAfterFindings: RetryAfterFinding[] = [];
   readonly #stormGapFindings: RetryStormFinding[] = [];
   readonly #duplicateWrites: { lost: number; later: number; finding: DuplicateWriteFinding }[] = [];
+  readonly #ordinals = new OperationOrdinals();
+  /**
+   * The labels of the operations a diagnostic may name: injected, not applied, retried or
+   * retrying, failed, or a write that repeats a lost one. Plain successes keep none.
+   */
+  readonly #labels = new Map<string, string>();
   #order = 0;
   #usable: boolean;
 
@@ -162,6 +176,7 @@ export class AnalysisStreamV2 {
       case "FAULT_INJECTED": {
         const op = this.#open.get(payload.operation_id);
         if (op === undefined) return false;
+        this.#keepLabel(op);
         op.fresh = false;
         op.injections += 1;
         if (op.injected === null) {
@@ -177,6 +192,7 @@ export class AnalysisStreamV2 {
       case "FAULT_NOT_APPLIED": {
         const op = this.#open.get(payload.operation_id);
         if (op === undefined) return false;
+        this.#keepLabel(op);
         op.fresh = false;
         this.#notApplied.push(payload);
         const state = this.#selection(payload.fault_id);
@@ -206,7 +222,10 @@ export class AnalysisStreamV2 {
           }
           prune(chain);
         }
-        if (op.repeats !== null && status !== null && status < 400) this.#repeated(op);
+        if (op.repeats !== null && status !== null && status < 400) {
+          this.#keepLabel(op);
+          this.#repeated(op);
+        }
         return true;
       }
       default:
@@ -216,12 +235,19 @@ export class AnalysisStreamV2 {
 
   #observe(payload: OperationObservedPayloadV2, index: number, elapsedMs: number): boolean {
     if (!this.#ids.add(payload.operation_id)) return false;
+    const k = this.#ordinals.next(payload);
     const op: OpenOperation = {
       id: payload.operation_id,
       order: this.#order++,
       index,
       elapsedMs,
       observed: payload,
+      label: operationLabel({
+        dependency: payload.dependency,
+        method: labelMethod(payload),
+        path: payload.path,
+        k,
+      }),
       fresh: true,
       injected: null,
       injections: 0,
@@ -253,6 +279,8 @@ export class AnalysisStreamV2 {
     const op = this.#open.get(operationId);
     if (op === undefined || !op.fresh || operationId === retryOf) return false;
     const named = this.#open.get(retryOf);
+    this.#keepLabel(op);
+    if (named !== undefined) this.#keepLabel(named);
     let target: Chain | undefined;
     if (named !== undefined) {
       named.chain ??= this.#newChain(named.id, named.order, named.injected);
@@ -297,6 +325,7 @@ export class AnalysisStreamV2 {
     const op = this.#open.get(payload.operation_id);
     if (op === undefined) return false;
     this.#open.delete(op.id);
+    this.#keepLabel(op);
     const dependency = op.observed.dependency;
     this.#failedCount.set(dependency, (this.#failedCount.get(dependency) ?? 0) + 1);
     if (payload.failure_kind === "request_body_too_large" && op.countedBy !== null) {
@@ -463,6 +492,7 @@ export class AnalysisStreamV2 {
       unattributed: [...this.#unattributed],
       unknownFaultEvidence: [...this.#selections.keys()].some((id) => !known.has(id)),
       checks,
+      label: this.#label,
     });
     const recoverRows = rows.filter((row) => row.expect === "recover");
     return {
@@ -482,6 +512,12 @@ export class AnalysisStreamV2 {
       timing: facts.timing(),
     };
   }
+
+  #keepLabel(op: OpenOperation): void {
+    this.#labels.set(op.id, printableLabel(op.label));
+  }
+
+  #label = (operationId: string): string => this.#labels.get(operationId) ?? operationId;
 
   #recoveryRows(): RecoveryRowV2[] {
     const fifo = this.#scenario.recovery === "fifo" ? this.#fifo.rows() : [];
@@ -546,7 +582,9 @@ export class AnalysisStreamV2 {
         .sort((a, b) => a.lost - b.lost || a.later - b.later)
         .map((entry) => entry.finding),
     };
-    return CHECK_NAMES.flatMap((name) => checkOutcome(name, this.#checks, found[name] ?? []) ?? []);
+    return CHECK_NAMES.flatMap(
+      (name) => checkOutcome(name, this.#checks, found[name] ?? [], this.#label) ?? [],
+    );
   }
 
   #stormChains(): RetryStormFinding[] {

@@ -7,6 +7,7 @@ export function checkOutcome(
   name: CheckName,
   config: ChecksConfig,
   findings: readonly Finding[],
+  label: (operationId: string) => string,
 ): CheckOutcome | null {
   const own = config[name];
   if (own.mode === "off") return null;
@@ -16,6 +17,6 @@ export function checkOutcome(
     mode: own.mode,
     passed: findings.length === 0,
     findings,
-    diagnostics: findings.map((finding) => check.describe(finding as never, own as never)),
+    diagnostics: findings.map((finding) => check.describe(finding as never, own as never, label)),
   };
 }

@@ -112,6 +112,7 @@ export function analyzeV2(scenario: ScenarioV2, events: readonly AgentChaosEvent
     unattributed,
     unknownFaultEvidence: [...selections.keys()].some((id) => !known.has(id)),
     checks,
+    label: timeline.label,
   });
   const recoverRows = rows.filter((row: RecoveryRowV2) => row.expect === "recover");
   const first = sorted[0];

@@ -1,6 +1,7 @@
 /**
- * The diagnostic sentences of schema 2 (v2/evidence.md): fault ids, operation ids, counts,
- * methods, paths and fixed words only. Sentences about one fault of several start with
+ * The diagnostic sentences of schema 2 (see docs/evidence.md): fault ids, operation labels
+ * (`llm POST /v1/chat/completions #2`; the JSON keeps the ids), counts, methods, paths and
+ * fixed words only. Sentences about one fault of several start with
  * `fault <id>: ` followed by the schema-1 wording.
  */
 import type { NotAppliedReason } from "../../events/types-v2.js";
@@ -57,27 +58,30 @@ export function faultNotTriggered(faultId: string, observed: string): string {
 }
 
 /** Rule 14, one per FAULT_NOT_APPLIED. */
-export function faultNotApplied(faultId: string, operationId: string, reason: NotAppliedReason): string {
-  return `fault ${faultId} was selected for operation ${operationId} but not applied: ${reason}`;
+export function faultNotApplied(faultId: string, operation: string, reason: NotAppliedReason): string {
+  return `fault ${faultId} was selected for operation ${operation} but not applied: ${reason}`;
 }
 
+/** Names an operation for a person (`Timeline.label`). */
+export type Label = (operationId: string) => string;
+
 /** Rule 4a, one per retried row of a `give_up` fault. */
-export function unexpectedRetry(row: RecoveryRowV2): string {
-  return `operation ${row.failedOperationId} failed under fault ${row.faultId}, which expects give_up, and was retried by operation ${row.retriedBy}`;
+export function unexpectedRetry(row: RecoveryRowV2, label: Label): string {
+  return `operation ${label(row.failedOperationId)} failed under fault ${row.faultId}, which expects give_up, and was retried by operation ${row.retriedBy === null ? "none" : label(row.retriedBy)}`;
 }
 
 /** Rule 16, one per unresolved truncated row. */
-export function partialResponseAccepted(row: RecoveryRowV2): string {
-  return `operation ${row.failedOperationId} got a silently truncated response from fault ${row.faultId}, and no complete retry followed`;
+export function partialResponseAccepted(row: RecoveryRowV2, label: Label): string {
+  return `operation ${label(row.failedOperationId)} got a silently truncated response from fault ${row.faultId}, and no complete retry followed`;
 }
 
 /** Rule 10: evidence that cannot come from a correct run. */
-export function duplicateInjection(operationId: string): string {
-  return `duplicate fault injection evidence was recorded for operation ${operationId}`;
+export function duplicateInjection(operation: string): string {
+  return `duplicate fault injection evidence was recorded for operation ${operation}`;
 }
 
-export function unattributedFailure(operationId: string): string {
-  return `operation ${operationId} failed as fault-related, but no configured fault was injected into its retry chain`;
+export function unattributedFailure(operation: string): string {
+  return `operation ${operation} failed as fault-related, but no configured fault was injected into its retry chain`;
 }
 
 export const UNKNOWN_FAULT_EVIDENCE =

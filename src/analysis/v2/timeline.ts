@@ -2,6 +2,7 @@
  * The operations of a schema-2 run and their retry chains, indexed once from the events in
  * sequence order (v2/evidence.md). Pure data; the analyzer and the checks read it.
  */
+import { operationLabels, printableLabel } from "../../events/operation-label.js";
 import type {
   AgentChaosEventV2,
   OperationFailedPayloadV2,
@@ -38,6 +39,11 @@ export interface Timeline {
   chainOf(operationId: string): readonly OperationRecord[];
   /** Every retry chain of two or more operations, in the order of their first member. */
   readonly chains: readonly (readonly OperationRecord[])[];
+  /**
+   * How a person reads the operation's name (`llm POST /v1/chat/completions #1`, control
+   * characters shown as `?`); the id itself for an operation never observed.
+   */
+  label(operationId: string): string;
 }
 
 function record(operations: Map<string, OperationRecord>, id: string): OperationRecord {
@@ -111,9 +117,18 @@ export function buildTimeline(events: readonly AgentChaosEventV2[]): Timeline {
     if (list === undefined) members.set(root, [op]);
     else list.push(op);
   }
+  const labels = operationLabels(
+    events.flatMap(({ payload }) =>
+      payload.kind === "OPERATION_OBSERVED" ? [{ ...payload, operationId: payload.operation_id }] : [],
+    ),
+  );
   return {
     events,
     operations,
+    label: (operationId) => {
+      const label = labels.get(operationId);
+      return label === undefined ? operationId : printableLabel(label);
+    },
     chainOf: (operationId) => {
       if (!operations.has(operationId)) return [];
       return members.get(rootOf(parent, operationId)) ?? [];

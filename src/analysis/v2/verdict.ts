@@ -17,6 +17,7 @@ import {
   duplicateInjection,
   faultNotApplied,
   faultNotTriggered,
+  type Label,
   partialResponseAccepted,
   UNKNOWN_FAULT_EVIDENCE,
   unattributedFailure,
@@ -44,6 +45,8 @@ export interface VerdictFactsV2 extends RunFacts {
   /** FAULT_INJECTED or FAULT_NOT_APPLIED naming a fault the scenario does not have. */
   readonly unknownFaultEvidence: boolean;
   readonly checks: readonly CheckOutcome[];
+  /** How diagnostics name an operation. */
+  readonly label: Label;
 }
 
 type Rule = (facts: VerdictFactsV2) => Verdict | undefined;
@@ -71,11 +74,11 @@ const RULES: readonly Rule[] = [
   RUN_RULES.interrupted,
   RUN_RULES.timedOut,
   RUN_RULES.exitCodeNotRecorded,
-  /* 4a */ ({ rows }) =>
+  /* 4a */ ({ rows, label }) =>
     failedFor(
       "UNEXPECTED_RETRY",
       rows.filter((row) => row.expect === "give_up" && row.retriedBy !== null),
-      unexpectedRetry,
+      (row) => unexpectedRetry(row, label),
     ),
   RUN_RULES.exitCodeMismatch,
   RUN_RULES.duplicateSequences,
@@ -96,9 +99,9 @@ const RULES: readonly Rule[] = [
     failedFor(
       "INTERNAL_ERROR",
       [
-        ...f.duplicateInjections.map(duplicateInjection),
+        ...f.duplicateInjections.map((id) => duplicateInjection(f.label(id))),
         ...(f.unknownFaultEvidence ? [UNKNOWN_FAULT_EVIDENCE] : []),
-        ...f.unattributed.map(unattributedFailure),
+        ...f.unattributed.map((id) => unattributedFailure(f.label(id))),
       ],
       (sentence) => sentence,
     ),
@@ -141,16 +144,16 @@ const RULES: readonly Rule[] = [
           windowIncomplete(t.window.endOccurrence - t.window.startOccurrence + 1, t.evaluatedOccurrences),
         ),
     ),
-  /* 14 */ ({ notApplied }) =>
+  /* 14 */ ({ notApplied, label }) =>
     failedFor("FAULT_NOT_APPLIED", notApplied, (event) =>
-      faultNotApplied(event.fault_id, event.operation_id, event.reason),
+      faultNotApplied(event.fault_id, label(event.operation_id), event.reason),
     ),
   /* 15 */ ({ rows }) => (rows.length === 0 ? passed("FAULT_TOLERATED") : undefined),
-  /* 16 */ ({ rows }) =>
+  /* 16 */ ({ rows, label }) =>
     failedFor(
       "PARTIAL_RESPONSE_ACCEPTED",
       unresolvedRecoverRows(rows).filter((row) => row.failureKind === "injected_stream_truncated"),
-      partialResponseAccepted,
+      (row) => partialResponseAccepted(row, label),
     ),
   /* 17 */ ({ faults, rows }) => {
     const unresolved = new Set(unresolvedRecoverRows(rows).map((row) => row.faultId));

@@ -89,6 +89,9 @@ svg .bin-failed{fill:#d64533}
 .legend span::before{content:"";display:inline-block;width:12px;height:10px;margin-right:5px;vertical-align:-1px;border-radius:2px;background:var(--c)}
 pre.log{margin:8px 0 0;padding:10px 12px;background:#14181f;color:#e8ebf0;border-radius:6px;overflow-x:auto;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre}
 ul.logs{margin:8px 0 0;padding-left:20px}
+.table-wrap{overflow-x:auto;max-height:560px;overflow-y:auto}
+.fail-text{color:var(--fail)}
+tr:target td{background:#fff7d6}
 .note{font-size:12.5px;color:var(--muted);margin:6px 0 0}
 a{color:var(--rec)}
 footer{color:var(--muted);font-size:12px;margin-top:20px}

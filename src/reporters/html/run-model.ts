@@ -3,10 +3,13 @@
  * schemas 1 and 2) alone. Schema 1–3 runs have one lane named `dependency`; schema-4 runs one
  * lane per dependency, in scenario order. Nothing here comes from logs or the scenario.
  */
+import { labelMethod, OperationOrdinals, operationLabel } from "../../events/operation-label.js";
 import type { JsonObject } from "../saved-run.js";
 
 export interface OperationView {
   readonly id: string;
+  /** How a person reads it: `llm POST /v1/chat/completions #1` (see docs/explore.md). */
+  readonly label: string;
   readonly lane: string;
   readonly method: string;
   readonly path: string;
@@ -193,6 +196,7 @@ function evidenceOf(report: JsonObject): EvidenceView[] {
 
 interface MutableOperation {
   id: string;
+  label: string;
   lane: string;
   method: string;
   path: string;
@@ -210,6 +214,7 @@ function operationsOf(events: readonly JsonObject[]): {
   workloadEnd: number | null;
 } {
   const byId = new Map<string, MutableOperation>();
+  const ordinals = new OperationOrdinals();
   let workloadEnd: number | null = null;
   for (const event of events) {
     const payload = obj(event.payload);
@@ -222,8 +227,17 @@ function operationsOf(events: readonly JsonObject[]): {
     const id = strOrNull(payload.operation_id);
     if (id === null) continue;
     if (type === "OPERATION_OBSERVED") {
+      if (byId.has(id)) continue;
+      const identity = {
+        dependency: strOrNull(payload.dependency) ?? SINGLE_LANE,
+        protocol: payload.protocol === "mcp" ? ("mcp" as const) : ("http" as const),
+        method: str(payload.method),
+        path: str(payload.path),
+      };
+      const k = ordinals.next(identity);
       byId.set(id, {
         id,
+        label: operationLabel({ ...identity, method: labelMethod(identity), k }),
         lane: strOrNull(payload.dependency) ?? SINGLE_LANE,
         method: str(payload.method),
         path: str(payload.path),

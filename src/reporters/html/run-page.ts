@@ -4,6 +4,7 @@
  */
 import { LOG_TAIL_LIMITS, logTail, secretValues } from "../../report/log-tail.js";
 import { type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
+import { listedOperations, operationRef, operationsSection } from "./operations-table.js";
 import { esc, formatMs, page } from "./page.js";
 import { type RunModel, runModel } from "./run-model.js";
 import { renderTimeline } from "./timeline.js";
@@ -23,11 +24,6 @@ function table(
     )
     .join("");
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function operationLink(id: string | null): string {
-  if (id === null) return '<span class="muted">—</span>';
-  return `<a class="mono" href="#op-${esc(id.replace(/[^A-Za-z0-9_-]/g, "_"))}">${esc(id)}</a>`;
 }
 
 function faultsSection(model: RunModel): string {
@@ -80,10 +76,12 @@ function evidenceSection(model: RunModel): string {
     return `<section id="recovery"><h2>Recovery evidence${mode}</h2><p class="muted">No fault-related failure to recover from.</p></section>`;
   }
   const v4 = model.schemaVersion === 4;
+  const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
+  const listed = new Set(listedOperations(model).listed.map((operation) => operation.id));
   const rows = model.evidence.map((row) => [
     ...(v4 ? [`<code>${esc(row.faultId ?? "")}</code>`] : []),
-    operationLink(row.failed),
-    operationLink(row.retry),
+    operationRef(row.failed, labels, listed),
+    operationRef(row.retry, labels, listed),
     row.latencyMs === null ? '<span class="muted">not recovered</span>' : esc(formatMs(row.latencyMs)),
   ]);
   const headers = [...(v4 ? ["Fault"] : []), "Failed operation", "Recovered by", "Recovery latency"];
@@ -168,6 +166,7 @@ export function renderRunPage(model: RunModel, logs?: RunLogs): string {
 <section id="timeline"><h2>Timeline</h2>${renderTimeline(model)}</section>
 ${faultsSection(model)}
 ${evidenceSection(model)}
+${operationsSection(model)}
 ${checksSection(model)}
 ${dependenciesSection(model)}
 ${logsSection(logs)}

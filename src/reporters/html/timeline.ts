@@ -83,7 +83,7 @@ function domId(operationId: string): string {
   return `op-${operationId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 }
 
-function operationTitle(operation: OperationView): string {
+function operationTitle(operation: OperationView, labels: ReadonlyMap<string, string>): string {
   const outcome =
     operation.outcome === "open"
       ? "no terminal event"
@@ -92,13 +92,15 @@ function operationTitle(operation: OperationView): string {
         : `failed ${operation.failureKind ?? ""}${operation.status === null ? "" : ` ${operation.status}`}`;
   const duration = operation.end === null ? "" : ` · ${formatMs(operation.end - operation.start)}`;
   const fault = operation.injected === null ? "" : ` · fault ${operation.injected}`;
-  const retry = operation.retryOf === null ? "" : ` · retry of ${operation.retryOf}`;
-  return `${operation.id} · ${operation.method} ${operation.path} · ${outcome}${duration}${fault}${retry}`;
+  const retry =
+    operation.retryOf === null ? "" : ` · retry of ${labels.get(operation.retryOf) ?? operation.retryOf}`;
+  return `${operation.label} · ${outcome}${duration}${fault}${retry}`;
 }
 
 function detailed(model: RunModel, scale: Scale): { body: string; height: number } {
   const parts: string[] = [];
   const position = new Map<string, { x1: number; x2: number; y: number }>();
+  const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
   const barEnd = (operation: OperationView): number =>
     Math.max(scale.x(operation.end ?? model.workloadEnd ?? operation.start), scale.x(operation.start) + 3);
   let top = AXIS + 6;
@@ -122,7 +124,7 @@ function detailed(model: RunModel, scale: Scale): { body: string; height: number
       parts.push(
         `<rect id="${domId(operation.id)}" class="op op-${operation.outcome}${injected}" data-operation-id="${esc(operation.id)}"` +
           `${operation.injected === null ? "" : ` data-fault-id="${esc(operation.injected)}"`}` +
-          ` x="${x1.toFixed(1)}" y="${y}" width="${(x2 - x1).toFixed(1)}" height="10"><title>${esc(operationTitle(operation))}</title></rect>`,
+          ` x="${x1.toFixed(1)}" y="${y}" width="${(x2 - x1).toFixed(1)}" height="10"><title>${esc(operationTitle(operation, labels))}</title></rect>`,
       );
       if (operation.injected !== null) {
         parts.push(
@@ -135,13 +137,14 @@ function detailed(model: RunModel, scale: Scale): { body: string; height: number
     parts.push("</g>");
     top += height;
   });
-  parts.push(...links(model, position), ...recoveryLabels(model.evidence, position));
+  parts.push(...links(model, position, labels), ...recoveryLabels(model.evidence, position));
   return { body: parts.join(""), height: top + 8 };
 }
 
 function links(
   model: RunModel,
   position: ReadonlyMap<string, { x1: number; x2: number; y: number }>,
+  labels: ReadonlyMap<string, string>,
 ): string[] {
   const parts: string[] = [];
   const fromCount = new Map<string, number>();
@@ -161,7 +164,7 @@ function links(
       `${(to.x1 - bend).toFixed(1)} ${to.y + sag} ${to.x1.toFixed(1)} ${to.y}`;
     parts.push(
       `<path class="retry-link" data-from="${esc(operation.retryOf)}" data-to="${esc(operation.id)}" marker-end="url(#arrow)" d="${d}">` +
-        `<title>${esc(`${operation.id} retries ${operation.retryOf}`)}</title></path>`,
+        `<title>${esc(`${operation.label} retries ${labels.get(operation.retryOf) ?? operation.retryOf}`)}</title></path>`,
     );
   }
   return parts;

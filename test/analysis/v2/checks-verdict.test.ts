@@ -12,7 +12,9 @@ describe("rule 18 and the check modes", () => {
     expect(analysis).toMatchObject({
       result: "FAILED",
       reasonCode: "RETRY_AFTER_NOT_HONOURED",
-      diagnostics: ["operation op-1 was retried 52 ms after a response that asked for 1000 ms"],
+      diagnostics: [
+        "operation api GET /customer/123 #1 was retried 52 ms after a response that asked for 1000 ms",
+      ],
     });
     expect(analysis.checks.map((check) => [check.name, check.mode, check.passed])).toEqual([
       ["retry_after", "enforce", false],
@@ -54,7 +56,7 @@ describe("rule 18 and the check modes", () => {
     expect(analyzeV2(stormOnly, events)).toMatchObject({
       result: "FAILED",
       reasonCode: "RETRY_STORM",
-      diagnostics: ["the retry chain of operation op-1 has 7 operations, more than 5"],
+      diagnostics: ["the retry chain of operation api GET /customer/123 #1 has 7 operations, more than 5"],
     });
   });
 

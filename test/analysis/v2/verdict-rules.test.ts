@@ -53,7 +53,7 @@ describe("the result precedence of v2/evidence.md", () => {
       result: "FAILED",
       reasonCode: "UNEXPECTED_RETRY",
       diagnostics: [
-        "operation op-1 failed under fault f1, which expects give_up, and was retried by operation op-2",
+        "operation api GET /customer/123 #1 failed under fault f1, which expects give_up, and was retried by operation api GET /customer/123 #2",
       ],
     });
     // A failed retry is a retry too.
@@ -200,7 +200,7 @@ describe("the result precedence of v2/evidence.md", () => {
     expect(verdict(analyzeV2(scenario, twice.events()))).toEqual({
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
-      diagnostics: ["duplicate fault injection evidence was recorded for operation op-1"],
+      diagnostics: ["duplicate fault injection evidence was recorded for operation api GET /customer/123 #1"],
     });
     const orphan = recoveredRun()
       .observed("op-9", "fp-z")
@@ -210,7 +210,7 @@ describe("the result precedence of v2/evidence.md", () => {
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
       diagnostics: [
-        "operation op-9 failed as fault-related, but no configured fault was injected into its retry chain",
+        "operation api GET /customer/123 #3 failed as fault-related, but no configured fault was injected into its retry chain",
       ],
     });
     expect(verdict(analyzeV2(oneFault(), recoveredRun().workloadCompleted().events()))).toEqual(RECOVERED);
@@ -258,7 +258,9 @@ describe("the result precedence of v2/evidence.md", () => {
     expect(verdict(analysis)).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_NOT_APPLIED",
-      diagnostics: ["fault second was selected for operation op-1 but not applied: another_fault_acted"],
+      diagnostics: [
+        "fault second was selected for operation api GET /customer/123 #1 but not applied: another_fault_acted",
+      ],
     });
     expect(analysis.faults.map((f) => [f.id, f.selections.length, f.injected, f.notApplied])).toEqual([
       ["first", 1, 1, 0],
@@ -278,7 +280,9 @@ describe("the result precedence of v2/evidence.md", () => {
     expect(verdict(analyzeV2(oneFault(), run.events()))).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_NOT_APPLIED",
-      diagnostics: ["fault f1 was selected for operation op-1 but not applied: ended_before_cut"],
+      diagnostics: [
+        "fault f1 was selected for operation api GET /customer/123 #1 but not applied: ended_before_cut",
+      ],
     });
   });
 
@@ -307,7 +311,7 @@ describe("the result precedence of v2/evidence.md", () => {
       result: "FAILED",
       reasonCode: "PARTIAL_RESPONSE_ACCEPTED",
       diagnostics: [
-        "operation op-1 got a silently truncated response from fault f1, and no complete retry followed",
+        "operation api POST /v1/chat/completions #1 got a silently truncated response from fault f1, and no complete retry followed",
       ],
     });
     const retried = successfulRetry(truncated(), "op-2", "op-1").workloadCompleted();
