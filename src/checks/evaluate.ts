@@ -9,8 +9,10 @@ function evaluate<N extends CheckName>(
   name: N,
   timeline: Timeline,
   config: ChecksConfig[N],
+  workloadRan: boolean,
 ): CheckOutcome | null {
   if (config.mode === "off") return null;
+  if (!workloadRan) return notEvaluated(name, config.mode);
   const check: CheckDefinition<N> = REGISTRY[name];
   const findings = check.find(timeline, config);
   return {
@@ -22,9 +24,20 @@ function evaluate<N extends CheckName>(
   };
 }
 
-/** The checks that are not `off`, evaluated in registry order. `report` checks never decide the result. */
-export function evaluateChecks(timeline: Timeline, config: ChecksConfig): CheckOutcome[] {
-  return CHECK_NAMES.flatMap((name) => evaluate(name, timeline, config[name]) ?? []);
+/**
+ * A check of a run whose workload never ran (a dependency or the workload could not be
+ * started): nothing was checked, so it neither passed nor failed.
+ */
+export function notEvaluated(name: CheckName, mode: CheckOutcome["mode"]): CheckOutcome {
+  return { name, mode, passed: null, findings: [], diagnostics: [] };
+}
+
+/**
+ * The checks that are not `off`, evaluated in registry order (not evaluated when the workload
+ * never ran). `report` checks never decide the result.
+ */
+export function evaluateChecks(timeline: Timeline, config: ChecksConfig, workloadRan = true): CheckOutcome[] {
+  return CHECK_NAMES.flatMap((name) => evaluate(name, timeline, config[name], workloadRan) ?? []);
 }
 
 /** The reason code a check gives when it is enforced and has findings. */

@@ -65,8 +65,8 @@ export interface CheckDefinition<N extends CheckName> {
 export interface CheckOutcome {
   readonly name: CheckName;
   readonly mode: Exclude<CheckMode, "off">;
-  /** No findings. */
-  readonly passed: boolean;
+  /** No findings; null when nothing was checked because the workload never ran. */
+  readonly passed: boolean | null;
   readonly findings: readonly Finding[];
   /** One sentence per finding (operation labels, counts and fixed words). */
   readonly diagnostics: readonly string[];

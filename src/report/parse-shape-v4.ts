@@ -180,7 +180,7 @@ function check(item: StrictObject): ReportCheckV4 {
   return {
     name,
     mode: item.oneOf("mode", ["report", "enforce"]),
-    passed: item.boolean("passed"),
+    passed: item.nullableBoolean("passed"),
     findings: item
       .items("findings")
       .map((value, index) => finding(value, childPath(item.at("findings"), index), shapes)),

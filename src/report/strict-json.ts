@@ -109,6 +109,10 @@ export class StrictObject {
     return value;
   }
 
+  nullableBoolean(key: string): boolean | null {
+    return this.value[key] === null ? null : this.boolean(key);
+  }
+
   /** An integer in JavaScript's safe range (counts, durations, ordinals, exit codes). */
   integer(key: string): number {
     return safeInteger(this.value[key], this.at(key));

@@ -48,7 +48,11 @@ function faultField(fault: ReportFaultV4): Field {
   return [`Fault ${fault.id}:`, `${fault.type} on ${fault.dependency}, ${injected}${notApplied}${expect}`];
 }
 
+/** What a check that was never evaluated says (terminal, HTML). */
+export const NOT_EVALUATED = "not evaluated (the workload never ran)";
+
 function checkField(check: ReportCheckV4): Field {
+  if (check.passed === null) return [`Check ${check.name}:`, NOT_EVALUATED];
   const outcome = check.passed ? "passed" : plural(check.findings.length, "finding");
   return [`Check ${check.name}:`, `${outcome}${check.mode === "report" ? " (report only)" : ""}`];
 }

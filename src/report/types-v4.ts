@@ -72,7 +72,8 @@ export type ReportFindingV4 = Finding;
 export interface ReportCheckV4 {
   readonly name: CheckName;
   readonly mode: "report" | "enforce";
-  readonly passed: boolean;
+  /** null: not evaluated, because the workload never ran. */
+  readonly passed: boolean | null;
   readonly findings: readonly ReportFindingV4[];
 }
 

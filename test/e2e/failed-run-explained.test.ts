@@ -86,3 +86,50 @@ describe("a failed schema-2 run shows why the agent failed", () => {
     expect(run.stdout).not.toContain("Workload stderr");
   });
 });
+
+/** A scenario whose only dependency exits at once with `stderr` on its error stream. */
+function brokenDependencyScenario(stderr: string): string {
+  return `schema_version: 2
+name: broken-dependency
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: ${yamlList([process.execPath, "-e", `process.stderr.write(${JSON.stringify(stderr)}); process.exit(2)`])}
+      readiness: {path: /health}
+workload:
+  command: ${yamlList([process.execPath, "-e", "0"])}
+success:
+  exit_code: 0
+timeout_seconds: 20
+`;
+}
+
+describe("checks of a run whose workload never ran", () => {
+  it("are not evaluated: passed null in report.json, 'not evaluated' in the summary, inspect, JUnit and HTML", async () => {
+    const file = await writeScenario(dir.path, "broken", brokenDependencyScenario("boom\n"));
+    const out = join(dir.path, "runs");
+    const run = await runInProcess(["run", file, "--output-dir", out, "--reporter", "html,junit"], dir.path);
+    expect(run.code).toBe(3);
+    const folder = join(out, (await import("node:fs")).readdirSync(out)[0] as string);
+    const report = JSON.parse(await readFile(join(folder, "report.json"), "utf8"));
+    expect(report.reason_code).toBe("DEPENDENCY_START_FAILED");
+    expect(report.checks).toEqual([
+      { name: "retry_after", mode: "enforce", passed: null, findings: [] },
+      { name: "retry_storm", mode: "report", passed: null, findings: [] },
+      { name: "duplicate_writes", mode: "report", passed: null, findings: [] },
+    ]);
+    const line = "Check retry_after:      not evaluated (the workload never ran)\n";
+    expect(run.stdout).toContain(line);
+    expect(run.stdout).not.toMatch(/Check \w+: +passed/);
+    const inspected = await runInProcess(["inspect", folder], dir.path);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toContain(line);
+    expect(await readFile(join(folder, "junit.xml"), "utf8")).toContain(
+      "Check duplicate_writes: not evaluated (the workload never ran)",
+    );
+    const html = await readFile(join(folder, "report.html"), "utf8");
+    expect(html.match(/not evaluated \(the workload never ran\)/g)).toHaveLength(3);
+  });
+});

@@ -93,6 +93,7 @@ describe("the consistency rules of strict reading", () => {
       "fault-recovery-mismatch",
       "check-order-invalid",
       "check-passed-contradicts-findings",
+      "check-not-evaluated-but-workload-ran",
     ];
     expect([...covered].sort()).toEqual([...rules].sort());
   });

@@ -372,9 +372,9 @@ Workload exit:          not started
 Dependency llm:         http, 0 operations, 0 failed
 Dependency crm:         http, 0 operations, 0 failed
 Fault crm-503:          http_error on crm, injected 0/1
-Check retry_after:      passed
-Check retry_storm:      passed (report only)
-Check duplicate_writes: passed (report only)
+Check retry_after:      not evaluated (the workload never ran)
+Check retry_storm:      not evaluated (the workload never ran)
+Check duplicate_writes: not evaluated (the workload never ran)
 Faults injected:        0/1
 Failed operations:      0
 Retries:                0

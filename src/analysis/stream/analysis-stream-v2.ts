@@ -583,7 +583,8 @@ export class AnalysisStreamV2 {
         .map((entry) => entry.finding),
     };
     return CHECK_NAMES.flatMap(
-      (name) => checkOutcome(name, this.#checks, found[name] ?? [], this.#label) ?? [],
+      (name) =>
+        checkOutcome(name, this.#checks, found[name] ?? [], this.#label, this.#facts.workloadStarted) ?? [],
     );
   }
 

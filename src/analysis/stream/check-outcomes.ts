@@ -1,4 +1,5 @@
 /** A check's outcome from its findings, as `evaluateChecks` builds it (checks/evaluate.ts). */
+import { notEvaluated } from "../../checks/evaluate.js";
 import { CHECKS } from "../../checks/registry.js";
 import type { CheckDefinition, CheckOutcome, Finding } from "../../checks/types.js";
 import type { CheckName, ChecksConfig } from "../../scenario/types-v2.js";
@@ -8,9 +9,11 @@ export function checkOutcome(
   config: ChecksConfig,
   findings: readonly Finding[],
   label: (operationId: string) => string,
+  workloadRan: boolean,
 ): CheckOutcome | null {
   const own = config[name];
   if (own.mode === "off") return null;
+  if (!workloadRan) return notEvaluated(name, own.mode);
   const check = CHECKS[name] as CheckDefinition<CheckName>;
   return {
     name,

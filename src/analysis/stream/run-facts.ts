@@ -15,6 +15,8 @@ export class RunFacts {
   duplicateSequences = false;
   runError: PayloadOf<"RUN_ERROR"> | null = null;
   completion: PayloadOf<"WORKLOAD_COMPLETED"> | null = null;
+  /** Whether a WORKLOAD_STARTED was recorded (the workload ran). */
+  workloadStarted = false;
   /** The operation id of the latest OPERATION_OBSERVED. */
   lastObservedId: string | null = null;
   #previousSequence = 0;
@@ -61,6 +63,9 @@ export class RunFacts {
         break;
       case "WORKLOAD_COMPLETED":
         this.completion = payload;
+        break;
+      case "WORKLOAD_STARTED":
+        this.workloadStarted = true;
         break;
       default:
         break;

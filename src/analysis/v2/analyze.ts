@@ -94,7 +94,8 @@ export function analyzeV2(scenario: ScenarioV2, events: readonly AgentChaosEvent
     return { fault, evidence, observed: () => observedOn(fault.dependency, timeline) };
   });
   const faults = configured.map(({ evidence }) => evidence);
-  const checks = evaluateChecks(timeline, scenario.checks);
+  const workloadRan = sorted.some((event) => event.payload.kind === "WORKLOAD_STARTED");
+  const checks = evaluateChecks(timeline, scenario.checks, workloadRan);
   const notApplied = sorted.flatMap((event): FaultNotAppliedPayload[] =>
     event.payload.kind === "FAULT_NOT_APPLIED" ? [event.payload] : [],
   );

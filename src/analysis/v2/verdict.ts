@@ -165,7 +165,7 @@ const RULES: readonly Rule[] = [
     );
   },
   /* 18 */ ({ checks }) => {
-    const enforced = checks.find((check) => check.mode === "enforce" && !check.passed);
+    const enforced = checks.find((check) => check.mode === "enforce" && check.passed === false);
     return enforced === undefined
       ? undefined
       : failedFor(checkReason(enforced.name), enforced.diagnostics, (sentence) => sentence);

@@ -50,7 +50,8 @@ export type RuleId =
   | "evidence-fault-unknown"
   | "fault-recovery-mismatch"
   | "check-order-invalid"
-  | "check-passed-contradicts-findings";
+  | "check-passed-contradicts-findings"
+  | "check-not-evaluated-but-workload-ran";
 
 export interface Violation {
   readonly rule: RuleId;

@@ -57,7 +57,8 @@ export interface RunModel {
   readonly faults: readonly FaultView[];
   readonly evidence: readonly EvidenceView[];
   readonly recoveryMode: string | null;
-  readonly checks: readonly { name: string; mode: string; passed: boolean; findings: number }[];
+  /** `passed` null: not evaluated (the workload never ran). */
+  readonly checks: readonly { name: string; mode: string; passed: boolean | null; findings: number }[];
   readonly dependencies: readonly { name: string; detail: string; observed: number; failed: number }[];
   readonly lanes: readonly string[];
   readonly operations: readonly OperationView[];
@@ -326,7 +327,7 @@ export function runModel(report: JsonObject, events: readonly JsonObject[]): Run
       return {
         name: str(check.name),
         mode: str(check.mode),
-        passed: check.passed === true,
+        passed: check.passed === null ? null : check.passed === true,
         findings: arr(check.findings).length,
       };
     }),

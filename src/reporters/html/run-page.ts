@@ -3,6 +3,7 @@
  * its logs (with the last stderr lines of a failed run, masked).
  */
 import { LOG_TAIL_LIMITS, logTail, secretValues } from "../../report/log-tail.js";
+import { NOT_EVALUATED } from "../../report/summary-v4.js";
 import { type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { listedOperations, operationRef, operationsSection } from "./operations-table.js";
 import { esc, formatMs, page } from "./page.js";
@@ -93,8 +94,12 @@ function checksSection(model: RunModel): string {
   const rows = model.checks.map((check) => [
     `<code>${esc(check.name)}</code>`,
     esc(check.mode),
-    check.passed ? '<span class="badge PASSED">passed</span>' : '<span class="badge FAILED">findings</span>',
-    esc(check.findings),
+    check.passed === null
+      ? `<span class="muted not-evaluated">${esc(NOT_EVALUATED)}</span>`
+      : check.passed
+        ? '<span class="badge PASSED">passed</span>'
+        : '<span class="badge FAILED">findings</span>',
+    check.passed === null ? '<span class="muted">—</span>' : esc(check.findings),
   ]);
   return `<section id="checks"><h2>Checks</h2>${table(["Check", "Mode", "Outcome", "Findings"], rows, [3])}</section>`;
 }

@@ -48,7 +48,7 @@ export function allowedOutcomesV4(report: ReportV4): Outcome[] {
     if (truncated) allowed.push(["FAILED", "PARTIAL_RESPONSE_ACCEPTED"]);
     return then(["FAILED", "RECOVERY_NOT_OBSERVED"]);
   }
-  const enforced = checks.find((check) => check.mode === "enforce" && !check.passed);
+  const enforced = checks.find((check) => check.mode === "enforce" && check.passed === false);
   if (enforced !== undefined) return then(["FAILED", CHECKS[enforced.name].reason]);
   if (recovery.evidence.some((row) => row.retry_operation_id !== null))
     return then(["RECOVERED", "RECOVERY_OBSERVED"]);
