@@ -1,15 +1,15 @@
 import type { OperationRecord, Timeline } from "../analysis/v2/timeline.js";
+import type { ChecksConfig } from "../scenario/types-v2.js";
+import { writeMatcher } from "./scope.js";
 import type { CheckDefinition, DuplicateWriteFinding } from "./types.js";
 
-const WRITE_METHODS = new Set(["POST", "PATCH"]);
-
-/** A POST or PATCH that failed `injected_response_lost` after the upstream accepted it (< 400). */
-function isLostWrite(op: OperationRecord): boolean {
+/** A write (see scope.ts) that failed `injected_response_lost` after the upstream accepted it (< 400). */
+function isLostWrite(op: OperationRecord, isWrite: ReturnType<typeof writeMatcher>): boolean {
   const observed = op.observed?.payload;
   const failure = op.failure?.payload;
   return (
-    observed?.protocol === "http" &&
-    WRITE_METHODS.has(observed.method.toUpperCase()) &&
+    observed !== undefined &&
+    isWrite(observed) &&
     failure?.failure_kind === "injected_response_lost" &&
     failure.upstream_status !== null &&
     failure.upstream_status < 400
@@ -23,10 +23,11 @@ function isLostWrite(op: OperationRecord): boolean {
  */
 export const duplicateWritesCheck: CheckDefinition<"duplicate_writes"> = {
   reason: "DUPLICATE_WRITE",
-  find: (timeline: Timeline) => {
+  find: (timeline: Timeline, config: ChecksConfig["duplicate_writes"]) => {
     const findings: DuplicateWriteFinding[] = [];
     const operations = [...timeline.operations.values()];
-    for (const lost of operations.filter(isLostWrite)) {
+    const isWrite = writeMatcher(config);
+    for (const lost of operations.filter((op) => isLostWrite(op, isWrite))) {
       const lostAt = lost.failure?.index ?? 0;
       const { dependency, fingerprint, idempotency_key_hash: key } = lost.observed?.payload ?? {};
       for (const later of operations) {

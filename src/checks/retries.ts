@@ -1,8 +1,16 @@
-import type { Timeline } from "../analysis/v2/timeline.js";
+import type { OperationRecord, Timeline } from "../analysis/v2/timeline.js";
+
+/** The dependency of a retry chain (retries never cross dependencies): its first observed member's. */
+export function chainDependency(chain: readonly OperationRecord[]): string | null {
+  for (const member of chain) if (member.observed !== null) return member.observed.payload.dependency;
+  return null;
+}
 
 /** A retry and its previous failure (v2/evidence.md "Checks"). */
 export interface RetryGap {
   readonly retryId: string;
+  /** The retry's dependency (null when it was never observed). */
+  readonly dependency: string | null;
   readonly failedId: string;
   /** Retry observed `elapsed_ms` − previous failure `elapsed_ms`. */
   readonly gapMs: number;
@@ -32,6 +40,7 @@ export function retryGaps(timeline: Timeline): RetryGap[] {
       index: op.retry.index,
       gap: {
         retryId: op.id,
+        dependency: op.observed?.payload.dependency ?? null,
         failedId: previous.id,
         gapMs: start.elapsedMs - previous.elapsedMs,
         retryAfterMs: previous.retryAfterMs,

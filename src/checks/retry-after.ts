@@ -1,4 +1,5 @@
 import { retryGaps } from "./retries.js";
+import { coversDependency } from "./scope.js";
 import type { CheckDefinition } from "./types.js";
 
 /**
@@ -12,9 +13,12 @@ export function isTooEarly(gapMs: number, retryAfterMs: number): boolean {
 /** `retry_after`: a retry whose previous failure asked for a wait, observed before it was over. */
 export const retryAfterCheck: CheckDefinition<"retry_after"> = {
   reason: "RETRY_AFTER_NOT_HONOURED",
-  find: (timeline) =>
+  find: (timeline, config) =>
     retryGaps(timeline).flatMap((retry) =>
-      retry.retryAfterMs !== null && isTooEarly(retry.gapMs, retry.retryAfterMs)
+      retry.retryAfterMs !== null &&
+      isTooEarly(retry.gapMs, retry.retryAfterMs) &&
+      retry.dependency !== null &&
+      coversDependency(config, retry.dependency)
         ? [
             {
               operation_id: retry.retryId,

@@ -1,4 +1,5 @@
-import { retryGaps } from "./retries.js";
+import { chainDependency, retryGaps } from "./retries.js";
+import { coversDependency } from "./scope.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 
 /**
@@ -10,13 +11,15 @@ export const retryStormCheck: CheckDefinition<"retry_storm"> = {
   reason: "RETRY_STORM",
   find: (timeline, config) => {
     const findings: RetryStormFinding[] = [];
+    const covered = (dependency: string | null) =>
+      dependency !== null && coversDependency(config, dependency);
     for (const chain of timeline.chains) {
       const first = chain[0];
-      if (first !== undefined && chain.length > config.maxAttempts)
+      if (first !== undefined && chain.length > config.maxAttempts && covered(chainDependency(chain)))
         findings.push({ first_operation_id: first.id, operations: chain.length });
     }
     for (const retry of retryGaps(timeline)) {
-      if (retry.retryAfterMs === null && retry.gapMs < config.minGapMs)
+      if (retry.retryAfterMs === null && retry.gapMs < config.minGapMs && covered(retry.dependency))
         findings.push({
           operation_id: retry.retryId,
           failed_operation_id: retry.failedId,

@@ -193,10 +193,24 @@ export type FaultV2 =
 export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
 export type CheckMode = "off" | "report" | "enforce";
 
+/** Which dependencies a check looks at: `null` for every one. */
+export interface CheckScope {
+  readonly mode: CheckMode;
+  readonly dependencies: readonly string[] | null;
+}
+
+/** A method `duplicate_writes` may look at: those that can change something by their contract. */
+export type WriteMethod = "POST" | "PUT" | "PATCH" | "DELETE";
+
 export interface ChecksConfig {
-  readonly retry_after: { readonly mode: CheckMode };
-  readonly retry_storm: { readonly mode: CheckMode; readonly maxAttempts: number; readonly minGapMs: number };
-  readonly duplicate_writes: { readonly mode: CheckMode };
+  readonly retry_after: CheckScope;
+  readonly retry_storm: CheckScope & { readonly maxAttempts: number; readonly minGapMs: number };
+  readonly duplicate_writes: CheckScope & {
+    /** Default POST and PATCH. */
+    readonly methods: readonly WriteMethod[];
+    /** Path globs (`*` matches within and across segments); null: every path but model calls. */
+    readonly paths: readonly string[] | null;
+  };
 }
 
 export interface WorkloadV2 extends CommandSpec {

@@ -37,7 +37,7 @@ export function seeded(seed: number): Random {
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const chance = (random: Random, p: number): boolean => random() < p;
 const HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-const PATHS = ["/a/1", "/a/2", "/b/x", "/c", ""];
+const PATHS = ["/a/1", "/a/2", "/b/x", "/c", "", "/v1/chat/completions"];
 const TARGET_PATHS = ["/a/*", "/b/*", "/*", "/c"];
 
 function randomTrigger(random: Random): Trigger {
@@ -107,6 +107,15 @@ function randomScenarioV2(random: Random): ScenarioV2 {
     }
   });
   const mode = (): CheckMode => pick(random, ["off", "report", "enforce"] as CheckMode[]);
+  const scope = (): string[] | null =>
+    chance(random, 0.6)
+      ? null
+      : [
+          pick(
+            random,
+            dependencies.map((dependency) => dependencyV2(dependency).name),
+          ),
+        ];
   return {
     schemaVersion: 2,
     name: "random",
@@ -115,13 +124,19 @@ function randomScenarioV2(random: Random): ScenarioV2 {
     faults,
     recovery: chance(random, 0.5) ? "chain" : "fifo",
     checks: {
-      retry_after: { mode: mode() },
+      retry_after: { mode: mode(), dependencies: scope() },
       retry_storm: {
         mode: mode(),
         maxAttempts: 1 + Math.floor(random() * 4),
         minGapMs: Math.floor(random() * 200),
+        dependencies: scope(),
       },
-      duplicate_writes: { mode: mode() },
+      duplicate_writes: {
+        mode: mode(),
+        dependencies: scope(),
+        methods: chance(random, 0.7) ? ["POST", "PATCH"] : ["PATCH"],
+        paths: chance(random, 0.7) ? null : [pick(random, TARGET_PATHS)],
+      },
     },
     success: { exitCode: chance(random, 0.8) ? 0 : 1 },
     timeoutSeconds: 60,

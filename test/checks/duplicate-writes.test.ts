@@ -10,6 +10,8 @@ const OTHER_KEY = "b".repeat(64);
 
 interface Write {
   readonly method?: string;
+  readonly path?: string;
+  readonly config?: typeof config;
   readonly lostKey?: string | null;
   readonly retryKey?: string | null;
   readonly upstreamStatus?: number;
@@ -21,7 +23,7 @@ interface Write {
 function lostAndRepeated(write: Write = {}) {
   const request = (key: string | null | undefined, dependency = "api"): ObservedOptions => ({
     method: write.method ?? "POST",
-    path: "/tickets",
+    path: write.path ?? "/tickets",
     idempotencyKeyHash: key ?? null,
     dependency,
   });
@@ -37,7 +39,7 @@ function lostAndRepeated(write: Write = {}) {
   const status = write.retryStatus ?? 201;
   if (status < 400) run.succeeded("op-2", { statusCode: status });
   else run.failed("op-2", "upstream_http_error", { statusCode: status });
-  return duplicateWritesCheck.find(timelineOf(run), config);
+  return duplicateWritesCheck.find(timelineOf(run), write.config ?? config);
 }
 
 const FINDING = [{ operation_id: "op-1", duplicate_operation_id: "op-2" }];
@@ -51,6 +53,34 @@ describe("the duplicate_writes check", () => {
   it("never finds a PUT (idempotent) or a GET", () => {
     expect(lostAndRepeated({ method: "PUT" })).toEqual([]);
     expect(lostAndRepeated({ method: "GET" })).toEqual([]);
+  });
+
+  it("leaves model calls out by default: they create nothing a repeat would duplicate", () => {
+    for (const path of [
+      "/v1/chat/completions",
+      "/openai/deployments/gpt/chat/completions",
+      "/v1/responses",
+      "/v1/messages",
+      "/v1/completions",
+      "/v1/embeddings",
+    ])
+      expect({ path, found: lostAndRepeated({ path }) }).toEqual({ path, found: [] });
+    // Without the /v1 segment these are an application's own writes.
+    expect(lostAndRepeated({ path: "/surveys/1/responses" })).toEqual(FINDING);
+    expect(lostAndRepeated({ path: "/rooms/1/messages" })).toEqual(FINDING);
+    // Naming paths replaces the default: a model call can be checked on purpose.
+    expect(lostAndRepeated({ path: "/v1/responses", config: { ...config, paths: ["/v1/*"] } })).toEqual(
+      FINDING,
+    );
+  });
+
+  it("takes methods, paths and dependencies filters", () => {
+    expect(lostAndRepeated({ method: "PUT", config: { ...config, methods: ["PUT"] } })).toEqual(FINDING);
+    expect(lostAndRepeated({ config: { ...config, methods: ["PATCH"] } })).toEqual([]);
+    expect(lostAndRepeated({ config: { ...config, paths: ["/orders/*"] } })).toEqual([]);
+    expect(lostAndRepeated({ config: { ...config, paths: ["/orders/*", "/tick*"] } })).toEqual(FINDING);
+    expect(lostAndRepeated({ config: { ...config, dependencies: ["crm"] } })).toEqual([]);
+    expect(lostAndRepeated({ config: { ...config, dependencies: ["crm", "api"] } })).toEqual(FINDING);
   });
 
   it("accepts the repeat when both carry the same idempotency key, and only then", () => {

@@ -75,6 +75,12 @@ describe("the retry_after check", () => {
     ]);
   });
 
+  it("looks only at the dependencies it is limited to", () => {
+    const timeline = timelineOf(retriedAfter(52, 1000));
+    expect(retryAfterCheck.find(timeline, { ...config, dependencies: ["api"] })).toHaveLength(1);
+    expect(retryAfterCheck.find(timeline, { ...config, dependencies: ["llm"] })).toEqual([]);
+  });
+
   it("describes a finding with the operation that asked (by its label), the gap and the wait asked for", () => {
     const timeline = timelineOf(retriedAfter(52, 1000));
     const [finding] = retryAfterCheck.find(timeline, config);

@@ -7,6 +7,12 @@ import { chainOf, retriedAfter, timelineOf } from "./timelines.js";
 const config = checksConfig().retry_storm;
 
 describe("the retry_storm check", () => {
+  it("looks only at the dependencies it is limited to, chains and quick retries alike", () => {
+    const timeline = timelineOf(chainOf(6, 10));
+    expect(retryStormCheck.find(timeline, { ...config, dependencies: ["api"] }).length).toBeGreaterThan(1);
+    expect(retryStormCheck.find(timeline, { ...config, dependencies: ["llm"] })).toEqual([]);
+  });
+
   it("allows a chain of max_attempts operations and finds one with more", () => {
     expect(retryStormCheck.find(timelineOf(chainOf(5)), config)).toEqual([]);
     expect(retryStormCheck.find(timelineOf(chainOf(6)), config)).toEqual([

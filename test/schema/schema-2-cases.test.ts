@@ -89,6 +89,19 @@ describe("schema 2: accepted by validate and by the JSON Schema", () => {
         }),
     ],
     ["a check mapping without mode", (d) => (d.checks = { retry_storm: { max_attempts: 1 } })],
+    [
+      "checks scoped to dependencies, methods and paths",
+      (d) =>
+        (d.checks = {
+          retry_after: { dependencies: ["llm"] },
+          retry_storm: { mode: "enforce", dependencies: ["llm", "crm"] },
+          duplicate_writes: {
+            dependencies: ["crm"],
+            methods: ["post", "PUT", "Delete"],
+            paths: ["/tickets/*"],
+          },
+        }),
+    ],
     ["timeout_seconds 0.5", (d) => (d.timeout_seconds = 0.5)],
     [
       "every HTTP fault type with every own key",
@@ -241,6 +254,16 @@ describe("schema 2: rejected by validate and by the JSON Schema", () => {
     ["checks retry_storm min_gap_ms -1", (d) => (d.checks = { retry_storm: { min_gap_ms: -1 } })],
     ["a max_attempts on retry_after", (d) => (d.checks = { retry_after: { max_attempts: 2 } })],
     ["an unknown check", (d) => (d.checks = { flaky: "off" })],
+    ["check dependencies empty", (d) => (d.checks = { retry_after: { dependencies: [] } })],
+    ["check dependencies as a string", (d) => (d.checks = { retry_storm: { dependencies: "crm" } })],
+    [
+      "a check dependency that cannot be a name",
+      (d) => (d.checks = { retry_after: { dependencies: ["Crm"] } }),
+    ],
+    ["duplicate_writes methods [GET]", (d) => (d.checks = { duplicate_writes: { methods: ["GET"] } })],
+    ["duplicate_writes methods []", (d) => (d.checks = { duplicate_writes: { methods: [] } })],
+    ["duplicate_writes paths [tickets]", (d) => (d.checks = { duplicate_writes: { paths: ["tickets"] } })],
+    ["methods on retry_after", (d) => (d.checks = { retry_after: { methods: ["POST"] } })],
     ["checks as a string", (d) => (d.checks = "enforce")],
     ["success without exit_code", (d) => (d.success = {})],
     ["timeout_seconds 0", (d) => (d.timeout_seconds = 0)],
@@ -434,6 +457,10 @@ describe("schema 2: rules only validate checks", () => {
         }),
     ],
     ["occurrences [3, 2]", (d) => (d.faults[0].trigger = { occurrences: [3, 2] })],
+    [
+      "a check dependency the scenario does not have",
+      (d) => (d.checks = { retry_after: { dependencies: ["billing"] } }),
+    ],
   ])("%s", (_, edit) => {
     expectLeftToValidate(text(edit));
   });

@@ -10,6 +10,7 @@
  */
 import { CHECK_NAMES } from "../../checks/registry.js";
 import { isTooEarly } from "../../checks/retry-after.js";
+import { coversDependency, writeMatcher } from "../../checks/scope.js";
 import type {
   DuplicateWriteFinding,
   Finding,
@@ -51,7 +52,6 @@ import { RunFacts } from "./run-facts.js";
 
 /** The checks this stream computes; a scenario with any other one needs the batch analyzer. */
 const STREAM_CHECKS = new Set<string>(["retry_after", "retry_storm", "duplicate_writes"]);
-const WRITE_METHODS = new Set(["POST", "PATCH"]);
 
 interface OpenOperation {
   readonly id: string;
@@ -125,6 +125,7 @@ export class AnalysisStreamV2 {
   readonly #stormGapFindings: RetryStormFinding[] = [];
   readonly #duplicateWrites: { lost: number; later: number; finding: DuplicateWriteFinding }[] = [];
   readonly #ordinals = new OperationOrdinals();
+  readonly #isWrite: ReturnType<typeof writeMatcher>;
   /**
    * The labels of the operations a diagnostic may name: injected, not applied, retried or
    * retrying, failed, or a write that repeats a lost one. Plain successes keep none.
@@ -136,6 +137,7 @@ export class AnalysisStreamV2 {
   constructor(scenario: ScenarioV2) {
     this.#scenario = scenario;
     this.#checks = scenario.checks;
+    this.#isWrite = writeMatcher(scenario.checks.duplicate_writes);
     this.#expectOf = new Map(scenario.faults.map((fault) => [fault.id, fault.expect]));
     this.#usable = CHECK_NAMES.every((name) => STREAM_CHECKS.has(name));
     for (const fault of scenario.faults) {
@@ -283,13 +285,13 @@ export class AnalysisStreamV2 {
     if (named !== undefined) this.#keepLabel(named);
     let target: Chain | undefined;
     if (named !== undefined) {
-      named.chain ??= this.#newChain(named.id, named.order, named.injected);
+      named.chain ??= this.#newChain(named, named.injected);
       target = named.chain;
     } else target = this.#retryable.get(retryOf);
     if (target === undefined) return false;
     op.fresh = false;
     if (!this.#fifo.retried(operationId, retryOf, fingerprint, index)) return false;
-    op.chain = this.#newChain(op.id, op.order, null);
+    op.chain = this.#newChain(op, null);
     const chain = Chain.union(target, op.chain);
     for (const row of chain.rows) row.retriedBy ??= operationId;
     prune(chain);
@@ -299,9 +301,12 @@ export class AnalysisStreamV2 {
 
   /** The retry checks' view of one retry: its previous failure in its chain and the gap. */
   #gap(op: OpenOperation, chain: Chain): void {
-    const retryAfterOn = this.#checks.retry_after.mode !== "off";
+    const dependency = op.observed.dependency;
+    const retryAfterOn =
+      this.#checks.retry_after.mode !== "off" && coversDependency(this.#checks.retry_after, dependency);
     const storm = this.#checks.retry_storm;
-    if (!retryAfterOn && storm.mode === "off") return;
+    const stormOn = storm.mode !== "off" && coversDependency(storm, dependency);
+    if (!retryAfterOn && !stormOn) return;
     const previous = chain.failureBefore(op.index);
     if (previous === null) return;
     const gapMs = op.elapsedMs - previous.elapsedMs;
@@ -313,7 +318,7 @@ export class AnalysisStreamV2 {
         retry_after_ms: asked,
         gap_ms: gapMs,
       });
-    if (storm.mode !== "off" && asked === null && gapMs < storm.minGapMs)
+    if (stormOn && asked === null && gapMs < storm.minGapMs)
       this.#stormGapFindings.push({
         operation_id: op.id,
         failed_operation_id: previous.operationId,
@@ -346,7 +351,7 @@ export class AnalysisStreamV2 {
 
     const position = this.#faultRelatedFailures++;
     this.#fifo.failed(op.id, payload.fingerprint, index, elapsedMs);
-    op.chain ??= this.#newChain(op.id, op.order, op.injected, {
+    op.chain ??= this.#newChain(op, op.injected, {
       index,
       elapsedMs,
       operationId: op.id,
@@ -384,13 +389,7 @@ export class AnalysisStreamV2 {
   #lost(op: OpenOperation, payload: OperationFailedPayloadV2): void {
     const observed = op.observed;
     const accepted = payload.upstream_status !== null && payload.upstream_status < 400;
-    if (
-      observed.protocol !== "http" ||
-      !WRITE_METHODS.has(observed.method.toUpperCase()) ||
-      payload.failure_kind !== "injected_response_lost" ||
-      !accepted
-    )
-      return;
+    if (!this.#isWrite(observed) || payload.failure_kind !== "injected_response_lost" || !accepted) return;
     const key = `${observed.dependency}\n${observed.fingerprint}`;
     const list = this.#lostWrites.get(key) ?? [];
     list.push({ id: op.id, order: op.order, keyHash: observed.idempotency_key_hash });
@@ -410,12 +409,12 @@ export class AnalysisStreamV2 {
   }
 
   #newChain(
-    id: string,
-    order: number,
+    op: OpenOperation,
     injected: OpenOperation["injected"],
     failure?: Chain["failures"][number],
   ): Chain {
-    const chain = new Chain(id, order);
+    const chain = new Chain(op.id, op.order);
+    chain.dependency = op.observed.dependency;
     chain.latestInjection = injected;
     if (failure !== undefined) chain.failures.push(failure);
     this.#chains.push(chain);
@@ -591,7 +590,13 @@ export class AnalysisStreamV2 {
   #stormChains(): RetryStormFinding[] {
     const maxAttempts = this.#checks.retry_storm.maxAttempts;
     return this.#chains
-      .filter((chain) => chain.isRoot && chain.size > 1 && chain.size > maxAttempts)
+      .filter(
+        (chain) =>
+          chain.isRoot &&
+          chain.size > 1 &&
+          chain.size > maxAttempts &&
+          coversDependency(this.#checks.retry_storm, chain.dependency),
+      )
       .sort((a, b) => a.firstOrder - b.firstOrder)
       .map((chain) => ({ first_operation_id: chain.firstId, operations: chain.size }));
   }

@@ -35,6 +35,8 @@ export class Chain {
   size = 1;
   firstOrder: number;
   firstId: string;
+  /** The dependency of its operations (retries never cross dependencies). */
+  dependency = "";
   latestInjection: ChainInjection | null = null;
   failures: ChainFailure[] = [];
   rows: ChainRow[] = [];

@@ -2,7 +2,7 @@ import type * as z from "zod";
 import { describe, expecting, integer, mapping, nonEmptyString, positiveNumber } from "../fields.js";
 import { commandShape, type SchemaContext } from "../schema.js";
 import type { DependencyV2, ScenarioV2, WorkloadV2 } from "../types-v2.js";
-import { checksSchema } from "./checks.js";
+import { checksSchema, unknownCheckDependencies } from "./checks.js";
 import { DEPENDENCY_NAME, dependencySchemaV2, MAX_DEPENDENCIES, PORT_PLACEHOLDER } from "./dependencies.js";
 import { validateFaults } from "./faults.js";
 
@@ -230,6 +230,11 @@ export function validateScenarioV2(
     issues,
   );
   const checks = parseAt(checksSchema, raw.checks, ["checks"], issues);
+  if (dependencies !== null) {
+    const names = dependencies.map((dependency) => dependency.name);
+    for (const problem of unknownCheckDependencies(raw.checks, names))
+      issues.push(custom(problem.path, problem.message));
+  }
   const success = parseAt(
     mapping({ exit_code: integer("an integer from 0 to 255", 0n, 255n) }, "success"),
     raw.success,

@@ -92,13 +92,19 @@ export interface ScenarioOptions {
 
 export function checksConfig(options: ScenarioOptions["checks"] = {}): ChecksConfig {
   return {
-    retry_after: { mode: options.retry_after ?? "enforce" },
+    retry_after: { mode: options.retry_after ?? "enforce", dependencies: null },
     retry_storm: {
       mode: options.retry_storm ?? "report",
       maxAttempts: options.maxAttempts ?? 5,
       minGapMs: options.minGapMs ?? 100,
+      dependencies: null,
     },
-    duplicate_writes: { mode: options.duplicate_writes ?? "report" },
+    duplicate_writes: {
+      mode: options.duplicate_writes ?? "report",
+      dependencies: null,
+      methods: ["POST", "PATCH"],
+      paths: null,
+    },
   };
 }
 

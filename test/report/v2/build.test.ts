@@ -165,7 +165,7 @@ describe("buildReportV4", () => {
     const entry = entryNamed("Retry-After ignored");
     const scenario = {
       ...entry.scenario,
-      checks: { ...entry.scenario.checks, retry_after: { mode: "off" as const } },
+      checks: { ...entry.scenario.checks, retry_after: { mode: "off" as const, dependencies: null } },
     };
     const report = reportOf({ ...entry, scenario });
     expect(report.checks.map((check) => check.name)).toEqual(["retry_storm", "duplicate_writes"]);

@@ -19,9 +19,9 @@ describe("schema 2: the base scenario", () => {
     expect(llm.start?.readiness.timeoutSeconds).toBe(15);
     expect(scenario.recovery).toBe("chain");
     expect(scenario.checks).toEqual({
-      retry_after: { mode: "enforce" },
-      retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100 },
-      duplicate_writes: { mode: "report" },
+      retry_after: { mode: "enforce", dependencies: null },
+      retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100, dependencies: null },
+      duplicate_writes: { mode: "report", dependencies: null, methods: ["POST", "PATCH"], paths: null },
     });
     expect(scenario.faults).toEqual([
       {
@@ -493,15 +493,63 @@ describe("schema 2: top level", () => {
       ),
     );
     expect(scenario.checks).toEqual({
-      retry_after: { mode: "report" },
-      retry_storm: { mode: "enforce", maxAttempts: 3, minGapMs: 0 },
-      duplicate_writes: { mode: "off" },
+      retry_after: { mode: "report", dependencies: null },
+      retry_storm: { mode: "enforce", maxAttempts: 3, minGapMs: 0, dependencies: null },
+      duplicate_writes: { mode: "off", dependencies: null, methods: ["POST", "PATCH"], paths: null },
     });
     expect(pathsV2(edited((d) => (d.checks = { retry_after: "always" })))).toEqual(["checks.retry_after"]);
     expect(pathsV2(edited((d) => (d.checks = { retry_storm: { max_attempts: 0 } })))).toEqual([
       "checks.retry_storm.max_attempts",
     ]);
     expect(pathsV2(edited((d) => (d.checks = { flaky: "off" })))).toEqual(["checks.flaky"]);
+  });
+
+  it("scopes checks to dependencies, and duplicate_writes to methods and paths", () => {
+    const scenario = parseV2(
+      edited(
+        (d) =>
+          (d.checks = {
+            retry_after: { dependencies: ["crm"] },
+            retry_storm: { mode: "enforce", dependencies: ["llm", "crm"] },
+            duplicate_writes: {
+              mode: "enforce",
+              dependencies: ["crm"],
+              methods: ["post", "PUT"],
+              paths: ["/tickets/*"],
+            },
+          }),
+      ),
+    );
+    expect(scenario.checks).toEqual({
+      retry_after: { mode: "enforce", dependencies: ["crm"] },
+      retry_storm: { mode: "enforce", maxAttempts: 5, minGapMs: 100, dependencies: ["llm", "crm"] },
+      duplicate_writes: {
+        mode: "enforce",
+        dependencies: ["crm"],
+        methods: ["POST", "PUT"],
+        paths: ["/tickets/*"],
+      },
+    });
+  });
+
+  it("positions each bad check scope value", () => {
+    expect(
+      messagesV2(
+        edited(
+          (d) =>
+            (d.checks = {
+              retry_after: { dependencies: ["crm", "billing"] },
+              retry_storm: { dependencies: [] },
+              duplicate_writes: { methods: ["POST", "GET"], paths: ["tickets"] },
+            }),
+        ),
+      ),
+    ).toEqual([
+      'checks.retry_after.dependencies[1]: expected the name of a dependency (llm, crm), got "billing"',
+      "checks.retry_storm.dependencies: expected a list of 1 to 16 dependency names, got an empty list",
+      'checks.duplicate_writes.methods[1]: expected POST, PUT, PATCH or DELETE (GET changes nothing by its contract), got "GET"',
+      "checks.duplicate_writes.paths[0]: expected a path that begins with / and has no ?, [ or ], got a string",
+    ]);
   });
 
   it("lists every problem of a file at once", () => {
