@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import type { RunResult } from "../events/types.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
-import { logTail, secretValues } from "../report/log-tail.js";
+import { failureExcerpts, type LogExcerpt } from "../report/failure-excerpts.js";
 import type { Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { writeRunReporters } from "../reporters/run-files.js";
@@ -63,10 +63,15 @@ export interface ExperimentDone extends ExperimentResult {
   readonly written: readonly string[];
 }
 
-/** The workload's last stderr lines (masked) when a schema-2 run failed, else none. */
-async function failedRunStderr(report: Report, runDir: string): Promise<string[]> {
-  if (report.schema_version !== 4 || report.result !== "FAILED") return [];
-  return logTail(runDir, report.artifacts.stderr, await secretValues(runDir));
+/** The log lines a failed schema-2 run quotes (masked), else none. */
+async function failedRunExcerpts(report: Report, runDir: string): Promise<LogExcerpt[]> {
+  if (report.schema_version !== 4) return [];
+  return failureExcerpts(runDir, {
+    result: report.result,
+    reasonCode: report.reason_code,
+    diagnostics: report.diagnostics,
+    dependencies: report.dependencies.map((dependency) => dependency.name),
+  });
 }
 
 /** Runs a loaded scenario: run folder, processes, proxy, analysis, report, reporter files, terminal output. */
@@ -94,7 +99,11 @@ export async function experiment(
     ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
     ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
   });
-  output?.summary(outcome.report, outcome.reportPath, await failedRunStderr(outcome.report, outcome.runDir));
+  output?.summary(
+    outcome.report,
+    outcome.reportPath,
+    await failedRunExcerpts(outcome.report, outcome.runDir),
+  );
   const written = await writeRunReporters(outcome.runDir, settings.reporters ?? []);
   return {
     result: outcome.report.result,

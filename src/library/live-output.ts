@@ -1,5 +1,6 @@
 import type { CliStream } from "../cli/io.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
 import { formatHeader, formatLiveLine, useColour } from "../runtime/terminal.js";
@@ -17,8 +18,8 @@ export interface LiveOutput {
   header(): void;
   onEvent(event: AnyAgentChaosEvent): void;
   onWorkloadLine(stream: "out" | "err", line: string): void;
-  /** `stderrTail`: the workload's last stderr lines, masked (shown for a failed schema-2 run). */
-  summary(report: Report, reportPath: string, stderrTail?: readonly string[]): void;
+  /** `excerpts`: masked lines of the run's logs (shown for a failed schema-2 run). */
+  summary(report: Report, reportPath: string, excerpts?: readonly LogExcerpt[]): void;
 }
 
 export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
@@ -37,8 +38,8 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
     onWorkloadLine: (stream, line) => {
       terminal.stream.write(`[${label} ${stream === "out" ? "OUT" : "ERR"}] ${terminalSafe(line)}\n`);
     },
-    summary: (report, reportPath, stderrTail) => {
-      terminal.stream.write(renderSummary(report, reportPath, stderrTail));
+    summary: (report, reportPath, excerpts) => {
+      terminal.stream.write(renderSummary(report, reportPath, excerpts));
     },
   };
 }

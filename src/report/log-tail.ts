@@ -82,15 +82,20 @@ export function maskLine(line: string, secrets: readonly string[]): string {
   return safe.length > LOG_TAIL_LIMITS.lineChars ? `${safe.slice(0, LOG_TAIL_LIMITS.lineChars)}…` : safe;
 }
 
-/** The last bytes of a file (at most `LOG_TAIL_LIMITS.bytes`), or null when it cannot be read. */
-async function lastBytes(path: string, limit: number): Promise<{ text: string; cut: boolean } | null> {
+/** The first or last bytes of a file (at most `limit`), or null when it cannot be read. */
+async function someBytes(
+  path: string,
+  limit: number,
+  from: "start" | "end",
+): Promise<{ text: string; cut: boolean } | null> {
   try {
     const handle = await open(path, "r");
     try {
       const { size } = await handle.stat();
       const length = Math.min(size, limit);
       const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, size - length);
+      const position = from === "end" ? size - length : 0;
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
       return { text: buffer.subarray(0, bytesRead).toString("utf8"), cut: size > limit };
     } finally {
       await handle.close();
@@ -111,10 +116,29 @@ export async function logTail(
   maxLines: number = LOG_TAIL_LIMITS.lines,
   maxBytes: number = LOG_TAIL_LIMITS.bytes,
 ): Promise<string[]> {
-  const read = await lastBytes(join(folder, file), maxBytes);
+  const read = await someBytes(join(folder, file), maxBytes, "end");
   if (read === null) return [];
   const lines = read.text.split(/\r?\n/);
   if (read.cut) lines.shift(); // the first line read is only the end of a line
   const kept = lines.filter((line) => line.trim() !== "").slice(-maxLines);
+  return kept.map((line) => maskLine(line, secrets));
+}
+
+/**
+ * The first non-empty lines (at most `maxLines`) of `file` in the run folder, masked: where a
+ * program that failed at start (a fake model with a bad script) put its positioned error.
+ */
+export async function logHead(
+  folder: string,
+  file: string,
+  secrets: readonly string[],
+  maxLines: number = LOG_TAIL_LIMITS.lines,
+  maxBytes: number = LOG_TAIL_LIMITS.bytes,
+): Promise<string[]> {
+  const read = await someBytes(join(folder, file), maxBytes, "start");
+  if (read === null) return [];
+  const lines = read.text.split(/\r?\n/);
+  if (read.cut) lines.pop(); // the last line read may be cut short
+  const kept = lines.filter((line) => line.trim() !== "").slice(0, maxLines);
   return kept.map((line) => maskLine(line, secrets));
 }

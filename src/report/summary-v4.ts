@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { describeExitCode } from "../events/exit-status.js";
 import { terminalSafe } from "../terminal-text.js";
+import type { LogExcerpt } from "./failure-excerpts.js";
 import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
 
@@ -85,25 +86,26 @@ function diagnostics(report: ReportV4): string {
 }
 
 /**
- * The workload's last stderr lines under the diagnostics of a failed run (already masked and
- * escaped by `logTail`), so a red run says why the agent failed.
+ * The log lines quoted under the diagnostics of a failed run (already masked and escaped by
+ * `failureExcerpts`), so a red run says why it failed.
  */
-function stderrSection(report: ReportV4, tail: readonly string[]): string {
-  if (report.result !== "FAILED" || tail.length === 0) return "";
-  const what = tail.length === 1 ? "last line" : `last ${tail.length} lines`;
-  return `\nWorkload stderr (${what} of ${report.artifacts.stderr}):\n${tail.map((line) => `  ${line}\n`).join("")}`;
+function excerptSections(report: ReportV4, excerpts: readonly LogExcerpt[]): string {
+  if (report.result !== "FAILED") return "";
+  return excerpts
+    .map((excerpt) => `\n${excerpt.title}:\n${excerpt.lines.map((line) => `  ${line}\n`).join("")}`)
+    .join("");
 }
 
 export function renderSummaryV4(
   report: ReportV4,
   reportPath: string,
-  stderrTail: readonly string[] = [],
+  excerpts: readonly LogExcerpt[] = [],
 ): string {
   const heading =
     report.artifacts.report === "report.recovered.json"
       ? "Experiment incomplete: verdict recovered from its events."
       : "Experiment complete.";
-  return `\n${heading}\n\n${renderSummaryBodyV4(report)}${stderrSection(report, stderrTail)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
+  return `\n${heading}\n\n${renderSummaryBodyV4(report)}${excerptSections(report, excerpts)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
 }
 
 /** The result, reason, field and diagnostics lines of a report 4's summary (between heading and path). */

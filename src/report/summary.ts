@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { terminalSafe } from "../terminal-text.js";
+import type { LogExcerpt } from "./failure-excerpts.js";
 import { renderSummaryBodyV4, renderSummaryV4 } from "./summary-v4.js";
 import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";
 
@@ -59,15 +60,15 @@ export const RECOVERED_HEADING = "Experiment incomplete: verdict recovered from 
 /**
  * The summary text, byte for byte; `reportPath` is printed absolute and resolved. A report
  * recovered from an incomplete run (it names `report.recovered.json` as its own file) says so
- * in its heading. `stderrTail` (masked lines of the workload's stderr) is shown for a failed
- * schema-4 run only.
+ * in its heading. `excerpts` (masked lines of the run's logs) are shown for a failed schema-4
+ * run only.
  */
 export function renderSummary(
   report: Report,
   reportPath: string,
-  stderrTail: readonly string[] = [],
+  excerpts: readonly LogExcerpt[] = [],
 ): string {
-  if (report.schema_version === 4) return renderSummaryV4(report, reportPath, stderrTail);
+  if (report.schema_version === 4) return renderSummaryV4(report, reportPath, excerpts);
   const heading =
     report.artifacts.report === "report.recovered.json" ? RECOVERED_HEADING : "Experiment complete.";
   return `\n${heading}\n\n${renderSummaryBody(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;

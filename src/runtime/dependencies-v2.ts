@@ -10,6 +10,7 @@ import { freeLoopbackPort } from "./free-port.js";
 import { portInUse } from "./port-check.js";
 import { type ReadinessLog, readinessTarget, waitUntilReady } from "./readiness.js";
 import { endedBeforeReady, notReadyInTime, type ReadinessFailure } from "./readiness-failure.js";
+import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 /** An http dependency with `{port}` resolved for this run. */
@@ -96,7 +97,7 @@ export async function spawnDependency(
     if (error instanceof SpawnError) {
       throw new SetupFailure(
         "DEPENDENCY_START_FAILED",
-        `dependency ${name} could not be started (spawn ${error.errno})`,
+        `dependency ${name} could not be started: ${await spawnFailureDetail(start, error.errno)}`,
       );
     }
     throw error;

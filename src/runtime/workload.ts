@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { AnyScenario } from "../scenario/parse.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 // Node timers cap at 2^31-1 ms (about 24.8 days); longer workload limits are clamped to that.
@@ -41,7 +42,12 @@ export async function runWorkload(
     });
   } catch (error) {
     if (error instanceof SpawnError) {
-      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `workload could not be started (spawn ${error.errno})`);
+      // Schema 1's wording is fixed; schema 2 names the program and the folder.
+      const detail =
+        scenario.schemaVersion === 2
+          ? `: ${await spawnFailureDetail(workloadSpec, error.errno)}`
+          : ` (spawn ${error.errno})`;
+      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `workload could not be started${detail}`);
     }
     throw error;
   }

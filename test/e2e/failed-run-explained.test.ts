@@ -2,10 +2,11 @@
  * A red schema-2 run says why: the workload's last stderr lines (masked) in the terminal summary
  * and in report.html, which links every log of the run folder.
  */
-import { readFile } from "node:fs/promises";
+import { readdirSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { testFolder } from "../helpers/cli.js";
+import { BIN, testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
@@ -61,7 +62,8 @@ describe("a failed schema-2 run shows why the agent failed", () => {
     );
     const folder = join(out, (await import("node:fs")).readdirSync(out)[0] as string);
     const html = await readFile(join(folder, "report.html"), "utf8");
-    expect(html).toContain('<pre class="log" id="stderr-tail">step 5\n');
+    expect(html).toContain("Workload stderr (last 10 lines of stderr.log), secrets masked:");
+    expect(html).toContain('<pre class="log" data-file="stderr.log">step 5\n');
     expect(html).toContain("Error: the model answered nonsense\\x1b[31m</pre>");
     expect(html).not.toContain("tok-very-secret-value");
     expect(html).not.toContain("hunter22");
@@ -131,5 +133,81 @@ describe("checks of a run whose workload never ran", () => {
     );
     const html = await readFile(join(folder, "report.html"), "utf8");
     expect(html.match(/not evaluated \(the workload never ran\)/g)).toHaveLength(3);
+  });
+});
+
+describe("setup failures quote what went wrong", () => {
+  it("a fake model with a typo in its script: the summary and report.html quote the positioned error from its stderr", async () => {
+    await writeFile(
+      join(dir.path, "fake-llm.yaml"),
+      "- when: {user_contains: weather}\n  answr: {text: sunny}\n",
+    );
+    const file = await writeScenario(
+      dir.path,
+      "typo",
+      `schema_version: 2
+name: script-typo
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: ${yamlList([process.execPath, BIN, "fake-llm", "--port", "{port}", "--script", "fake-llm.yaml"])}
+      readiness: {path: /health}
+workload:
+  command: ${yamlList([process.execPath, "-e", "0"])}
+success:
+  exit_code: 0
+`,
+    );
+    const out = join(dir.path, "runs");
+    const run = await runInProcess(["run", file, "--output-dir", out, "--reporter", "html"], dir.path);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(
+      /\nDependency llm stderr \(first \d+ lines of dependencies\/llm\.stderr\.log\):\n {2}fake-llm: invalid script fake-llm\.yaml: 2 problems\n/,
+    );
+    expect(run.stdout).toContain('  [0].answr (line 2, column 3): unknown key "answr"');
+    const folder = join(out, readdirSync(out)[0] as string);
+    const html = await readFile(join(folder, "report.html"), "utf8");
+    expect(html).toContain(
+      '<pre class="log" data-file="dependencies/llm.stderr.log">fake-llm: invalid script',
+    );
+  });
+
+  it("a workload that cannot be spawned names the command and the folder", async () => {
+    const scenario = (command: string, cwd: string) => `schema_version: 2
+name: no-such-agent
+dependencies:
+  api:
+    type: http
+    base_url: http://127.0.0.1:9
+workload:
+  command: [${command}, agent.mjs]
+  cwd: ${cwd}
+success:
+  exit_code: 0
+`;
+    const missingCommand = await writeScenario(
+      dir.path,
+      "missing-command",
+      scenario("no-such-node-xyz", "."),
+    );
+    const first = await runInProcess(
+      ["run", missingCommand, "--output-dir", join(dir.path, "runs")],
+      dir.path,
+    );
+    expect(first.code).toBe(3);
+    expect(first.stdout).toContain(
+      `WORKLOAD_SPAWN_FAILED: workload could not be started: command "no-such-node-xyz" was not found (spawn ENOENT) in folder ${dir.path}; is it installed and on PATH?`,
+    );
+    const missingFolder = await writeScenario(dir.path, "missing-folder", scenario("node", "agnet"));
+    const second = await runInProcess(
+      ["run", missingFolder, "--output-dir", join(dir.path, "runs")],
+      dir.path,
+    );
+    expect(second.code).toBe(3);
+    expect(second.stdout).toContain(
+      `workload could not be started: folder ${join(dir.path, "agnet")} does not exist (spawn ENOENT) for command "node"`,
+    );
   });
 });

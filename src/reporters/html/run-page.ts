@@ -2,7 +2,7 @@
  * `report.html`: one run's verdict, diagnostics, faults, evidence, checks, timeline, and links to
  * its logs (with the last stderr lines of a failed run, masked).
  */
-import { LOG_TAIL_LIMITS, logTail, secretValues } from "../../report/log-tail.js";
+import { failureExcerpts, type LogExcerpt } from "../../report/failure-excerpts.js";
 import { NOT_EVALUATED } from "../../report/summary-v4.js";
 import { type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { listedOperations, operationRef, operationsSection } from "./operations-table.js";
@@ -119,9 +119,8 @@ function dependenciesSection(model: RunModel): string {
 export interface RunLogs {
   /** Paths relative to the run folder: the workload's logs, then each managed dependency's. */
   readonly files: readonly string[];
-  /** The workload's last stderr lines, masked and escaped (empty when the run did not fail). */
-  readonly stderrTail: readonly string[];
-  readonly stderrFile: string;
+  /** What a failed run quotes from its logs, masked and escaped (none when it did not fail). */
+  readonly excerpts: readonly LogExcerpt[];
 }
 
 function logsSection(logs: RunLogs | undefined): string {
@@ -129,10 +128,12 @@ function logsSection(logs: RunLogs | undefined): string {
   const links = logs.files
     .map((file) => `<li><a class="mono" href="${esc(file)}">${esc(file)}</a></li>`)
     .join("");
-  const tail =
-    logs.stderrTail.length === 0
-      ? ""
-      : `<p class="note">Last ${logs.stderrTail.length === 1 ? "line" : `${logs.stderrTail.length} lines`} of ${esc(logs.stderrFile)} (secrets masked):</p><pre class="log" id="stderr-tail">${logs.stderrTail.map((line) => esc(line)).join("\n")}</pre>`;
+  const tail = logs.excerpts
+    .map(
+      (excerpt) =>
+        `<p class="note">${esc(excerpt.title)}, secrets masked:</p><pre class="log" data-file="${esc(excerpt.file)}">${excerpt.lines.map((line) => esc(line)).join("\n")}</pre>`,
+    )
+    .join("");
   return `<section id="logs"><h2>Logs</h2>${tail}<ul class="logs">${links}</ul></section>`;
 }
 
@@ -141,7 +142,7 @@ const LOG_PATH =
   /^(?:std(?:out|err)\.log|dependency\.std(?:out|err)\.log|dependencies\/[a-z][a-z0-9_]{0,31}\.std(?:out|err)\.log)$/;
 
 /** The log files a report names (relative to its run folder), in a stable order. */
-function logFiles(report: JsonObject): { files: string[]; stderr: string } {
+function logFiles(report: JsonObject): string[] {
   const artifacts = (report.artifacts ?? {}) as JsonObject;
   const text = (value: unknown): string[] =>
     typeof value === "string" && LOG_PATH.test(value) ? [value] : [];
@@ -152,7 +153,7 @@ function logFiles(report: JsonObject): { files: string[]; stderr: string } {
     const pair = (logs ?? {}) as JsonObject;
     files.push(...text(pair.stdout), ...text(pair.stderr));
   }
-  return { files, stderr: "stderr.log" };
+  return files;
 }
 
 /** The page of a run model. */
@@ -182,14 +183,18 @@ ${logsSection(logs)}
 /** Reads a run folder's report.json and events.jsonl and renders its page. */
 export async function renderRunFolder(folder: string): Promise<string> {
   const { report } = await readSavedReport(folder);
-  const { files, stderr } = logFiles(report);
-  const stderrTail =
-    report.result === "FAILED"
-      ? await logTail(folder, stderr, await secretValues(folder), LOG_TAIL_LIMITS.lines)
+  const files = logFiles(report);
+  const text = (value: unknown): string => (typeof value === "string" ? value : "");
+  const excerpts =
+    report.schema_version === 4
+      ? await failureExcerpts(folder, {
+          result: text(report.result),
+          reasonCode: text(report.reason_code),
+          diagnostics: (Array.isArray(report.diagnostics) ? report.diagnostics : []).map(text),
+          dependencies: (Array.isArray(report.dependencies) ? report.dependencies : []).map((item) =>
+            text((item as JsonObject | null)?.name),
+          ),
+        })
       : [];
-  return renderRunPage(runModel(report, await readSavedEvents(folder)), {
-    files,
-    stderrTail,
-    stderrFile: stderr,
-  });
+  return renderRunPage(runModel(report, await readSavedEvents(folder)), { files, excerpts });
 }
