@@ -3,7 +3,7 @@ import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
-import { formatHeader, formatLiveLine, useColour } from "../runtime/terminal.js";
+import { formatHeader, formatLiveLine, liveLinesV2, useColour } from "../runtime/terminal.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { terminalSafe } from "../terminal-text.js";
 
@@ -25,6 +25,7 @@ export interface LiveOutput {
 export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
   const colour = useColour(terminal.stream.isTTY, terminal.env);
   const label = terminalSafe(scenario.workload.name ?? "workload");
+  const linesV2 = liveLinesV2(colour);
   return {
     header: () => {
       terminal.stream.write(
@@ -32,7 +33,7 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
       );
     },
     onEvent: (event) => {
-      const line = formatLiveLine(event, colour);
+      const line = event.schema_version === 2 ? linesV2(event) : formatLiveLine(event, colour);
       if (line !== null) terminal.stream.write(line);
     },
     onWorkloadLine: (stream, line) => {

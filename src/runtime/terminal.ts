@@ -1,3 +1,4 @@
+import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -40,62 +41,137 @@ function line(
   return `${formatElapsed(event.elapsed_ms)}  ${shown}${detail}\n`;
 }
 
-/**
- * Schema 2's live lines: an operation is shown under its dependency's name with its protocol's
- * own words (`llm  POST /v1/chat/completions`, `notes  tools/call add_note`); injections name
- * the fault id.
- */
-function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | null {
-  const payload = event.payload;
-  switch (payload.kind) {
-    case "DEPENDENCY_STARTED":
-      return line(event, "SETUP", `started (pid ${payload.pid})`, colour, payload.dependency);
-    case "DEPENDENCY_READY":
-      return line(
-        event,
-        "SETUP",
-        terminalSafe(`ready (GET ${payload.readiness_path.split("?")[0]})`),
-        colour,
-        payload.dependency,
-      );
-    case "INJECTOR_STARTED":
-      return payload.proxy_url === null
-        ? null
-        : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
-    case "RUN_ERROR":
-      return line(event, "RUN_ERROR", terminalSafe(`${payload.reason_code}: ${payload.message}`), colour);
-    case "OPERATION_OBSERVED": {
-      const what = payload.path === "" ? payload.method : `${payload.method} ${payload.path}`;
-      return line(event, "TOOL_CALL", terminalSafe(what), colour, payload.dependency);
-    }
-    case "FAULT_INJECTED":
-      return line(
-        event,
-        "CHAOS",
-        `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)}`,
-        colour,
-      );
-    case "FAULT_NOT_APPLIED":
-      return line(event, "NOT_APPLIED", `${payload.fault_id} ${payload.reason}`, colour);
-    case "OPERATION_FAILED":
-      return line(event, "TOOL_FAILURE", payload.failure_kind, colour);
-    case "RETRY_OBSERVED":
-      return line(event, "RETRY", `attempt=${payload.attempt}`, colour);
-    case "OPERATION_SUCCEEDED": {
-      const status = payload.status_code === null ? "ok" : String(payload.status_code);
-      const closed = payload.closed_by_client
-        ? ` (stream closed by the workload after ${payload.relayed_events ?? 0} event${payload.relayed_events === 1 ? "" : "s"})`
-        : "";
-      return line(event, "SUCCESS", `${status}${closed}`, colour);
-    }
-    default:
-      return null;
-  }
+/** The operation a schema-2 line names: its dependency and how a person reads the rest of it. */
+interface NamedOperation {
+  readonly dependency: string;
+  /** The label without the dependency: `POST /v1/chat/completions #1`. */
+  readonly name: string;
 }
 
-/** The live terminal line for an operation event (run.md) or a RUN_ERROR, or null for events that have none. */
-export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colour: boolean): string | null {
-  if (event.schema_version === 2) return formatLiveLineV2(event, colour);
+/**
+ * Schema 2's live lines: every operation line is shown under its dependency's name with the
+ * operation's label (see docs/explore.md), so model calls, MCP calls and HTTP tools read alike:
+ *
+ *     llm            POST /v1/chat/completions #1
+ *     CHAOS          llm-503 http_error {"status_code":503} on llm POST /v1/chat/completions #1
+ *     llm            POST /v1/chat/completions #1 failed: injected_http_error 503
+ *     llm            POST /v1/chat/completions #2 retries #1 (attempt 2)
+ *     llm            POST /v1/chat/completions #2 succeeded: 200
+ *
+ * It keeps the labels of the run's operations, so one formatter serves one run.
+ */
+export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => string | null {
+  const ordinals = new OperationOrdinals();
+  const operations = new Map<string, NamedOperation>();
+  const named = (operationId: string): NamedOperation =>
+    operations.get(operationId) ?? { dependency: "", name: operationId };
+  const ordinal = (operationId: string): string => {
+    const name = named(operationId).name;
+    return name.slice(name.lastIndexOf(" ") + 1);
+  };
+  const operationLine = (
+    event: AgentChaosEventV2,
+    kind: Label,
+    operationId: string,
+    detail: string,
+  ): string => {
+    const operation = named(operationId);
+    return line(
+      event,
+      kind,
+      terminalSafe(`${operation.name}${detail}`),
+      colour,
+      operation.dependency || kind,
+    );
+  };
+  return (event) => {
+    const payload = event.payload;
+    switch (payload.kind) {
+      case "DEPENDENCY_STARTED":
+        return line(event, "SETUP", `started (pid ${payload.pid})`, colour, payload.dependency);
+      case "DEPENDENCY_READY":
+        return line(
+          event,
+          "SETUP",
+          terminalSafe(`ready (GET ${payload.readiness_path.split("?")[0]})`),
+          colour,
+          payload.dependency,
+        );
+      case "INJECTOR_STARTED":
+        return payload.proxy_url === null
+          ? null
+          : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
+      case "RUN_ERROR":
+        return line(event, "RUN_ERROR", terminalSafe(`${payload.reason_code}: ${payload.message}`), colour);
+      case "OPERATION_OBSERVED": {
+        if (!operations.has(payload.operation_id)) {
+          const label = operationLabel({
+            dependency: payload.dependency,
+            method: labelMethod(payload),
+            path: payload.path,
+            k: ordinals.next(payload),
+          });
+          operations.set(payload.operation_id, {
+            dependency: payload.dependency,
+            name: label.slice(payload.dependency.length + 1),
+          });
+        }
+        return operationLine(event, "TOOL_CALL", payload.operation_id, "");
+      }
+      case "FAULT_INJECTED": {
+        const operation = named(payload.operation_id);
+        return line(
+          event,
+          "CHAOS",
+          terminalSafe(
+            `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)} on ${operation.dependency} ${operation.name}`,
+          ),
+          colour,
+        );
+      }
+      case "FAULT_NOT_APPLIED": {
+        const operation = named(payload.operation_id);
+        return line(
+          event,
+          "NOT_APPLIED",
+          terminalSafe(`${payload.fault_id} ${payload.reason} on ${operation.dependency} ${operation.name}`),
+          colour,
+        );
+      }
+      case "OPERATION_FAILED": {
+        const status = payload.status_code === null ? "" : ` ${payload.status_code}`;
+        return operationLine(
+          event,
+          "TOOL_FAILURE",
+          payload.operation_id,
+          ` failed: ${payload.failure_kind}${status}`,
+        );
+      }
+      case "RETRY_OBSERVED":
+        return operationLine(
+          event,
+          "RETRY",
+          payload.operation_id,
+          ` retries ${ordinal(payload.retry_of_operation_id)} (attempt ${payload.attempt})`,
+        );
+      case "OPERATION_SUCCEEDED": {
+        const status = payload.status_code === null ? "ok" : String(payload.status_code);
+        const closed = payload.closed_by_client
+          ? ` (stream closed by the workload after ${payload.relayed_events ?? 0} event${payload.relayed_events === 1 ? "" : "s"})`
+          : "";
+        return operationLine(event, "SUCCESS", payload.operation_id, ` succeeded: ${status}${closed}`);
+      }
+      default:
+        return null;
+    }
+  };
+}
+
+/**
+ * Schema 1's live terminal line for an operation event or a RUN_ERROR, or null for events that
+ * have none (schema 2's lines come from `liveLinesV2`).
+ */
+export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string | null {
   const payload = event.payload;
   switch (payload.kind) {
     case "OPERATION_OBSERVED":

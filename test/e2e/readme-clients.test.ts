@@ -142,7 +142,7 @@ console.log(message.content[0].text);
     const result = await run(folder);
     expect(result.code).toBe(0);
     expect(result.stdout.split(ECHO)).toHaveLength(3);
-    expect(result.stdout).toMatch(/ {2}llm {12}POST \/v1\/chat\/completions$/m);
+    expect(result.stdout).toMatch(/ {2}llm {12}POST \/v1\/chat\/completions #1$/m);
     expect(result.report).toMatchObject({ result: "RECOVERED", retries_observed: 1 });
   });
 

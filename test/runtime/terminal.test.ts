@@ -3,7 +3,8 @@ import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
 import { EVENT_COMPONENT } from "../../src/events/types.js";
 import { exitCodeFor } from "../../src/runtime/exit-code.js";
 import { makeRunId } from "../../src/runtime/run-id.js";
-import { formatElapsed, formatLiveLine, useColour } from "../../src/runtime/terminal.js";
+import { formatElapsed, formatLiveLine, liveLinesV2, useColour } from "../../src/runtime/terminal.js";
+import { runBuilderV2 } from "../helpers/events-v2.js";
 
 function event(payload: EventPayload, elapsed: number): AgentChaosEvent {
   return {
@@ -138,5 +139,47 @@ describe("run ids and exit codes", () => {
     }
     expect(exitCodeFor("FAILED", "INTERRUPTED", true)).toBe(130);
     expect(exitCodeFor("FAILED", "WORKLOAD_NOT_COMPLETED", true)).toBe(130);
+  });
+});
+
+describe("schema-2 live lines", () => {
+  it("name every operation by its dependency and label: model, MCP and HTTP calls alike", () => {
+    const events = runBuilderV2()
+      .setup(["llm", "notes"])
+      .at(183)
+      .observed("op-1", "fp-a", { dependency: "llm", method: "POST", path: "/v1/chat/completions" })
+      .at(196)
+      .injected("op-1", "llm-503", "http_error", { status_code: 503 })
+      .at(197)
+      .failed("op-1", "injected_http_error")
+      .at(250)
+      .observed("op-2", "fp-a", { dependency: "llm", method: "POST", path: "/v1/chat/completions" })
+      .retry("op-2", "op-1")
+      .at(260)
+      .succeeded("op-2")
+      .at(300)
+      .observed("op-3", "fp-n", { dependency: "notes", protocol: "mcp" })
+      .at(310)
+      .succeeded("op-3", { statusCode: null })
+      .events();
+    const format = liveLinesV2(false);
+    const lines = events.flatMap((event) => {
+      const line = format(event);
+      return line === null || event.elapsed_ms < 183 ? [] : [line];
+    });
+    expect(lines.join("")).toBe(
+      [
+        "0000.183  llm            POST /v1/chat/completions #1",
+        '0000.196  CHAOS          llm-503 http_error {"status_code":503} on llm POST /v1/chat/completions #1',
+        "0000.197  llm            POST /v1/chat/completions #1 failed: injected_http_error 503",
+        "0000.250  llm            POST /v1/chat/completions #2",
+        "0000.251  llm            POST /v1/chat/completions #2 retries #1 (attempt 2)",
+        "0000.260  llm            POST /v1/chat/completions #2 succeeded: 200",
+        "0000.300  notes          tools/call add_note #1",
+        "0000.310  notes          tools/call add_note #1 succeeded: ok",
+        "",
+      ].join("\n"),
+    );
+    expect(lines.join("")).not.toMatch(/TOOL_FAILURE|SUCCESS|TOOL_CALL/);
   });
 });
