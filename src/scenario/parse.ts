@@ -47,15 +47,16 @@ export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenari
     writtenNumberAt: (path: readonly PropertyKey[]) => writtenPlainScalar(doc, path),
   };
   const data = toPlainData(doc);
+  const schemaTwo = (data as { schema_version?: unknown }).schema_version === 2n;
   const invalid = (issues: readonly z.core.$ZodIssue[]): ScenarioError => {
     const masks = secretMasks(doc, text, comments);
-    const problems = toProblems(issues, { doc, text, lineCounter, masks });
+    const problems = toProblems(issues, { doc, text, lineCounter, masks }, { suggest: schemaTwo });
     const count = problems.length;
     return new ScenarioError("SCENARIO_INVALID", `${count} ${count === 1 ? "problem" : "problems"}`, {
       problems,
     });
   };
-  if ((data as { schema_version?: unknown }).schema_version === 2n) {
+  if (schemaTwo) {
     const result = validateScenarioV2(data as Record<string, unknown>, context);
     if (result.scenario === null) throw invalid(result.issues);
     return { ...result.scenario, sourcePath: absolutePath };
