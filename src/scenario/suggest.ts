@@ -78,6 +78,7 @@ export function withSuggestion(message: string, value: unknown): string {
   }
   const quoted = QUOTED_CHOICES.exec(message);
   if (quoted !== null && message.endsWith(", got a string") && typeof value === "string") {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a value with a control character is not quoted
     if (value.length > 64 || /[\u0000-\u001f\u007f]/.test(value)) return message;
     const choices = [...(quoted[1] as string).matchAll(/"([^"]+)"/g)].map((match) => match[1] as string);
     return `${message.slice(0, -"a string".length)}${JSON.stringify(value)}${suggestion(value, choices)}`;
