@@ -135,3 +135,26 @@ describe("agentchaos validate", () => {
     });
   });
 });
+
+describe("a folder as the scenario argument", () => {
+  it("means its scenario.yaml for validate and run; a folder without one says what to do", async () => {
+    const temp = await tempDir();
+    const folder = temp.path;
+    try {
+      const empty = await runInProcess(["validate", "."], folder);
+      expect(empty).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          "Invalid scenario: .: is a folder with no scenario.yaml; name a scenario file, or run every scenario in it with: agentchaos suite <folder>\n",
+      });
+      expect((await runInProcess(["run", "."], folder)).stderr).toBe(empty.stderr);
+      await writeFile(join(folder, "scenario.yaml"), "schema_version: 2\nname: [\n");
+      const broken = await runInProcess(["validate", "."], folder);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toMatch(/^Invalid scenario: scenario\.yaml: /);
+    } finally {
+      await temp.remove();
+    }
+  });
+});

@@ -106,6 +106,12 @@ describe("the README's agents, written as the README says", () => {
     expect(result.stdout).toMatch(/^RECOVERED {2}RECOVERY_OBSERVED .* weather-agent-503$/m);
     expect(result.stdout).toContain("1 scenario: 0 passed, 1 recovered, 0 failed");
     expect(result.code).toBe(0);
+    // `run` and `validate` of the folder take its scenario.yaml.
+    const valid = await runBuiltCli(["validate", "."], { cwd: folder });
+    expect(valid).toMatchObject({ code: 0, stdout: "Valid scenario: weather-agent-503\n" });
+    const ran = await runBuiltCli(["run", ".", "--output-dir", "runs"], { cwd: folder });
+    expect(ran.stdout).toContain("Result: RECOVERED\n");
+    expect(ran.code).toBe(0);
   });
 
   it.each([

@@ -11,11 +11,17 @@ import type { AnyScenario } from "../../scenario/parse.js";
 import { terminalSafe } from "../../terminal-text.js";
 import type { ParsedArgs } from "../args.js";
 import { type CliIo, EXIT } from "../io.js";
+import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
 import { usageError } from "../usage.js";
 
 /** `agentchaos run <scenario> [--output-dir PATH] [--reporter LIST]`: a shell over `experiment`. */
 export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const path = args.positionals[0] as string;
+  const named = await scenarioPath(args.positionals[0] as string, io.cwd);
+  const path = named.shown;
+  if (named.emptyFolder) {
+    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
+    return EXIT.USAGE;
+  }
   const outputDir = args.values["output-dir"];
   const reporterText = args.values.reporter;
   const reporters = typeof reporterText === "string" ? parseReporterList(reporterText) : [];
@@ -23,7 +29,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
 
   let scenario: AnyScenario;
   try {
-    scenario = await loadScenario(resolve(io.cwd, path));
+    scenario = await loadScenario(named.absolute);
   } catch (error) {
     if (error instanceof ScenarioError) {
       io.stderr.write(`Invalid scenario: ${formatScenarioError(error, path)}\n`);

@@ -1,13 +1,19 @@
-import { resolve } from "node:path";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import { terminalSafe } from "../../terminal-text.js";
 import { type CliIo, EXIT } from "../io.js";
+import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
 
 /** `agentchaos validate <scenario>`: checks the file, starts nothing. */
-export async function validateCommand(path: string, io: CliIo): Promise<number> {
+export async function validateCommand(argument: string, io: CliIo): Promise<number> {
+  const named = await scenarioPath(argument, io.cwd);
+  const path = named.shown;
+  if (named.emptyFolder) {
+    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
+    return EXIT.USAGE;
+  }
   try {
-    const scenario = await loadScenario(resolve(io.cwd, path));
+    const scenario = await loadScenario(named.absolute);
     io.stdout.write(`Valid scenario: ${terminalSafe(scenario.name)}\n`);
     return EXIT.OK;
   } catch (error) {
