@@ -147,19 +147,29 @@ const FAULT = `fault:
 let folder: { path: string; remove: () => Promise<void> };
 let project = "";
 let packed: string[] = [];
+let installOutput = "";
 
 beforeAll(async () => {
   if (!existsSync(BIN)) throw new Error("dist/ is not built: run npm run build first");
   folder = await tempDir("agentchaos-pack-");
-  // --ignore-scripts: pack the dist/ that is already built (prepare would rebuild it under other tests).
-  const { stdout } = await run(
-    "npm",
-    ["pack", "--json", "--ignore-scripts", "--pack-destination", folder.path],
-    {
-      cwd: ROOT,
-      env: userEnv(),
-    },
-  );
+  // --ignore-scripts: pack the dist/ that is already built (prepare would rebuild it under other
+  // tests); the prepack and postpack steps, which shape the packed package.json, run by hand.
+  const manifestStep = (step: string) =>
+    run(process.execPath, ["scripts/pack-manifest.mjs", step], { cwd: ROOT });
+  await manifestStep("strip");
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      "npm",
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", folder.path],
+      {
+        cwd: ROOT,
+        env: userEnv(),
+      },
+    ));
+  } finally {
+    await manifestStep("restore");
+  }
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   if (info === undefined) throw new Error("npm pack printed no package");
   packed = info.files.map((file) => file.path);
@@ -169,11 +179,12 @@ beforeAll(async () => {
     join(project, "package.json"),
     '{ "name": "my-agent", "private": true, "type": "module" }\n',
   );
-  await run(
+  const installed = await run(
     "npm",
     ["install", "-D", join(folder.path, info.filename), "--prefer-offline", "--no-audit", "--no-fund"],
     { cwd: project, env: userEnv() },
   );
+  installOutput = `${installed.stdout}${installed.stderr}`;
   await writeFile(join(project, "agent.mjs"), AGENT);
   await writeFile(join(project, "fake-llm.yaml"), SCRIPT);
 }, 240_000);
@@ -190,11 +201,26 @@ describe("the packed package installed into another project", () => {
     expect(packed).toEqual(
       expect.arrayContaining(["package.json", "README.md", "dist/bin/agentchaos.js", "dist/index.js"]),
     );
-    expect(packed.filter((path) => /^(src|test|examples|bench)\//.test(path))).toEqual([]);
+    expect(packed.filter((path) => /^(src|test|examples|bench|scripts)\//.test(path))).toEqual([]);
     // The scenario JSON Schema, once the repository has it, ships for editors to use.
     if (existsSync(join(ROOT, "schema", "scenario.schema.json"))) {
       expect(packed).toContain("schema/scenario.schema.json");
     }
+  });
+
+  it("ships the Apache-2.0 LICENSE and a package.json without prepare, so installing it warns about nothing", async () => {
+    expect(packed).toContain("LICENSE");
+    const installedDir = join(project, "node_modules", "agent-chaos");
+    expect(await readFile(join(installedDir, "LICENSE"), "utf8")).toContain("Apache License");
+    const manifest = JSON.parse(await readFile(join(installedDir, "package.json"), "utf8"));
+    expect(manifest.license).toBe("Apache-2.0");
+    expect(Object.keys(manifest.scripts ?? {})).not.toEqual(expect.arrayContaining(["prepare"]));
+    expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(installOutput).not.toMatch(/warn/i);
+    // The repository keeps prepare, so an install from git still builds dist/.
+    const source = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    expect(source.scripts.prepare).toBe("npm run build");
+    expect(existsSync(join(ROOT, "package.json.packing"))).toBe(false);
   });
 
   it("runs a baseline scenario whose dependency is npx agentchaos fake-llm: PASSED, exit 0", {
