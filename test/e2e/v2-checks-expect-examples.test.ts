@@ -59,6 +59,7 @@ const EXAMPLES: readonly Example[] = [
       expect(finding?.gap_ms).toBeLessThan(950);
       expect(report.diagnostics).toEqual([
         `operation llm POST /v1/chat/completions #1 was retried ${finding?.gap_ms} ms after a response that asked for 1000 ms`,
+        "check retry_after is enforced (retry_after is enforced by default); to report its findings without failing the run, set checks: {retry_after: report} in the scenario",
       ]);
       // The JSON keeps the ids; people read labels.
       expect(finding?.failed_operation_id).toMatch(/^[0-9a-f-]{36}$/);

@@ -84,5 +84,11 @@ export function unattributedFailure(operation: string): string {
   return `operation ${operation} failed as fault-related, but no configured fault was injected into its retry chain`;
 }
 
+/** Rule 18's last line: how to keep the check's findings without failing the run. */
+export function enforcedCheckHint(check: string): string {
+  const why = check === "retry_after" ? " (retry_after is enforced by default)" : "";
+  return `check ${check} is enforced${why}; to report its findings without failing the run, set checks: {${check}: report} in the scenario`;
+}
+
 export const UNKNOWN_FAULT_EVIDENCE =
   "fault evidence was recorded for a fault the scenario does not configure";

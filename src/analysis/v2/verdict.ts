@@ -15,6 +15,7 @@ import { RUN_RULES, type RunFacts, type Verdict } from "../verdict.js";
 import {
   aboutFault,
   duplicateInjection,
+  enforcedCheckHint,
   faultNotApplied,
   faultNotTriggered,
   type Label,
@@ -168,7 +169,11 @@ const RULES: readonly Rule[] = [
     const enforced = checks.find((check) => check.mode === "enforce" && check.passed === false);
     return enforced === undefined
       ? undefined
-      : failedFor(checkReason(enforced.name), enforced.diagnostics, (sentence) => sentence);
+      : failedFor(
+          checkReason(enforced.name),
+          [...enforced.diagnostics, enforcedCheckHint(enforced.name)],
+          (sentence) => sentence,
+        );
   },
   /* 19 */ ({ rows }) =>
     rows.some((row) => row.retryOperationId !== null)

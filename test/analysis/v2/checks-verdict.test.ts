@@ -7,13 +7,14 @@ const withChecks = (checks: NonNullable<ScenarioOptions["checks"]>, occurrences 
   scenarioV2({ faults: [httpError("f1", { trigger: schedule(...occurrences) })], checks });
 
 describe("rule 18 and the check modes", () => {
-  it("an enforced retry_after finding fails the run, naming the operations and the numbers", () => {
+  it("an enforced retry_after finding fails the run, naming the operations and the numbers, and how to only report it", () => {
     const analysis = analyzeV2(withChecks({}), retriedAfter(52, 1000).workloadCompleted().events());
     expect(analysis).toMatchObject({
       result: "FAILED",
       reasonCode: "RETRY_AFTER_NOT_HONOURED",
       diagnostics: [
         "operation api GET /customer/123 #1 was retried 52 ms after a response that asked for 1000 ms",
+        "check retry_after is enforced (retry_after is enforced by default); to report its findings without failing the run, set checks: {retry_after: report} in the scenario",
       ],
     });
     expect(analysis.checks.map((check) => [check.name, check.mode, check.passed])).toEqual([
@@ -56,7 +57,10 @@ describe("rule 18 and the check modes", () => {
     expect(analyzeV2(stormOnly, events)).toMatchObject({
       result: "FAILED",
       reasonCode: "RETRY_STORM",
-      diagnostics: ["the retry chain of operation api GET /customer/123 #1 has 7 operations, more than 5"],
+      diagnostics: [
+        "the retry chain of operation api GET /customer/123 #1 has 7 operations, more than 5",
+        "check retry_storm is enforced; to report its findings without failing the run, set checks: {retry_storm: report} in the scenario",
+      ],
     });
   });
 
