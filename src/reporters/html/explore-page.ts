@@ -7,8 +7,20 @@ import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../explore
 import { cellText, exploreMatrix, type MatrixCell } from "../../explore/matrix.js";
 import { esc, formatMs, page } from "./page.js";
 
+/** Widths of the matrix: the point column, and the least a fault column may shrink to. */
+const POINT_COLUMN_PX = 230;
+const MIN_COLUMN_PX = 112;
+
+/**
+ * The matrix fits the page: fixed column widths (the point column wider), headers and reasons
+ * wrapping (reason codes may break after an underscore), and a minimum width per column so a
+ * very wide menu scrolls inside its box instead of being cut off.
+ */
 const EXTRA_CSS = `
-table.matrix td,table.matrix th{white-space:nowrap}
+table.matrix{table-layout:fixed}
+table.matrix th,table.matrix td{white-space:normal;overflow-wrap:break-word;padding:6px 7px}
+table.matrix thead th{vertical-align:bottom;font-size:11.5px;line-height:1.3}
+table.matrix col.point{width:${POINT_COLUMN_PX}px}
 table.matrix td.cell{font-size:12.5px}
 table.matrix td.cell a{text-decoration:none}
 td.cell.na{color:var(--muted);text-align:center}
@@ -36,13 +48,20 @@ function experimentBadge(experiment: ExperimentRecord): string {
   return experiment.flaky ? badge("FLAKY") : badge(experiment.result);
 }
 
+/** A reason code or fault label that may wrap after each underscore. */
+function breakableCode(code: string): string {
+  return esc(code).replace(/_/g, "_<wbr>");
+}
+
 function cellHtml(cell: MatrixCell, pages: ReadonlyMap<string, string>): string {
   if (cell.kind === "not_applicable") return '<td class="cell na" data-cell="not_applicable">—</td>';
   if (cell.kind === "not_run") return '<td class="cell notrun" data-cell="not_run">not run</td>';
   const { experiment } = cell;
   const state = experiment.flaky ? "flaky" : experiment.result.toLowerCase();
   const reason =
-    experiment.result === "FAILED" ? `<span class="reason">${esc(experiment.reason_code)}</span>` : "";
+    experiment.result === "FAILED"
+      ? `<span class="reason">${breakableCode(experiment.reason_code)}</span>`
+      : "";
   const confirmation =
     experiment.confirmation === null ? "" : ` · ${link(pages, experiment.confirmation.run_folder, "re-run")}`;
   return `<td class="cell" data-cell="${esc(state)}" data-experiment="${esc(experiment.id)}" title="${esc(cellText(cell))}">${anchor(pages, experiment.run_folder, experimentBadge(experiment))}${reason}${confirmation}</td>`;
@@ -79,8 +98,8 @@ export function renderExplorePage(document: ExploreDocument, pages: ReadonlyMap<
   const matrixHtml =
     matrix.rows.length === 0
       ? '<p class="muted">No injection points.</p>'
-      : `<div class="timeline-wrap"><table class="matrix" id="matrix"><thead><tr><th>Point</th>${matrix.columns
-          .map((column) => `<th class="mono">${esc(column.label)}</th>`)
+      : `<div class="timeline-wrap"><table class="matrix" id="matrix" style="min-width:${POINT_COLUMN_PX + MIN_COLUMN_PX * matrix.columns.length}px"><colgroup><col class="point">${matrix.columns.map(() => "<col>").join("")}</colgroup><thead><tr><th>Point</th>${matrix.columns
+          .map((column) => `<th class="mono">${breakableCode(column.label)}</th>`)
           .join("")}</tr></thead><tbody>${matrix.rows
           .map(
             (row) =>
