@@ -136,6 +136,41 @@ describe("HTML reports in a real browser", () => {
     expect(html.replace(/(?:title|data-[a-z-]+|id|href)="[^"]*"/g, "")).not.toMatch(/\bop-[1-7]\b/);
   });
 
+  it("a run's timeline labels never overlap, even for injections and recoveries close together", async () => {
+    const folder = join(dir.path, "v4-close");
+    await cp(FIXTURE_V4, folder, { recursive: true });
+    // Squeeze the injections and retries into the first tenth of the run (the last call stays late).
+    const events = (await readFile(join(folder, "events.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const event = JSON.parse(line) as { elapsed_ms: number };
+        const elapsed = event.elapsed_ms < 1200 ? Math.round(event.elapsed_ms / 10) : event.elapsed_ms;
+        return JSON.stringify({ ...event, elapsed_ms: elapsed });
+      });
+    await writeFileAtomically(folder, "events.jsonl", `${events.join("\n")}\n`);
+    const file = await writeFileAtomically(folder, "report.html", await renderRunFolder(folder));
+    const page = await openChecked(file, "run-v4-close.png");
+    const labels = page.locator("svg.timeline text.fault-label, svg.timeline text.recovery-label");
+    const boxes: { x: number; y: number; width: number; height: number }[] = [];
+    for (let index = 0; index < (await labels.count()); index++) {
+      const box = await labels.nth(index).boundingBox();
+      if (box !== null) boxes.push(box);
+    }
+    expect(boxes.length).toBeGreaterThan(0);
+    const overlapping = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter(
+          (b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height,
+        )
+        .map(() => i),
+    );
+    expect(overlapping).toEqual([]);
+    // What is not drawn as text is still in the tooltips.
+    expect(await page.locator("svg.timeline g.injection").count()).toBe(3);
+  });
+
   it("a suite's index.html lists every scenario with its verdict and links to each run's page", async () => {
     const scenarios = join(dir.path, "scenarios");
     await mkdir(scenarios);

@@ -18,6 +18,27 @@ const ROW = 20;
 const LANE_PAD = 22;
 const AXIS = 26;
 
+/**
+ * Where text labels went, so that no two overlap: a label whose box would touch one already
+ * drawn is left out (its marker stays, and the tooltip and tables still name it). Widths are
+ * estimated from the label's length at the labels' 10 px font, generously.
+ */
+class LabelSpace {
+  readonly #boxes: { x1: number; x2: number; y1: number; y2: number }[] = [];
+
+  /** Takes the box of a label of `text` whose baseline starts at (x, y) (or ends there, `anchor` end). */
+  claim(text: string, x: number, y: number, anchor: "start" | "end" = "start"): boolean {
+    const width = text.length * 6.4;
+    const box = anchor === "start" ? { x1: x, x2: x + width } : { x1: x - width, x2: x };
+    const placed = { ...box, y1: y - 10, y2: y + 2 };
+    const clash = this.#boxes.some(
+      (other) => placed.x1 < other.x2 && other.x1 < placed.x2 && placed.y1 < other.y2 && other.y1 < placed.y2,
+    );
+    if (!clash) this.#boxes.push(placed);
+    return !clash;
+  }
+}
+
 interface Scale {
   readonly from: number;
   readonly to: number;
@@ -101,6 +122,7 @@ function detailed(model: RunModel, scale: Scale): { body: string; height: number
   const parts: string[] = [];
   const position = new Map<string, { x1: number; x2: number; y: number }>();
   const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
+  const space = new LabelSpace();
   const barEnd = (operation: OperationView): number =>
     Math.max(scale.x(operation.end ?? model.workloadEnd ?? operation.start), scale.x(operation.start) + 3);
   let top = AXIS + 6;
@@ -127,17 +149,19 @@ function detailed(model: RunModel, scale: Scale): { body: string; height: number
           ` x="${x1.toFixed(1)}" y="${y}" width="${(x2 - x1).toFixed(1)}" height="10"><title>${esc(operationTitle(operation, labels))}</title></rect>`,
       );
       if (operation.injected !== null) {
+        const text = space.claim(operation.injected, x1 + 6, y - 1)
+          ? `<text class="fault-label" x="${(x1 + 6).toFixed(1)}" y="${y - 1}">${esc(operation.injected)}</text>`
+          : `<title>${esc(`fault ${operation.injected}`)}</title>`;
         parts.push(
           `<g class="injection" data-fault-id="${esc(operation.injected)}" data-operation-id="${esc(operation.id)}">` +
-            `<path class="marker" d="M${x1.toFixed(1)} ${y - 1} l-4 -6 h8 z"/>` +
-            `<text class="fault-label" x="${(x1 + 6).toFixed(1)}" y="${y - 1}">${esc(operation.injected)}</text></g>`,
+            `<path class="marker" d="M${x1.toFixed(1)} ${y - 1} l-4 -6 h8 z"/>${text}</g>`,
         );
       }
     }
     parts.push("</g>");
     top += height;
   });
-  parts.push(...links(model, position, labels), ...recoveryLabels(model.evidence, position));
+  parts.push(...links(model, position, labels), ...recoveryLabels(model.evidence, position, space));
   return { body: parts.join(""), height: top + 8 };
 }
 
@@ -173,6 +197,7 @@ function links(
 function recoveryLabels(
   evidence: readonly EvidenceView[],
   position: ReadonlyMap<string, { x1: number; x2: number; y: number }>,
+  space: LabelSpace,
 ): string[] {
   const longest = new Map<string, number>();
   for (const row of evidence) {
@@ -183,6 +208,7 @@ function recoveryLabels(
   for (const [operationId, latency] of longest) {
     const at = position.get(operationId);
     if (at === undefined) continue;
+    if (!space.claim(`recovered +${formatMs(latency)}`, at.x2, at.y - 7, "end")) continue;
     parts.push(
       `<text class="recovery-label" data-operation-id="${esc(operationId)}" text-anchor="end" x="${at.x2.toFixed(1)}" y="${at.y - 7}">recovered +${esc(formatMs(latency))}</text>`,
     );
