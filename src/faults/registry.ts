@@ -5,6 +5,7 @@ import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
 import { disconnect } from "./disconnect.js";
 import { httpError } from "./http-error.js";
+import { jitterDraws } from "./jitter.js";
 import { latency } from "./latency.js";
 import { llmError } from "./llm-error.js";
 import { malformedJson } from "./malformed-json.js";
@@ -55,13 +56,26 @@ export function armFault(fault: HttpFault): ArmedFault {
   const trigger = createTriggerState(fault.trigger);
   const target = "kind" in fault.target ? fault.target : { kind: "http" as const, ...fault.target };
   const matches = compileTargetV2(target);
+  const id = "id" in fault ? fault.id : "";
+  // A jittered latency draws its delay when it is selected: each injection has its own parameters.
+  const draw =
+    fault.type === "http_latency" && "jitterMs" in fault && fault.jitterMs !== null
+      ? jitterDraws(fault.jitterSeed ?? 0, id, fault.latencyMs, fault.jitterMs)
+      : null;
+  let parameters: Readonly<Record<string, number>> = executor.parameters(fault);
   return {
-    id: "id" in fault ? fault.id : "",
+    id,
     type: fault.type,
-    parameters: executor.parameters(fault),
+    get parameters() {
+      return parameters;
+    },
     matches,
-    decide: () => trigger.decide(),
-    execute: (context) => executor.execute(fault, context),
+    decide: () => {
+      const selected = trigger.decide();
+      if (selected && draw !== null) parameters = draw();
+      return selected;
+    },
+    execute: (context) => executor.execute(fault, context, parameters),
   };
 }
 

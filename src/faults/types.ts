@@ -109,6 +109,13 @@ export type FaultOf<K extends FaultV2["type"]> = Omit<Extract<FaultV2, { type: K
 export interface FaultExecutor<F extends { readonly type: string }> {
   /** `FAULT_INJECTED.parameters` (integers only). */
   parameters(fault: F): Record<string, number>;
-  /** Acts on a selected operation. May be async; it must not throw for traffic reasons. */
-  execute(fault: F, context: FaultContext): void | Promise<void>;
+  /**
+   * Acts on a selected operation. May be async; it must not throw for traffic reasons.
+   * `injection`: this injection's `FAULT_INJECTED.parameters` (they may differ per injection).
+   */
+  execute(
+    fault: F,
+    context: FaultContext,
+    injection?: Readonly<Record<string, number>>,
+  ): void | Promise<void>;
 }

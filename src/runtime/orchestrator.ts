@@ -5,6 +5,7 @@ import type { AnalysisV2 } from "../analysis/v2/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import { withJitterSeeds } from "../faults/jitter.js";
 import type { Report } from "../report/types.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
@@ -57,10 +58,12 @@ interface Judgement {
  * when the events are complete), rejects with `RunIoError`.
  */
 export async function runExperiment(
-  scenario: AnyScenario,
+  given: AnyScenario,
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
+  // A jittered latency without its own seed draws from one the run id gives (recorded in the report).
+  const scenario = given.schemaVersion === 2 ? withJitterSeeds(given, runId) : given;
   const scenarioText = options.scenarioText;
   await createArtifact(runDir, "scenario.yaml", () =>
     scenarioText === undefined

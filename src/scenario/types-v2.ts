@@ -121,6 +121,10 @@ type Cut =
 export interface LatencyFaultV2 extends FaultBaseV2 {
   readonly type: "http_latency";
   readonly latencyMs: number;
+  /** Up to this many ms more, drawn per injection (see faults/jitter.ts); null: none. */
+  readonly jitterMs: number | null;
+  /** The draws' seed; null: derived from the run id when the run starts. */
+  readonly jitterSeed: number | null;
 }
 export interface HttpErrorFaultV2 extends FaultBaseV2 {
   readonly type: "http_error";

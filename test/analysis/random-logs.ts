@@ -101,7 +101,7 @@ function randomScenarioV2(random: Random): ScenarioV2 {
       case "http_rate_limit":
         return { ...base, type, retryAfterSeconds: 1 };
       case "http_latency":
-        return { ...base, type, latencyMs: 100 };
+        return { ...base, type, latencyMs: 100, jitterMs: null, jitterSeed: null };
       default:
         return { ...base, type };
     }

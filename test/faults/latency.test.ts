@@ -1,7 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
+import { jitterDraw, seedFromRunId } from "../../src/faults/jitter.js";
 import { startProxy } from "../../src/proxy/server.js";
+import type { FaultV2 } from "../../src/scenario/types-v2.js";
 import { send, sendWithNodeHttp } from "../helpers/proxy-client.js";
 import {
   eventually,
@@ -13,6 +15,7 @@ import {
   startTestProxy,
   startUpstream,
 } from "../helpers/proxy-harness.js";
+import { MemorySinkV2, startV2Proxy } from "../helpers/v2-proxy.js";
 
 describe("http_latency", () => {
   it("waits latency_ms, forwards, and records the tolerated success as fault-related", async () => {
@@ -169,5 +172,58 @@ describe("http_latency", () => {
       { failure_kind: "client_disconnected", status_code: null },
     ]);
     expect(upstream.hits).toHaveLength(0);
+  });
+});
+
+describe("http_latency jitter_ms (schema 2)", () => {
+  const jittered = (seed: number): FaultV2 => ({
+    id: "slow",
+    dependency: "llm",
+    target: { kind: "http", method: null, path: "/*" },
+    trigger: { kind: "occurrence_schedule", occurrences: [1, 2, 3] },
+    expect: "recover",
+    type: "http_latency",
+    latencyMs: 40,
+    jitterMs: 60,
+    jitterSeed: seed,
+  });
+
+  async function delays(seed: number): Promise<{ drawn: number[]; took: number[] }> {
+    const upstream = await startUpstream();
+    const sink = new MemorySinkV2();
+    const proxy = await startV2Proxy(upstream.url, [jittered(seed)], sink);
+    const took: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      expect((await send(`${proxy.url}/slow`)).status).toBe(200);
+      took.push(performance.now() - started);
+    }
+    const injected = sink.ofKind("FAULT_INJECTED");
+    for (const event of injected) {
+      expect(Object.keys(event.parameters)).toEqual(["latency_ms", "jitter_ms", "jitter_seed", "delay_ms"]);
+      expect(event.parameters).toMatchObject({ latency_ms: 40, jitter_ms: 60, jitter_seed: seed });
+    }
+    return { drawn: injected.map((event) => event.parameters.delay_ms as number), took };
+  }
+
+  it("waits latency_ms plus a delay drawn from 0 to jitter_ms, recorded as delay_ms, the same for the same seed", async () => {
+    const first = await delays(7);
+    const again = await delays(7);
+    expect(again.drawn).toEqual(first.drawn);
+    expect(first.drawn.map((delay, n) => delay - 40 - jitterDraw(7, "slow", n + 1, 60))).toEqual([0, 0, 0]);
+    for (const [n, delay] of first.drawn.entries()) {
+      expect(delay).toBeGreaterThanOrEqual(40);
+      expect(delay).toBeLessThanOrEqual(100);
+      expect(first.took[n]).toBeGreaterThanOrEqual(delay - 5);
+    }
+  });
+
+  it("draws from a seed the run id gives when the scenario sets none, and each seed its own delays", () => {
+    expect(seedFromRunId("20261201T000000Z-00000000")).toBe(seedFromRunId("20261201T000000Z-00000000"));
+    expect(seedFromRunId("20261201T000000Z-00000000")).not.toBe(seedFromRunId("20261201T000000Z-00000001"));
+    const draws = (seed: number) => Array.from({ length: 20 }, (_, n) => jitterDraw(seed, "slow", n + 1, 60));
+    expect(draws(1)).not.toEqual(draws(2));
+    expect(Math.max(...draws(1), ...draws(2))).toBeLessThanOrEqual(60);
+    expect(Math.min(...draws(1), ...draws(2))).toBeGreaterThanOrEqual(0);
   });
 });

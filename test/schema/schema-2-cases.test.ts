@@ -108,6 +108,7 @@ describe("schema 2: accepted by validate and by the JSON Schema", () => {
       (d) => {
         d.faults = [
           fault({ id: "lat", dependency: "llm", type: "http_latency", latency_ms: 1, expect: "recover" }),
+          fault({ dependency: "llm", type: "http_latency", latency_ms: 1, jitter_ms: 0, jitter_seed: 42 }),
           fault({ dependency: "crm", type: "http_error", status_code: 599, expect: "handle" }),
           fault({ dependency: "crm", type: "http_rate_limit", retry_after_seconds: 0, expect: "give_up" }),
           fault({ dependency: "crm", type: "http_malformed_json" }),
@@ -254,6 +255,14 @@ describe("schema 2: rejected by validate and by the JSON Schema", () => {
     ["checks retry_storm min_gap_ms -1", (d) => (d.checks = { retry_storm: { min_gap_ms: -1 } })],
     ["a max_attempts on retry_after", (d) => (d.checks = { retry_after: { max_attempts: 2 } })],
     ["an unknown check", (d) => (d.checks = { flaky: "off" })],
+    [
+      "jitter_ms -1",
+      (d) => (d.faults[0] = fault({ dependency: "llm", type: "http_latency", latency_ms: 1, jitter_ms: -1 })),
+    ],
+    [
+      "jitter_ms on http_error",
+      (d) => (d.faults[0] = fault({ dependency: "llm", type: "http_error", status_code: 503, jitter_ms: 5 })),
+    ],
     ["check dependencies empty", (d) => (d.checks = { retry_after: { dependencies: [] } })],
     ["check dependencies as a string", (d) => (d.checks = { retry_storm: { dependencies: "crm" } })],
     [

@@ -22,6 +22,11 @@ function present(entries: Record<string, number | string | boolean | null>): Rep
 export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
   switch (fault.type) {
     case "http_latency":
+      return present({
+        latency_ms: fault.latencyMs,
+        jitter_ms: fault.jitterMs,
+        jitter_seed: fault.jitterSeed,
+      });
     case "mcp_latency":
       return { latency_ms: fault.latencyMs };
     case "http_error":

@@ -65,7 +65,11 @@ const cutKeys = {
 
 /** Each fault type's own keys (v2/faults.md, v2/mcp.md; schema-1 types keep theirs). */
 const OWN_KEYS = {
-  http_latency: { latency_ms: positiveInteger },
+  http_latency: {
+    latency_ms: positiveInteger,
+    jitter_ms: integer(NON_NEGATIVE, 0n).optional(),
+    jitter_seed: integer(NON_NEGATIVE, 0n).optional(),
+  },
   http_error: { status_code: integer("an integer from 400 to 599", 400n, 599n) },
   http_rate_limit: { retry_after_seconds: integer(NON_NEGATIVE, 0n) },
   http_malformed_json: {},
@@ -145,6 +149,11 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
   const own: Record<string, unknown> = (() => {
     switch (type) {
       case "http_latency":
+        return {
+          latencyMs: raw.latency_ms,
+          jitterMs: raw.jitter_ms ?? null,
+          jitterSeed: raw.jitter_seed ?? null,
+        };
       case "mcp_latency":
         return { latencyMs: raw.latency_ms };
       case "http_error":

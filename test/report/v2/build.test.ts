@@ -208,7 +208,14 @@ describe("faultParameters", () => {
     expect: "recover",
   } as const;
   it.each<[FaultV2, Record<string, unknown>]>([
-    [{ ...base, type: "http_latency", latencyMs: 250 }, { latency_ms: 250 }],
+    [
+      { ...base, type: "http_latency", latencyMs: 250, jitterMs: null, jitterSeed: null },
+      { latency_ms: 250 },
+    ],
+    [
+      { ...base, type: "http_latency", latencyMs: 250, jitterMs: 50, jitterSeed: 7 },
+      { latency_ms: 250, jitter_ms: 50, jitter_seed: 7 },
+    ],
     [{ ...base, type: "http_error", statusCode: 503 }, { status_code: 503 }],
     [{ ...base, type: "http_rate_limit", retryAfterSeconds: 2 }, { retry_after_seconds: 2 }],
     [{ ...base, type: "http_malformed_json" }, {}],
