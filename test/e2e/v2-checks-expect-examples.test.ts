@@ -169,7 +169,7 @@ const EXAMPLES: readonly Example[] = [
     more: ({ report, stdout, agent }) => {
       expect(report.failed_operations).toBe(1);
       expect(report.retries_observed).toBe(0);
-      expect(stdout).toMatch(/^\d{4}\.\d{3} {2}notes {10}GET \/mcp$/m);
+      expect(stdout).toMatch(/^\d{4}\.\d{3} {2}notes {10}GET \/mcp #1$/m);
       expect(agent).toContain("add_note: done\n");
     },
   },

@@ -58,8 +58,8 @@ describe("schema-2 examples through the built CLI", () => {
       expect(events.every((event) => event.schema_version === 2)).toBe(true);
       expect(events.map((event) => event.sequence)).toEqual(events.map((_, i) => i + 1));
       // Both dependencies appear in the live lines.
-      expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}llm {12}POST \/v1\/chat\/completions$/m);
-      expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}crm {12}GET \/customer\/42$/m);
+      expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}llm {12}POST \/v1\/chat\/completions #1$/m);
+      expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}crm {12}GET \/customer\/42 #1$/m);
       expect(run.stdout).toContain(`Result: ${result}\nReason: ${reason}\n`);
       const inspected = await runBuiltCli(["inspect", runDir]);
       expect(inspected.code).toBe(0);

@@ -17,12 +17,6 @@ import type {
   RetryAfterFinding,
   RetryStormFinding,
 } from "../../checks/types.js";
-import {
-  labelMethod,
-  OperationOrdinals,
-  operationLabel,
-  printableLabel,
-} from "../../events/operation-label.js";
 import type { RunErrorPayload, WorkloadCompletedPayload } from "../../events/types.js";
 import type {
   AgentChaosEventV2,
@@ -47,6 +41,7 @@ import { Chain, type ChainRow } from "./chains.js";
 import { checkOutcome } from "./check-outcomes.js";
 import { CountedWindow } from "./counted-window.js";
 import { IdSet } from "./id-set.js";
+import { KeptLabels } from "./kept-labels.js";
 import { RecoveryRows } from "./recovery-rows.js";
 import { RunFacts } from "./run-facts.js";
 
@@ -124,13 +119,8 @@ export class AnalysisStreamV2 {
   readonly #retryAfterFindings: RetryAfterFinding[] = [];
   readonly #stormGapFindings: RetryStormFinding[] = [];
   readonly #duplicateWrites: { lost: number; later: number; finding: DuplicateWriteFinding }[] = [];
-  readonly #ordinals = new OperationOrdinals();
+  readonly #labels = new KeptLabels();
   readonly #isWrite: ReturnType<typeof writeMatcher>;
-  /**
-   * The labels of the operations a diagnostic may name: injected, not applied, retried or
-   * retrying, failed, or a write that repeats a lost one. Plain successes keep none.
-   */
-  readonly #labels = new Map<string, string>();
   #order = 0;
   #usable: boolean;
 
@@ -237,19 +227,13 @@ export class AnalysisStreamV2 {
 
   #observe(payload: OperationObservedPayloadV2, index: number, elapsedMs: number): boolean {
     if (!this.#ids.add(payload.operation_id)) return false;
-    const k = this.#ordinals.next(payload);
     const op: OpenOperation = {
       id: payload.operation_id,
       order: this.#order++,
       index,
       elapsedMs,
       observed: payload,
-      label: operationLabel({
-        dependency: payload.dependency,
-        method: labelMethod(payload),
-        path: payload.path,
-        k,
-      }),
+      label: this.#labels.labelOf(payload),
       fresh: true,
       injected: null,
       injections: 0,
@@ -491,7 +475,7 @@ export class AnalysisStreamV2 {
       unattributed: [...this.#unattributed],
       unknownFaultEvidence: [...this.#selections.keys()].some((id) => !known.has(id)),
       checks,
-      label: this.#label,
+      label: this.#labels.label,
     });
     const recoverRows = rows.filter((row) => row.expect === "recover");
     return {
@@ -512,11 +496,10 @@ export class AnalysisStreamV2 {
     };
   }
 
+  /** Keeps the label of an operation a diagnostic may name (injected, not applied, retried or retrying, failed, a repeated write). */
   #keepLabel(op: OpenOperation): void {
-    this.#labels.set(op.id, printableLabel(op.label));
+    this.#labels.keep(op.id, op.label);
   }
-
-  #label = (operationId: string): string => this.#labels.get(operationId) ?? operationId;
 
   #recoveryRows(): RecoveryRowV2[] {
     const fifo = this.#scenario.recovery === "fifo" ? this.#fifo.rows() : [];
@@ -583,7 +566,13 @@ export class AnalysisStreamV2 {
     };
     return CHECK_NAMES.flatMap(
       (name) =>
-        checkOutcome(name, this.#checks, found[name] ?? [], this.#label, this.#facts.workloadStarted) ?? [],
+        checkOutcome(
+          name,
+          this.#checks,
+          found[name] ?? [],
+          this.#labels.label,
+          this.#facts.workloadStarted,
+        ) ?? [],
     );
   }
 

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ReportError } from "../../report/errors.js";
+import { failureExcerpts } from "../../report/failure-excerpts.js";
 import { readReport } from "../../report/reader.js";
 import { renderSummary } from "../../report/summary.js";
 import { terminalSafe } from "../../terminal-text.js";
@@ -17,14 +18,24 @@ function isRunFolder(path: string): boolean {
 
 /**
  * `agentchaos inspect <run-folder | report.json>`: reads one report strictly and prints its
- * summary. Exits 0 for any valid report whatever its result, 2 when it cannot be read.
- * Starts nothing, reads no other file (when a folder has no report.json it only looks whether
- * events.jsonl exists, to point at `--recover`), modifies nothing.
+ * summary, as `run` printed it. Exits 0 for any valid report whatever its result, 2 when it
+ * cannot be read. Starts nothing, modifies nothing; reads no other file, except the logs a
+ * failed schema-2 run quotes (see report/failure-excerpts.ts), and, when a folder has no
+ * report.json, whether events.jsonl exists (to point at `--recover`).
  */
 export async function inspectCommand(target: string, io: CliIo): Promise<number> {
   try {
     const { report, path } = await readReport(resolve(io.cwd, target));
-    io.stdout.write(renderSummary(report, path));
+    const excerpts =
+      report.schema_version === 4
+        ? await failureExcerpts(dirname(path), {
+            result: report.result,
+            reasonCode: report.reason_code,
+            diagnostics: report.diagnostics,
+            dependencies: report.dependencies.map((dependency) => dependency.name),
+          })
+        : [];
+    io.stdout.write(renderSummary(report, path, excerpts));
     return EXIT.OK;
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
