@@ -156,7 +156,7 @@ const EXAMPLES: readonly Example[] = [
       expect(report.failed_operations).toBe(0);
       expect(stdout).toContain("Failed operations:      0\n");
       expect(stdout).toMatch(
-        /^\d{4}\.\d{3} {2}SUCCESS {8}200 \(stream closed by the workload after \d+ events?\)$/m,
+        /^\d{4}\.\d{3} {2}[a-z_]+ +GET \S+ #\d+ succeeded: 200 \(stream closed by the workload after \d+ events?\)$/m,
       );
     },
   },
@@ -183,7 +183,7 @@ const EXAMPLES: readonly Example[] = [
       expect(report.failed_operations).toBe(0);
       expect(stdout).toContain("Failed operations:      0\n");
       expect(stdout).toMatch(
-        /^\d{4}\.\d{3} {2}SUCCESS {8}200 \(stream closed by the workload after \d+ events?\)$/m,
+        /^\d{4}\.\d{3} {2}[a-z_]+ +GET \S+ #\d+ succeeded: 200 \(stream closed by the workload after \d+ events?\)$/m,
       );
     },
   },
