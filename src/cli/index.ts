@@ -10,7 +10,8 @@ decide from recorded evidence whether it PASSED, RECOVERED or FAILED.
 
 Commands:
   run <scenario> [--output-dir PATH] [--reporter LIST]
-                                       run an experiment (default output: .agentchaos/runs)
+                                       run an experiment (default output: .agentchaos/runs);
+                                       a folder means its scenario.yaml
   suite <scenario-or-folder>... [--jobs N] [--shard I/N] [--output-dir DIR]
         [--reporter LIST] [--grep TEXT] [--grep-invert TEXT] [--exclude GLOB]...
         [--fail-fast] [--quiet]
@@ -19,7 +20,8 @@ Commands:
           [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
                                        inject each fault into each call the agent makes
                                        (default output: .agentchaos/explore)
-  validate <scenario>                  check a scenario file without starting anything
+  validate <scenario>                  check a scenario file (or a folder's scenario.yaml)
+                                       without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
   report <run-folder | suite-folder> --format html|junit|ctrf|json [--output PATH]
                                        render a saved run or suite again
