@@ -1,5 +1,5 @@
 import { connect, type Socket } from "node:net";
-import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
+import { type BaseUrlParts, baseUrlParts, hostAddress } from "../base-url.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
@@ -17,7 +17,7 @@ export function upstreamTarget(baseUrl: string): UpstreamTarget | null {
   const url = new URL(baseUrl);
   if (url.protocol !== "http:") return null;
   return {
-    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    host: hostAddress(url.hostname),
     port: url.port === "" ? 80 : Number(url.port),
     hostHeader: url.host,
     ...baseUrlParts(url),
