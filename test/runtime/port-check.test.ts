@@ -104,6 +104,20 @@ describe("the taken-port check", () => {
     expect(await portInUse(`http://[::ffff:7f00:1]:${port}`)).toBe(port);
   });
 
+  const ownAddress = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .find((entry) => entry.family === "IPv4" && !entry.internal)?.address;
+
+  it.skipIf(ownAddress === undefined)(
+    "finds a foreign listener on one of this machine's interface addresses, also IPv4-mapped",
+    async () => {
+      const port = await freePort();
+      await listen(port, ownAddress as string);
+      expect(await portInUse(`http://${ownAddress}:${port}`)).toBe(port);
+      expect(await portInUse(`http://[::ffff:${ownAddress}]:${port}`)).toBe(port);
+    },
+  );
+
   it("does not judge a port on another machine", async () => {
     expect(await portInUse("http://203.0.113.7:8080")).toBeNull();
   });
