@@ -31,8 +31,8 @@ export interface UpstreamRequest {
 
 /**
  * The upstream of one proxy: a keep-alive `undici` pool to `base_url`'s origin. It never
- * follows redirects, ignores `HTTP_PROXY` and friends (no proxy agent is involved) and
- * verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
+ * follows redirects, never sends a request twice, ignores `HTTP_PROXY` and friends (no proxy
+ * agent is involved) and verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
  * requests that carry no `Authorization` of their own.
  */
 export class Upstream {
@@ -107,7 +107,10 @@ export class Upstream {
       }
       return null;
     }
-    this.#pool = new poolClass(this.#origin);
+    // One request at a time per connection: a connection that closes after a request went out
+    // fails that request only (undici never writes it again), and nothing queued behind it was
+    // written, so no request reaches the upstream twice (see docs/proxy.md).
+    this.#pool = new poolClass(this.#origin, { pipelining: 1 });
     return this.#pool;
   }
 

@@ -1,5 +1,5 @@
 import { connect, type Socket } from "node:net";
-import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
+import { type BaseUrlParts, baseUrlParts, hostAddress } from "../base-url.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
@@ -17,7 +17,7 @@ export function upstreamTarget(baseUrl: string): UpstreamTarget | null {
   const url = new URL(baseUrl);
   if (url.protocol !== "http:") return null;
   return {
-    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    host: hostAddress(url.hostname),
     port: url.port === "" ? 80 : Number(url.port),
     hostHeader: url.host,
     ...baseUrlParts(url),
@@ -44,17 +44,16 @@ export class InvalidResponseError extends Error {
 
 interface Exchange {
   readonly method: string;
-  /** The request head (latin1) and body, kept to send them again. */
-  readonly requestHead: string;
-  readonly requestBody: Buffer | null;
+  /** The request head (latin1) and body, until they are written. */
+  requestHead: string;
+  requestBody: Buffer | null;
   readonly sink: ResponseSink;
-  /** May be sent again on a fresh connection when a reused one closes before answering. */
-  retryable: boolean;
+  /** Whether any byte of the request was handed to a socket: from then on it is never sent again. */
+  written: boolean;
   /** Head bytes received so far (before the head is complete). */
   pending: Buffer | null;
   head: ResponseHead | null;
   framing: BodyFraming | null;
-  received: boolean;
 }
 
 /** An upstream socket knows its link: one set of listener functions serves every socket. */
@@ -73,19 +72,23 @@ function onLinkClose(this: LinkedSocket): void {
   this[LINK]?.closed(this);
 }
 
-/** Idempotent methods (RFC 9110 9.2.2): the only ones sent again after a stale connection. */
-const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+/** Whether a kept connection can still carry a request: the upstream has not closed it. */
+function usable(socket: Socket): boolean {
+  return !socket.destroyed && socket.writable && !socket.readableEnded;
+}
 
 /**
  * One keep-alive connection to the upstream, used by one workload connection for one exchange
- * at a time (the pairing that lets the lane skip a pool). It reconnects when the upstream
- * closed it, and sends an idempotent request again when a reused connection closes before any
- * byte of the answer (the upstream's idle close crossing the request).
+ * at a time (the pairing that lets the lane skip a pool). A request is never sent twice: once
+ * any byte of it went to a socket, a connection that closes before the answer fails the
+ * exchange, whatever the method (the upstream may have acted on it). Before a kept connection
+ * carries a request, the link lets one turn of the event loop pass so that a close (or stray
+ * bytes) the upstream sent while it was idle is seen first; a connection found closed then is
+ * replaced by a new one before the first byte is written.
  */
 export class UpstreamLink {
   readonly #target: UpstreamTarget;
   #socket: LinkedSocket | null = null;
-  #reused = false;
   #idleSince = 0;
   #keepAliveMs: number | null = null;
   #exchange: Exchange | null = null;
@@ -104,18 +107,19 @@ export class UpstreamLink {
     ) {
       this.#drop();
     }
-    this.#exchange = {
+    const exchange: Exchange = {
       method,
       requestHead: head,
       requestBody: body,
       sink,
-      retryable: IDEMPOTENT.has(method),
+      written: false,
       pending: null,
       head: null,
       framing: null,
-      received: false,
     };
-    this.#write(head, body);
+    this.#exchange = exchange;
+    if (this.#socket === null) this.#write(exchange);
+    else setImmediate(() => this.#write(exchange));
   }
 
   pause(): void {
@@ -132,28 +136,42 @@ export class UpstreamLink {
     this.#drop();
   }
 
-  #write(head: string, body: Buffer | null): void {
-    let socket = this.#socket as LinkedSocket | null;
-    if (socket === null) {
-      this.#reused = false;
-      this.#error = null;
-      socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true }) as LinkedSocket;
-      socket[LINK] = this;
-      socket.on("data", onLinkData);
-      socket.on("error", onLinkError);
-      socket.on("close", onLinkClose);
-      this.#socket = socket;
-    } else {
-      this.#reused = true;
+  /** Writes the request on the kept connection if it is still open, else on a new one. */
+  #write(exchange: Exchange): void {
+    if (this.#exchange !== exchange) return;
+    let socket = this.#socket;
+    if (socket !== null && !usable(socket)) {
+      this.#drop();
+      socket = null;
     }
-    if (body === null) {
-      socket.write(head, "latin1");
+    socket ??= this.#connect();
+    const { requestHead, requestBody } = exchange;
+    exchange.written = true;
+    exchange.requestHead = "";
+    exchange.requestBody = null;
+    if (requestBody === null) {
+      socket.write(requestHead, "latin1");
       return;
     }
     socket.cork();
-    socket.write(head, "latin1");
-    socket.write(body);
+    socket.write(requestHead, "latin1");
+    socket.write(requestBody);
     socket.uncork();
+  }
+
+  #connect(): LinkedSocket {
+    this.#error = null;
+    const socket = connect({
+      host: this.#target.host,
+      port: this.#target.port,
+      noDelay: true,
+    }) as LinkedSocket;
+    socket[LINK] = this;
+    socket.on("data", onLinkData);
+    socket.on("error", onLinkError);
+    socket.on("close", onLinkClose);
+    this.#socket = socket;
+    return socket;
   }
 
   #drop(): void {
@@ -166,12 +184,12 @@ export class UpstreamLink {
   received(socket: Socket, chunk: Buffer): void {
     const exchange = this.#exchange;
     if (socket !== this.#socket) return;
-    if (exchange === null) {
-      // Bytes nobody asked for: the connection can no longer be trusted.
+    if (exchange === null || !exchange.written) {
+      // Bytes nobody asked for: the connection can no longer be trusted (a request waiting
+      // to be written goes out on a new one).
       this.#drop();
       return;
     }
-    exchange.received = true;
     try {
       this.#consume(exchange, chunk);
     } catch (error) {
@@ -242,14 +260,10 @@ export class UpstreamLink {
     if (socket !== this.#socket) return;
     this.#socket = null;
     const exchange = this.#exchange;
-    if (exchange === null) return;
+    // No exchange, or one not written yet (it will go out on a new connection).
+    if (exchange === null || !exchange.written) return;
     if (exchange.framing?.endsWithClose === true) {
       this.#complete(exchange, false);
-      return;
-    }
-    if (!exchange.received && this.#reused && exchange.retryable) {
-      exchange.retryable = false;
-      this.#write(exchange.requestHead, exchange.requestBody);
       return;
     }
     this.#fail(exchange, this.#error ?? new UpstreamClosedError());
