@@ -1,4 +1,4 @@
-import type { OperationRecord, Timeline } from "../analysis/v2/timeline.js";
+import type { OperationRecord, Timeline } from "../events/timeline.js";
 import type { CheckDefinition, DuplicateWriteFinding } from "./types.js";
 
 const WRITE_METHODS = new Set(["POST", "PATCH"]);

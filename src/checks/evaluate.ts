@@ -1,4 +1,4 @@
-import type { Timeline } from "../analysis/v2/timeline.js";
+import type { Timeline } from "../events/timeline.js";
 import type { CheckName, ChecksConfig } from "../scenario/types-v2.js";
 import { CHECK_NAMES, CHECKS } from "./registry.js";
 import type { CheckDefinition, CheckOutcome } from "./types.js";

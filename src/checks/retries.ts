@@ -1,4 +1,4 @@
-import type { Timeline } from "../analysis/v2/timeline.js";
+import type { Timeline } from "../events/timeline.js";
 
 /** A retry and its previous failure (v2/evidence.md "Checks"). */
 export interface RetryGap {

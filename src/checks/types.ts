@@ -2,7 +2,7 @@
  * The checks of v2/evidence.md: pure functions from a run's timeline to findings, each finding an
  * object of ids and integers only. One file per check, one registry (registry.ts).
  */
-import type { Timeline } from "../analysis/v2/timeline.js";
+import type { Timeline } from "../events/timeline.js";
 import type { CheckMode, CheckName, ChecksConfig } from "../scenario/types-v2.js";
 
 /** `retry_after`: a retry observed sooner than its previous failure asked (minus the tolerance). */

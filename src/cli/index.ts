@@ -1,7 +1,7 @@
+import { type CliIo, EXIT } from "../support/cli-io.js";
+import { packageVersion } from "../support/version.js";
 import { type ArgsSpec, asksForHelp, type ParsedArgs, parseCommandArgs } from "./args.js";
-import { type CliIo, EXIT } from "./io.js";
 import { usageError } from "./usage.js";
-import { packageVersion } from "./version.js";
 
 export const HELP = `Usage: agentchaos <command> [options]
 

@@ -6,7 +6,6 @@
  */
 import { LineCounter } from "yaml";
 import type * as z from "zod";
-import { readRegularFile } from "../bounded-read.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { toProblems } from "../scenario/problems.js";
@@ -14,6 +13,7 @@ import { readYamlDocument, toPlainData } from "../scenario/read-yaml.js";
 import { secretMasks } from "../scenario/secret-masks.js";
 import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
 import { validateFaults } from "../scenario/v2/faults.js";
+import { readRegularFile } from "../support/bounded-read.js";
 import { ExploreError } from "./errors.js";
 import { type MenuEntry, menuLabel } from "./menu.js";
 

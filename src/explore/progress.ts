@@ -1,5 +1,5 @@
 /** What the explore engine reports as it goes (the terminal and library callers listen). */
-import type { ExperimentRecord, RunRecord, UnavailableRecord } from "./document.js";
+import type { ExperimentRecord, RunRecord, UnavailableRecord } from "../report/explore-document.js";
 import type { MenuEntry } from "./menu.js";
 import type { InjectionPoint, SkippedPoint } from "./points.js";
 

@@ -6,16 +6,6 @@
  */
 import { availableParallelism } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import { writeExploreReporters } from "../reporters/explore-files.js";
-import type { ReporterName } from "../reporters/names.js";
-import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
-import { unsupportedFeature } from "../runtime/support.js";
-import type { AnyScenario } from "../scenario/parse.js";
-import type { DependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
-import { unavailableFault } from "./availability.js";
-import { baseScenario } from "./convert.js";
 import {
   EXPLORE_FILE_NAME,
   type ExperimentRecord,
@@ -25,7 +15,17 @@ import {
   serializeExplore,
   summarize,
   type UnavailableRecord,
-} from "./document.js";
+} from "../report/explore-document.js";
+import { writeExploreReporters } from "../reporters/explore-files.js";
+import type { ReporterName } from "../reporters/names.js";
+import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
+import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { unsupportedFeature } from "../runtime/support.js";
+import type { AnyScenario } from "../scenario/parse.js";
+import type { DependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
+import { writeFileAtomically } from "../support/write-file.js";
+import { unavailableFault } from "./availability.js";
+import { baseScenario } from "./convert.js";
 import { ExploreError } from "./errors.js";
 import { applies, defaultMenu, type MenuEntry, menuBody } from "./menu.js";
 import { loadMenu } from "./menu-file.js";

@@ -6,12 +6,12 @@
 import { join, relative } from "node:path";
 import { readEventsV2 } from "../events/reader.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { experiment } from "../library/experiment.js";
+import type { RunRecord } from "../report/explore-document.js";
 import type { ReporterName } from "../reporters/names.js";
+import { experiment } from "../runtime/experiment.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
 import { fixedPorts } from "../suite/ports.js";
 import { runScheduled } from "../suite/scheduler.js";
-import type { RunRecord } from "./document.js";
 
 export interface RunSettings {
   /** The explore folder (absolute): run folders are made in it. */

@@ -5,10 +5,10 @@
  * on a terminal without NO_COLOR; the live `done/total` counter only on a terminal.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import type { LiveTerminal } from "../library/live-output.js";
+import type { ExploreDocument } from "../report/explore-document.js";
+import { cellText, exploreMatrix } from "../reporters/explore-matrix.js";
+import type { LiveTerminal } from "../runtime/live-output.js";
 import { useColour } from "../runtime/terminal.js";
-import type { ExploreDocument } from "./document.js";
-import { cellText, exploreMatrix } from "./matrix.js";
 import { pointLabel } from "./points.js";
 import type { ExploreProgress } from "./progress.js";
 import type { ExploreDone } from "./run-explore.js";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
-import { AgentChaosError } from "../errors.js";
 import type { ScenarioProblem } from "../scenario/errors.js";
 import { toProblems } from "../scenario/problems.js";
+import { AgentChaosError } from "../support/errors.js";
 import { type Script, scriptSchema } from "./script-schema.js";
 
 export type ScriptErrorCode = "SCRIPT_NOT_FOUND" | "SCRIPT_UNREADABLE" | "SCRIPT_SYNTAX" | "SCRIPT_INVALID";

@@ -1,6 +1,6 @@
+import type { FailureDetails } from "../events/operation.js";
 import type { FailureKind } from "../events/types.js";
 import type { FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
-import type { FailureDetails } from "../proxy/operation.js";
 import type { FaultV2 } from "../scenario/types-v2.js";
 
 /** A fixed response a fault answers with; never built from dependency traffic. */

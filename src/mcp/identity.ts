@@ -1,6 +1,6 @@
+import type { OperationIdentity } from "../events/operation.js";
 import { sha256Hex } from "../proxy/fingerprint.js";
 import { canonicalJson } from "../proxy/identity.js";
-import type { OperationIdentity } from "../proxy/operation.js";
 
 /** The recorded facts of one JSON-RPC request, computed where the request is read. */
 export interface McpRequestFacts {

@@ -1,4 +1,4 @@
-import type { Operation, SuccessDetails } from "../proxy/operation.js";
+import type { Operation, SuccessDetails } from "../events/operation.js";
 import type { ResponseOutcome } from "./json-rpc.js";
 
 /**

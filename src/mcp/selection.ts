@@ -1,5 +1,5 @@
+import type { Operation } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
-import type { Operation } from "../proxy/operation.js";
 import type { ArmedMcpFault } from "./faults/registry.js";
 
 /** A fault that may act on an MCP operation: at the JSON-RPC layer, or (HTTP only) on its exchange. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
+import type { OperationIdentity } from "../events/operation.js";
 import type { RequestBody } from "./body.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
-import type { OperationIdentity } from "./operation.js";
 import type { RequestTarget } from "./request-target.js";
 
 /** What makes two requests "the same request" for one dependency (v2/scenario.md, identity). */

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import type { OperationLedger } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
 import type { ResponseRelay } from "../faults/types.js";
+import { upstreamRequestHeaders } from "../support/http-headers.js";
 import { type RequestBody, readBody } from "./body.js";
 import { type Exchange, failInternally } from "./exchange.js";
 import { createFaultContext } from "./fault-context.js";
 import type { Upstream } from "./forward.js";
-import { upstreamRequestHeaders } from "./headers.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
-import type { OperationLedger } from "./operation.js";
 import { defaultRelay } from "./relay.js";
 import { splitTarget } from "./request-target.js";
 import { FORWARDED_METHODS, METHOD_NOT_ALLOWED, REQUEST_TOO_LARGE, sendSynthetic } from "./responses.js";

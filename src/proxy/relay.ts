@@ -1,7 +1,8 @@
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import { BODY_LIMIT } from "../support/body-limit.js";
+import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
 import type { Exchange } from "./exchange.js";
-import { clientResponseHeaders, isEventStream } from "./headers.js";
-import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+import { sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
 import { settleUpstream } from "./settle.js";
 import { StreamRelay } from "./stream-relay.js";
 

@@ -12,9 +12,6 @@ export const FORWARDED_METHODS: ReadonlySet<string> = new Set([
   "PUT",
 ]);
 
-/** 10 MiB: the cap on a request body and on a buffered upstream body. */
-export const BODY_LIMIT = 10 * 1024 * 1024;
-
 const JSON_TYPE = { "Content-Type": "application/json" } as const;
 
 export const REQUEST_TOO_LARGE: SyntheticResponse = {

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
+import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
 import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
@@ -8,7 +9,6 @@ import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { createLane, type Lane } from "./lane/lane.js";
 import { upstreamTarget } from "./lane/upstream-link.js";
-import { OperationLedger, type PayloadSink } from "./operation.js";
 import type { PipelineParts } from "./pipeline.js";
 import { guardConnections } from "./write-barrier.js";
 

@@ -1,9 +1,9 @@
 import type { StreamingRelay, UpstreamControl } from "../faults/types.js";
+import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
+import { SseEventCounter } from "../support/sse-events.js";
 import { cutConnection, type Exchange } from "./exchange.js";
-import { clientResponseHeaders, isEventStream } from "./headers.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
 import { settleUpstream } from "./settle.js";
-import { SseEventCounter } from "./sse-events.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 

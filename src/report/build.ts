@@ -4,8 +4,8 @@
  * (baselines and occurrence schedules), the shape the Python tool 0.4.0 writes.
  */
 import type { Analysis, ProbabilityEvidence } from "../analysis/types.js";
-import { AgentChaosError } from "../errors.js";
 import type { Scenario } from "../scenario/types.js";
+import { AgentChaosError } from "../support/errors.js";
 import type { ReportArtifacts, ReportTiming, ReportV2, ReportV3, ReportWorkload } from "./types.js";
 
 export interface BuildReportInput {

@@ -1,4 +1,4 @@
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "../support/errors.js";
 
 export type ReportErrorCode =
   | "REPORT_NOT_FOUND"

@@ -6,7 +6,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "lossless-json";
-import { readRegularFile } from "../bounded-read.js";
+import { readRegularFile } from "../support/bounded-read.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { REPORT_LIMITS } from "./limits.js";
 import { parseReportShape } from "./parse-shape.js";

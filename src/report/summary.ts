@@ -5,7 +5,7 @@
  * and check, and the diagnostics of a failed run (summary-v4.ts).
  */
 import { resolve } from "node:path";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 import { renderSummaryBodyV4, renderSummaryV4 } from "./summary-v4.js";
 import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";
 

@@ -5,8 +5,8 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readReport } from "../report/reader.js";
+import type { SuiteDocument, SuiteEntry } from "../report/suite-document.js";
 import { renderSummary } from "../report/summary.js";
-import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
 import { readSavedReport } from "./saved-run.js";
 
 export interface EntryDetail {

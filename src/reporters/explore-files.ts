@@ -5,14 +5,14 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExploreDocument } from "../explore/document.js";
-import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
+import type { ExploreDocument } from "../report/explore-document.js";
+import type { SuiteDocument, SuiteEntry } from "../report/suite-document.js";
+import { writeFileAtomically } from "../support/write-file.js";
 import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView } from "./entry-details.js";
 import { renderExplorePage } from "./html/explore-page.js";
 import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
-import { writeFileAtomically } from "./write-file.js";
 
 /** The experiments as suite entries, in experiment order. */
 export function exploreAsSuite(document: ExploreDocument): SuiteDocument {

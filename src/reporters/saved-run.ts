@@ -6,7 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "lossless-json";
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "../support/errors.js";
 
 export class SavedRunError extends AgentChaosError {
   constructor(message: string, options?: { cause?: unknown }) {

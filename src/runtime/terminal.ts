@@ -1,6 +1,6 @@
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
 export function useColour(

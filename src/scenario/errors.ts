@@ -1,5 +1,5 @@
-import { AgentChaosError } from "../errors.js";
-import { terminalSafe } from "../terminal-text.js";
+import { AgentChaosError } from "../support/errors.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 export type ScenarioErrorCode =
   | "SCENARIO_NOT_FOUND"

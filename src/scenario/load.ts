@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { readRegularFile } from "../bounded-read.js";
+import { readRegularFile } from "../support/bounded-read.js";
 import { ScenarioError } from "./errors.js";
 import { SCENARIO_LIMITS } from "./limits.js";
 import { type AnyScenario, parseScenario, tooLarge } from "./parse.js";

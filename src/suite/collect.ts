@@ -7,8 +7,8 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { compareByteOrder } from "./document.js";
-import { SuiteError } from "./errors.js";
+import { compareByteOrder } from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
 
 export interface ScenarioFile {
   readonly absolutePath: string;

@@ -4,11 +4,6 @@
  * totals are errors (exit 2), before anything is written.
  */
 import { relative, resolve } from "node:path";
-import type { ReporterName } from "../reporters/names.js";
-import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { makeFolders } from "../runtime/run-folder.js";
-import { makeRunId } from "../runtime/run-id.js";
 import {
   compareByteOrder,
   readSuite,
@@ -16,8 +11,13 @@ import {
   type SuiteDocument,
   type SuiteEntry,
   serializeSuite,
-} from "./document.js";
-import { SuiteError } from "./errors.js";
+} from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
+import type { ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { makeFolders } from "../runtime/run-folder.js";
+import { makeRunId } from "../runtime/run-id.js";
+import { writeFileAtomically } from "../support/write-file.js";
 
 const MERGE_REPORTERS: readonly ReporterName[] = ["junit", "ctrf", "html"];
 

@@ -5,12 +5,6 @@
  */
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
-import { type ExperimentDone, experiment } from "../library/experiment.js";
-import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
-import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
-import { collectScenarioFiles } from "./collect.js";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -18,8 +12,14 @@ import {
   type SuiteEntry,
   type SuiteShard,
   serializeSuite,
-} from "./document.js";
-import { SuiteError } from "./errors.js";
+} from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
+import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { type ExperimentDone, experiment } from "../runtime/experiment.js";
+import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { writeFileAtomically } from "../support/write-file.js";
+import { collectScenarioFiles } from "./collect.js";
 import { type Plan, preparePlan } from "./prepare.js";
 import { runScheduled } from "./scheduler.js";
 import { shardSlice } from "./shard.js";

@@ -3,9 +3,10 @@
  * live `done/total` counter on a TTY only, colours only on a TTY without NO_COLOR, then the
  * summary table and the paths written. `--quiet` prints only the summary.
  */
-import type { LiveTerminal } from "../library/live-output.js";
+
+import type { SuiteEntry } from "../report/suite-document.js";
+import type { LiveTerminal } from "../runtime/live-output.js";
 import { useColour } from "../runtime/terminal.js";
-import type { SuiteEntry } from "./document.js";
 import type { SuiteDone } from "./run-suite.js";
 
 const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31 };

@@ -1,5 +1,5 @@
 /** Small timelines for the check tests, built from schema-2 events with exact times. */
-import { buildTimeline, type Timeline } from "../../src/analysis/v2/timeline.js";
+import { buildTimeline, type Timeline } from "../../src/events/timeline.js";
 import { type RunBuilderV2, runBuilderV2 } from "../helpers/events-v2.js";
 
 export function timelineOf(run: RunBuilderV2): Timeline {

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";

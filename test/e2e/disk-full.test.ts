@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEventLine } from "../../src/events/reader.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli } from "../helpers/cli.js";
 import { childrenOf } from "../helpers/processes.js";
 import { fixtureDependency, freePort, writeScenario, yamlList } from "../helpers/scenario-files.js";

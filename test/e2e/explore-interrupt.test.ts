@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ExploreDocument } from "../../src/explore/document.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import type { ExploreDocument } from "../../src/report/explore-document.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { agentScenario } from "../explore/scenarios.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/temp.js";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 /** The README's table of MCP scenarios: file → result, reason, exit. */

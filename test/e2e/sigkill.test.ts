@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { groupAlive, processAlive } from "../../src/runtime/process-group.js";
+import { groupAlive, processAlive } from "../../src/support/process-group.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { childrenOf } from "../helpers/processes.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";

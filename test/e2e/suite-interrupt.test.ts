@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { freePort } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/index.js";
-import type { SuiteDocument } from "../../src/suite/document.js";
+import type { SuiteDocument } from "../../src/report/suite-document.js";
 import { testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { freePort } from "../helpers/scenario-files.js";

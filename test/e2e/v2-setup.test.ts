@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";

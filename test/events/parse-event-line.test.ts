@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentChaosError } from "../../src/errors.js";
 import { type EventsError, parseEventLine } from "../../src/events/reader.js";
+import { AgentChaosError } from "../../src/support/errors.js";
 import { edited, errorOf, eventOf, everyTypeRun } from "./event-fixtures.js";
 
 function expectInvalid(line: string, keyPath: string, lineNumber = 7): EventsError {

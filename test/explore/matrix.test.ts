@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../src/explore/document.js";
-import { summarize } from "../../src/explore/document.js";
 import { renderMatrix } from "../../src/explore/terminal.js";
+import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../src/report/explore-document.js";
+import { summarize } from "../../src/report/explore-document.js";
 import { renderExplorePage } from "../../src/reporters/html/explore-page.js";
 
 const RUN: RunRecord = {

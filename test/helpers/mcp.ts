@@ -6,9 +6,9 @@
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayloadV2 } from "../../src/events/types-v2.js";
 import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.js";
-import type { PayloadSink } from "../../src/proxy/operation.js";
 import type { Trigger } from "../../src/scenario/types.js";
 import type { FaultV2, McpStdioDependency, McpTarget } from "../../src/scenario/types-v2.js";
 import { onCleanup } from "./proxy-harness.js";

@@ -4,9 +4,9 @@
  * the bytes it received together with the error it saw.
  */
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayloadV2, EventTypeV2, PayloadOfV2 } from "../../src/events/types-v2.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
-import type { PayloadSink } from "../../src/proxy/operation.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import type { FaultV2, LlmErrorFault } from "../../src/scenario/types-v2.js";
 import { rawExchange } from "./proxy-client.js";

@@ -9,7 +9,7 @@ import {
   ScenarioError,
   SuiteError,
 } from "../../src/index.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { testFolder } from "../helpers/cli.js";
 import { freePort, writeScenario } from "../helpers/scenario-files.js";
 import { eventually } from "../helpers/temp.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import {
   mcpFaults,
   occurrences,

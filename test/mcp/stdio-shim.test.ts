@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import {
   connectClient,
   mcpFaults,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseEventCounter } from "../../src/proxy/sse-events.js";
+import { SseEventCounter } from "../../src/support/sse-events.js";
 
 /** Counts the events of `text` fed in the given pieces; returns the count after each piece and at the end. */
 function countIn(pieces: readonly string[]): { after: number[]; total: number } {

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Analysis, TriggerEvidence } from "../../src/analysis/types.js";
-import { AgentChaosError } from "../../src/errors.js";
 import { buildReport } from "../../src/report/build.js";
 import { readReport } from "../../src/report/reader.js";
 import { writeReport } from "../../src/report/writer.js";
 import type { Fault, Scenario, Trigger } from "../../src/scenario/types.js";
+import { AgentChaosError } from "../../src/support/errors.js";
 
 let dir: string;
 

@@ -1,5 +1,5 @@
+import type { SuiteEntry } from "../../src/report/suite-document.js";
 import type { SuiteView } from "../../src/reporters/entry-details.js";
-import type { SuiteEntry } from "../../src/suite/document.js";
 
 export const HOSTILE_NAMES = [
   "quote \" apostrophe ' <tag> & ampersand",

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManagedProcess, SpawnError } from "../../src/runtime/child-process.js";
-import { processAlive, signalGroup } from "../../src/runtime/process-group.js";
+import { processAlive, signalGroup } from "../../src/support/process-group.js";
 import { eventually, tempDir } from "../helpers/temp.js";
 
 const programs = join(import.meta.dirname, "..", "fixtures", "programs");

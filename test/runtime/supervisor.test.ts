@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { groupAlive, processAlive } from "../../src/runtime/process-group.js";
+import { groupAlive, processAlive } from "../../src/support/process-group.js";
 import { testFolder } from "../helpers/cli.js";
 import { childrenOf } from "../helpers/processes.js";
 import { PROGRAMS } from "../helpers/scenario-files.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
 import { EVENT_COMPONENT } from "../../src/events/types.js";
-import { exitCodeFor } from "../../src/runtime/exit-code.js";
+import { exitCodeFor } from "../../src/report/exit-code.js";
 import { makeRunId } from "../../src/runtime/run-id.js";
 import { formatElapsed, formatLiveLine, useColour } from "../../src/runtime/terminal.js";
 

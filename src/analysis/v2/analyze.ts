@@ -1,4 +1,5 @@
 import { evaluateChecks } from "../../checks/evaluate.js";
+import { buildTimeline, type Timeline } from "../../events/timeline.js";
 import type { AgentChaosEventV2, FaultNotAppliedPayload } from "../../events/types-v2.js";
 import type { ScenarioV2 } from "../../scenario/types-v2.js";
 import { lastPayload } from "../events-of-type.js";
@@ -6,7 +7,6 @@ import { computeMetrics } from "../metrics.js";
 import { observedOn } from "./diagnostics.js";
 import { faultTriggerEvidence, selectionsByFault } from "./fault-evidence.js";
 import { recoveryRows } from "./recovery.js";
-import { buildTimeline, type Timeline } from "./timeline.js";
 import type { AnalysisV2, DependencyEvidence, FaultEvidence, RecoveryRowV2 } from "./types.js";
 import { type ConfiguredFault, decideVerdictV2 } from "./verdict.js";
 

@@ -3,8 +3,9 @@
  * methods, paths and fixed words only. Sentences about one fault of several start with
  * `fault <id>: ` followed by the schema-1 wording.
  */
+
+import type { Timeline } from "../../events/timeline.js";
 import type { NotAppliedReason } from "../../events/types-v2.js";
-import type { Timeline } from "./timeline.js";
 import type { RecoveryRowV2 } from "./types.js";
 
 /** How many method/path pairs a FAULT_NOT_TRIGGERED diagnostic lists at most. */

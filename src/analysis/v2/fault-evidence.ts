@@ -1,9 +1,10 @@
 /** Per-fault selections and trigger evidence of v2/evidence.md "Selections". */
+
+import type { Timeline } from "../../events/timeline.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
 import { probabilityEvidence, scheduleEvidence } from "../trigger-evidence.js";
 import type { TriggerEvidence } from "../types.js";
 import { compileTargetV2 } from "./target.js";
-import type { Timeline } from "./timeline.js";
 
 export interface FaultSelections {
   /** Operation ids, in sequence order. */

@@ -2,10 +2,11 @@
  * Recovery rows of v2/evidence.md: one per fault-related OPERATION_FAILED, attributed to a fault,
  * resolved by `fifo` (exactly the schema-1 rule) or `chain`.
  */
+
+import type { At, OperationRecord, Timeline } from "../../events/timeline.js";
 import type { OperationFailedPayloadV2 } from "../../events/types-v2.js";
 import type { FaultV2, RecoveryMode } from "../../scenario/types-v2.js";
 import { computeRecovery, isRecoverySuccess } from "../recovery-evidence.js";
-import type { At, OperationRecord, Timeline } from "./timeline.js";
 import type { RecoveryRowV2 } from "./types.js";
 
 export interface RecoveryRows {

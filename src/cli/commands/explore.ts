@@ -4,12 +4,12 @@ import { explore } from "../../explore/run-explore.js";
 import { MAX_SEED } from "../../explore/sample.js";
 import { exploreTerminal } from "../../explore/terminal.js";
 import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
-import { OutputWriteError } from "../../reporters/write-file.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 /** A whole number in [min, max] written in decimal digits, or null. */

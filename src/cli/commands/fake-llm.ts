@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { FAKE_LLM_USAGE, parseFakeLlmArgs } from "../../fake-llm/options.js";
 import type { Script } from "../../fake-llm/script-schema.js";
 import { createFakeLlmServer } from "../../fake-llm/server.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
 
 const HELP = `Usage: ${FAKE_LLM_USAGE}
 

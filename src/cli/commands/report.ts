@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../report/suite-document.js";
+import { SuiteError } from "../../report/suite-errors.js";
 import { loadSuiteView } from "../../reporters/entry-details.js";
 import { renderRunFormat } from "../../reporters/run-files.js";
 import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
 import { renderSuiteFormat } from "../../reporters/suite-files.js";
-import { OutputWriteError, writeFileAtomically } from "../../reporters/write-file.js";
 import { makeFolders } from "../../runtime/run-folder.js";
-import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../suite/document.js";
-import { SuiteError } from "../../suite/errors.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError, writeFileAtomically } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 const FORMATS = ["html", "junit", "ctrf", "json"] as const;

@@ -1,16 +1,16 @@
 import { resolve } from "node:path";
-import { DEFAULT_RUNS_DIR, experiment } from "../../library/experiment.js";
-import { liveOutput } from "../../library/live-output.js";
 import { parseReporterList } from "../../reporters/names.js";
-import { OutputWriteError } from "../../reporters/write-file.js";
+import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
+import { liveOutput } from "../../runtime/live-output.js";
 import { RunIoError } from "../../runtime/run-abort.js";
 import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
-import { terminalSafe } from "../../terminal-text.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
+import { OutputWriteError } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 /** `agentchaos run <scenario> [--output-dir PATH] [--reporter LIST]`: a shell over `experiment`. */

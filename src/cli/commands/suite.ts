@@ -1,11 +1,11 @@
+import { SuiteError } from "../../report/suite-errors.js";
 import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
-import { OutputWriteError } from "../../reporters/write-file.js";
-import { SuiteError } from "../../suite/errors.js";
 import { suite } from "../../suite/run-suite.js";
 import { parseShard } from "../../suite/shard.js";
 import { suiteTerminal } from "../../suite/terminal.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 function parseJobs(text: string): number | null {

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
-import { terminalSafe } from "../../terminal-text.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
 
 /** `agentchaos validate <scenario>`: checks the file, starts nothing. */
 export async function validateCommand(path: string, io: CliIo): Promise<number> {

@@ -1,4 +1,4 @@
-import { SseEventCounter } from "../../proxy/sse-events.js";
+import { SseEventCounter } from "../../support/sse-events.js";
 
 /** Where a mid-stream fault cuts: exactly one of the two is non-null (v2/faults.md). */
 export interface CutSpec {

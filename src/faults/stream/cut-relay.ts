@@ -1,5 +1,5 @@
 import type { NotAppliedReason } from "../../events/types-v2.js";
-import { isEventStream } from "../../proxy/headers.js";
+import { isEventStream } from "../../support/http-headers.js";
 import type { FaultContext, ResponseRelay, StreamingRelay, UpstreamControl } from "../types.js";
 import { type CutPoint, type CutSpec, cutPoint } from "./cut-point.js";
 

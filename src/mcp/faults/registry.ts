@@ -1,4 +1,4 @@
-import type { InjectedFault, OperationIdentity } from "../../proxy/operation.js";
+import type { InjectedFault, OperationIdentity } from "../../events/operation.js";
 import { compileTargetV2 } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
 import { createTriggerState } from "../../triggers/index.js";

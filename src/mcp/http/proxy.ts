@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
+import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
-import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";

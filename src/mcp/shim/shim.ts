@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { groupAlive, signalGroup } from "../../runtime/process-group.js";
+import { groupAlive, signalGroup } from "../../support/process-group.js";
 import { onMessages, type RunMessage, send } from "../stdio/channel.js";
 import { stopGroup } from "../stop-group.js";
 import type { ShimArgs } from "./args.js";

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import type { Operation, OperationLedger, PayloadSink } from "../../proxy/operation.js";
+import type { Operation, OperationLedger, PayloadSink } from "../../events/operation.js";
 import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
 import type { McpFaultContext } from "../faults/types.js";
 import { mcpIdentity } from "../identity.js";

@@ -1,12 +1,13 @@
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
+import type { OperationLedger } from "../../events/operation.js";
 import type { ArmedFault } from "../../faults/registry.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
 import { bodyHash, decodePath } from "../fingerprint.js";
 import type { HeldOperations } from "../holds.js";
 import { httpOperationIdentity, type IdentityRule } from "../identity.js";
-import type { OperationLedger } from "../operation.js";
 import { type RequestTarget, splitTarget } from "../request-target.js";
-import { BODY_LIMIT, FORWARDED_METHODS } from "../responses.js";
+import { FORWARDED_METHODS } from "../responses.js";
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
 import { upstreamRequestHead } from "./messages.js";
 import { type ClientSide, LaneResponse } from "./response.js";

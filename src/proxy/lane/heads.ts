@@ -1,4 +1,4 @@
-import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
+import { forwardsRequestHeader, relaysResponseHeader } from "../../support/http-headers.js";
 
 /**
  * HTTP/1.1 message heads for the fast lane, parsed strictly: anything the lane does not handle

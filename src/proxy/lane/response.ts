@@ -1,9 +1,10 @@
 import type { Socket } from "node:net";
-import { isEventStreamType } from "../headers.js";
-import type { Operation } from "../operation.js";
-import { BODY_LIMIT, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
+import type { Operation } from "../../events/operation.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
+import { isEventStreamType } from "../../support/http-headers.js";
+import { SseEventCounter } from "../../support/sse-events.js";
+import { UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
 import { settleUpstream } from "../settle.js";
-import { SseEventCounter } from "../sse-events.js";
 import { headerRecord, type ResponseHead } from "./heads.js";
 import {
   chunkBytes,

@@ -6,9 +6,9 @@
 
 import type { TriggerEvidence } from "../../analysis/types.js";
 import type { AnalysisV2 } from "../../analysis/v2/types.js";
-import { AgentChaosError } from "../../errors.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
+import { AgentChaosError } from "../../support/errors.js";
 import { reportHead, reportTiming } from "../build.js";
 import type { ReportTriggerV3 } from "../types.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";

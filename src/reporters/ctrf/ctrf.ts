@@ -2,7 +2,7 @@
  * `ctrf.json` (suites.md): the Common Test Report Format, valid against the JSON Schema of the
  * `ctrf` package 0.3.x (spec version 0.0.0).
  */
-import { packageVersion } from "../../cli/version.js";
+import { packageVersion } from "../../support/version.js";
 import type { SuiteView } from "../entry-details.js";
 
 export const CTRF_SPEC_VERSION = "0.0.0";

@@ -3,8 +3,8 @@
  * cell linking to its run's report), the pairs of depth 2, the failures with their replays, and
  * what was skipped. Built from explore.json alone (plus which run pages exist).
  */
-import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../explore/document.js";
-import { cellText, exploreMatrix, type MatrixCell } from "../../explore/matrix.js";
+import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../report/explore-document.js";
+import { cellText, exploreMatrix, type MatrixCell } from "../explore-matrix.js";
 import { esc, formatMs, page } from "./page.js";
 
 const EXTRA_CSS = `

@@ -3,7 +3,7 @@
  * `<testcase>` per entry. FAILED entries get `<failure>`, setup errors (exit-3 reasons) and
  * invalid scenarios `<error>`; every user text is escaped (xml.ts).
  */
-import type { SuiteEntry } from "../../suite/document.js";
+import type { SuiteEntry } from "../../report/suite-document.js";
 import type { SuiteView } from "../entry-details.js";
 import { xmlAttribute as attr, xmlText as text } from "./xml.js";
 

@@ -3,7 +3,7 @@
  * the menu entries, each cell the experiment of that point and entry — or why there is none.
  * Pure; the terminal and the HTML page both draw it.
  */
-import type { ExperimentRecord, ExploreDocument } from "./document.js";
+import type { ExperimentRecord, ExploreDocument } from "../report/explore-document.js";
 
 export type MatrixCell =
   | { readonly kind: "experiment"; readonly experiment: ExperimentRecord }

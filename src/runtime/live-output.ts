@@ -1,10 +1,10 @@
-import type { CliStream } from "../cli/io.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
-import { formatHeader, formatLiveLine, useColour } from "../runtime/terminal.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import { terminalSafe } from "../terminal-text.js";
+import type { CliStream } from "../support/cli-io.js";
+import { terminalSafe } from "../support/terminal-text.js";
+import { formatHeader, formatLiveLine, useColour } from "./terminal.js";
 
 /** Where and how `agentchaos run`'s terminal output goes (run.md "Terminal output of run"). */
 export interface LiveTerminal {

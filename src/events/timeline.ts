@@ -7,7 +7,7 @@ import type {
   OperationFailedPayloadV2,
   OperationObservedPayloadV2,
   OperationSucceededPayloadV2,
-} from "../../events/types-v2.js";
+} from "./types-v2.js";
 
 /** Where an event stands: its position in sequence order ("after" compares these) and its time. */
 export interface Position {

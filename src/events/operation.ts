@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
-import type { EventPayload, FailureKind } from "../events/types.js";
-import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
-import { UuidSource } from "../events/uuid-source.js";
-import { RetryCorrelation } from "./correlation.js";
+import { RetryCorrelation } from "./retry-correlation.js";
+import type { EventPayload, FailureKind } from "./types.js";
+import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
+import { UuidSource } from "./uuid-source.js";
 
 /** Operation ids: unique in the process, so across every dependency of a run (v2/evidence.md). */
 const operationIds = new UuidSource();

@@ -6,7 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod";
 import type { RunResult } from "../events/types.js";
-import { SuiteError } from "./errors.js";
+import { SuiteError } from "./suite-errors.js";
 
 export const SUITE_FILE_NAME = "suite.json";
 

@@ -1,6 +1,6 @@
 import { open, rename, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "./errors.js";
 
 /** A report file could not be written; what was written before it stays. */
 export class OutputWriteError extends AgentChaosError {
