@@ -12,6 +12,7 @@ import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { explore } from "./measure/explore.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { longReport } from "./measure/long-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
 import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
@@ -31,6 +32,7 @@ const MEASUREMENTS = {
   explore,
   recorder,
   longRun,
+  longReport,
 };
 const DEADLINE_MS = 900_000;
 const RESULTS = new URL("./results/", import.meta.url);

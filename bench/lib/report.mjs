@@ -162,6 +162,31 @@ const SECTIONS = {
       }),
     ),
   ],
+  longReport: (r) => [
+    "11. `report --format html` and `inspect --recover` of a long run folder (own process each)",
+    formatTable(
+      ["log", "events", "MB", "command", "exit", "wall s", "peak RSS MB", "page KB"],
+      [
+        ["schema 1", "schema1"],
+        ["schema 2, 2 deps", "schema2"],
+      ].flatMap(([name, key]) => {
+        const x = r[key];
+        return [
+          [
+            name,
+            x.events,
+            x.eventsMb,
+            "report",
+            x.report.code,
+            x.report.seconds,
+            x.report.peakRssMb,
+            x.report.htmlKb ?? "-",
+          ],
+          ["", "", "", "inspect --recover", x.recover.code, x.recover.seconds, x.recover.peakRssMb, "-"],
+        ];
+      }),
+    ),
+  ],
 };
 
 /** The whole report as text. */

@@ -2,10 +2,10 @@
  * `suite.json` (suites.md): the one record of a suite, written always, read back by `report`
  * and `merge`. Written atomically with two-space indentation and a final newline.
  */
-import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod";
 import type { RunResult } from "../events/types.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { SuiteError } from "./suite-errors.js";
 
 export const SUITE_FILE_NAME = "suite.json";
@@ -93,21 +93,19 @@ export function serializeSuite(document: SuiteDocument): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
+/** The largest suite.json read (16 MiB: about 50,000 entries). */
+export const SUITE_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Reads `<folder>/suite.json` strictly. Failures are `SuiteError`s with one-line messages. */
 export async function readSuite(folder: string): Promise<SuiteDocument> {
   const path = join(folder, SUITE_FILE_NAME);
   let text: string;
   try {
-    if (!(await stat(path)).isFile()) throw new SuiteError("SUITE_UNREADABLE", "suite.json is not a file");
-    text = await readFile(path, "utf8");
+    text = (await readRegularFile(path, SUITE_FILE_MAX_BYTES)).toString("utf8");
   } catch (error) {
-    if (error instanceof SuiteError) throw error;
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === "ENOENT" || code === "ENOTDIR")
-      throw new SuiteError("SUITE_NOT_FOUND", "suite.json not found");
-    throw new SuiteError("SUITE_UNREADABLE", `suite.json is unreadable (${code ?? "error"})`, {
-      cause: error,
-    });
+    if (!(error instanceof FileReadError)) throw error;
+    if (error.code === "FILE_NOT_FOUND") throw new SuiteError("SUITE_NOT_FOUND", "suite.json not found");
+    throw new SuiteError("SUITE_UNREADABLE", `suite.json ${error.reason}`, { cause: error });
   }
   let json: unknown;
   try {

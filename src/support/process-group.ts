@@ -1,9 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readRegularFileSync } from "../support/regular-file.js";
+
+/** A /proc/<pid>/stat line is well under a kilobyte. */
+const PROC_FILE_MAX_BYTES = 64 * 1024;
 
 /** State and process group of a live process from /proc (Linux), or null when it is gone or a zombie. */
 function procStat(pid: string): { state: string; pgrp: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readRegularFileSync(`/proc/${pid}/stat`, PROC_FILE_MAX_BYTES).toString("utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const state = fields[0] ?? "";
     if (state === "Z" || state === "X") return null;

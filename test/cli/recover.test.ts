@@ -164,11 +164,22 @@ success:
         execFileSync("mkfifo", [join(runDir, "events.jsonl")]);
         return runDir;
       },
-      "events.jsonl is unreadable",
+      "events.jsonl is a FIFO, not a regular file",
+    ],
+    [
+      "scenario.yaml that is a FIFO",
+      async () => {
+        const runDir = await finishedRun();
+        await rm(join(runDir, "scenario.yaml"));
+        execFileSync("mkfifo", [join(runDir, "scenario.yaml")]);
+        return runDir;
+      },
+      "scenario.yaml is a FIFO, not a regular file",
     ],
   ])("refuses %s with one line and exit 2", async (_, prepare, message) => {
     const target = await prepare(dir.path);
     const result = await runBuiltCli(["inspect", "--recover", target], { timeoutMs: 20_000 });
+    expect(result.signal).toBeNull();
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`Cannot recover run: ${message}\n`);
   });

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPORT_LIMITS } from "../../src/report/limits.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { writeLongRun } from "../helpers/long-run.js";
+import { writeBigRun } from "../reporters/big-run.js";
 
 const dir = testFolder("each");
 
@@ -71,4 +73,30 @@ describe.runIf(process.platform === "linux")("validate and inspect stop promptly
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
   });
+});
+
+describe.runIf(process.platform === "linux")("report and inspect --recover stop promptly on a signal", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "report exits 130 on %s while it reads a long run",
+    async (signal) => {
+      await writeBigRun(dir.path, 40_000);
+      const result = await interrupted(["report", dir.path, "--format", "html"], signal);
+      expect(result.sentAt).toBeGreaterThan(0);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(130);
+      expect(result.stdout).toBe("");
+    },
+  );
+
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "inspect --recover exits 130 on %s while it reads a long run",
+    async (signal) => {
+      await writeLongRun(dir.path, 1, 100_000);
+      const result = await interrupted(["inspect", "--recover", "--write", dir.path], signal);
+      expect(result.sentAt).toBeGreaterThan(0);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(130);
+      expect(result.stdout).toBe("");
+    },
+  );
 });

@@ -1,8 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN } from "../helpers/cli.js";
+import { BIN, testFolder } from "../helpers/cli.js";
 import { post } from "./helpers.js";
 
 interface Running {
@@ -53,6 +55,8 @@ function deadline(ms: number): Promise<"deadline"> {
   return new Promise((resolve) => setTimeout(resolve, ms, "deadline").unref());
 }
 
+const dir = testFolder("each");
+
 describe("agentchaos fake-llm as a process", () => {
   it("prints one line with its URL once ready, serves, and exits 0 on SIGTERM", async () => {
     const running = start(["--port", "0"]);
@@ -92,4 +96,33 @@ describe("agentchaos fake-llm as a process", () => {
       blocker.close();
     }
   });
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "with a --script, answers from it and exits 0 on %s",
+    async (signal) => {
+      const script = join(dir.path, "rules.yaml");
+      await writeFile(script, "- when: {user_contains: weather}\n  answer: {text: It is sunny.}\n");
+      const running = start(["--script", script]);
+      const url = await listening(running);
+      const response = await post(`${url}/v1/messages`, {
+        messages: [{ role: "user", content: "the weather?" }],
+      });
+      expect(JSON.stringify(await response.json())).toContain("It is sunny.");
+      running.child.kill(signal);
+      expect(await Promise.race([running.exited, deadline(10_000)])).toEqual({ code: 0, signal: null });
+      expect(running.stderr).toBe("");
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "refuses a --script that is a FIFO at once, in one line, with exit 2",
+    async () => {
+      const script = join(dir.path, "rules.yaml");
+      execFileSync("mkfifo", [script]);
+      const running = start(["--script", script]);
+      expect(await Promise.race([running.exited, deadline(10_000)])).toEqual({ code: 2, signal: null });
+      expect(running.stderr).toBe(`fake-llm: invalid script ${script}: is a FIFO, not a regular file\n`);
+      expect(running.stdout).toBe("");
+    },
+  );
 });
