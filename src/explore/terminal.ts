@@ -6,7 +6,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import type { LiveTerminal } from "../library/live-output.js";
-import { useColour } from "../runtime/terminal.js";
+import { formatEta, useColour } from "../runtime/terminal.js";
 import type { ExploreDocument } from "./document.js";
 import { cellText, exploreMatrix } from "./matrix.js";
 import { pointLabel } from "./points.js";
@@ -17,15 +17,6 @@ const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FA
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
-}
-
-/** `45s`, `3m05s`, `1h02m`. */
-export function formatEta(ms: number): string {
-  const total = Math.round(ms / 1000);
-  if (total < 60) return `${total}s`;
-  const minutes = Math.floor(total / 60);
-  if (minutes < 60) return `${minutes}m${String(total % 60).padStart(2, "0")}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 /** The matrix as text: a heading row, then one row per point; columns padded to their widest cell. */

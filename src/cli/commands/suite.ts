@@ -6,11 +6,8 @@ import { parseShard } from "../../suite/shard.js";
 import { suiteTerminal } from "../../suite/terminal.js";
 import type { ParsedArgs } from "../args.js";
 import { type CliIo, EXIT } from "../io.js";
+import { parseJobs } from "../option-values.js";
 import { usageError } from "../usage.js";
-
-function parseJobs(text: string): number | null {
-  return /^[1-9][0-9]{0,3}$/.test(text) ? Number(text) : null;
-}
 
 /** `agentchaos suite <scenario-or-folder>... [options]`: a shell over the suite engine. */
 export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number> {

@@ -1,0 +1,45 @@
+/**
+ * `trials.json` (see docs/trials.md): the record of one scenario's series of trials, written
+ * into its trials folder next to the trials' run folders — by `run --trials`, and for each
+ * scenario of a suite and each experiment of an explore run with trials. Two-space JSON, keys
+ * in the order below, final newline.
+ */
+import { summaryFields, type TrialsSummary } from "../report/trials.js";
+import { writeFileAtomically } from "../reporters/write-file.js";
+
+export const TRIALS_FILE_NAME = "trials.json";
+
+export interface TrialsDocument extends TrialsSummary {
+  readonly schema_version: 1;
+  /** `path`: the scenario file, relative to the working directory; `name`: the scenario's name. */
+  readonly scenario: { readonly path: string; readonly name: string };
+  /** The trials asked for (more than `trials` when interrupted). */
+  readonly requested: number;
+  readonly min_pass_rate: number;
+  /** Whether the series passes: the pass rate is at least `min_pass_rate`. */
+  readonly passes: boolean;
+  readonly interrupted: boolean;
+  readonly started_at: string;
+  readonly finished_at: string;
+}
+
+/** The file text: `schema_version`, `scenario`, the summary, then the series' settings and times. */
+export function serializeTrials(document: TrialsDocument): string {
+  const ordered = {
+    schema_version: document.schema_version,
+    scenario: { path: document.scenario.path, name: document.scenario.name },
+    ...summaryFields(document),
+    requested: document.requested,
+    min_pass_rate: document.min_pass_rate,
+    passes: document.passes,
+    interrupted: document.interrupted,
+    started_at: document.started_at,
+    finished_at: document.finished_at,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** Writes `<folder>/trials.json`; returns its absolute path. */
+export function writeTrialsFile(folder: string, document: TrialsDocument): Promise<string> {
+  return writeFileAtomically(folder, TRIALS_FILE_NAME, serializeTrials(document));
+}
