@@ -6,6 +6,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import type { LiveTerminal } from "../library/live-output.js";
+import { rateText } from "../report/trials.js";
 import { formatEta, useColour } from "../runtime/terminal.js";
 import type { ExploreDocument } from "./document.js";
 import { cellText, exploreMatrix } from "./matrix.js";
@@ -75,7 +76,7 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
       switch (event.kind) {
         case "start":
           write(
-            `Agent Chaos explore\n\nScenario: ${event.scenarioName} (${event.scenarioPath})\nOutput:   ${shown(event.folder)}\nSeed:     ${event.seed}\nDepth: ${event.depth}   Budget: ${event.budget}   Jobs: ${event.jobs}\n\nBaseline: ${event.baselineRuns} ${event.baselineRuns === 1 ? "run" : "runs"}\n`,
+            `Agent Chaos explore\n\nScenario: ${event.scenarioName} (${event.scenarioPath})\nOutput:   ${shown(event.folder)}\nSeed:     ${event.seed}\nDepth: ${event.depth}   Budget: ${event.budget}   Jobs: ${event.jobs}\n${event.trials > 1 ? `Trials: ${event.trials} per experiment, minimum pass rate ${event.minPassRate}\n` : ""}\nBaseline: ${event.baselineRuns} ${event.baselineRuns === 1 ? "run" : "runs"}\n`,
           );
           break;
         case "baseline":
@@ -108,12 +109,16 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
         case "experiment": {
           const { trial, done, total, etaMs } = event;
           const eta = done < total ? `  (ETA ${formatEta(etaMs)})` : "";
+          const rate =
+            trial.trials === undefined
+              ? ""
+              : `  ${trial.trials.passed}/${trial.trials.trials} passed, pass rate ${rateText(trial.trials)}, ${trial.trials.class}`;
           write(
             line(
               trial.result,
               trial.reason_code,
               trial.duration_ms,
-              `[${done}/${total}] ${trial.label}${eta}`,
+              `[${done}/${total}] ${trial.label}${rate}${eta}`,
             ),
           );
           showCounter(`${done}/${total} done, about ${formatEta(etaMs)} left`);

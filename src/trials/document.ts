@@ -4,8 +4,16 @@
  * scenario of a suite and each experiment of an explore run with trials. Two-space JSON, keys
  * in the order below, final newline.
  */
-import { summaryFields, type TrialsSummary } from "../report/trials.js";
+import {
+  summarizeTrials,
+  summaryFields,
+  type TrialRun,
+  type TrialsSummary,
+  type TrialsVerdict,
+  trialsVerdict,
+} from "../report/trials.js";
 import { writeFileAtomically } from "../reporters/write-file.js";
+import type { SeriesDone } from "./series.js";
 
 export const TRIALS_FILE_NAME = "trials.json";
 
@@ -23,6 +31,31 @@ export interface TrialsDocument extends TrialsSummary {
   readonly finished_at: string;
 }
 
+/** The document of a series' finished trials, and its verdict (exit code included). */
+export function trialsDocument(input: {
+  readonly scenario: { readonly path: string; readonly name: string };
+  readonly runs: readonly TrialRun[];
+  readonly requested: number;
+  readonly minPassRate: number;
+  readonly interrupted: boolean;
+  readonly startedAt: string;
+}): { readonly document: TrialsDocument; readonly verdict: TrialsVerdict } {
+  const summary = summarizeTrials(input.runs);
+  const verdict = trialsVerdict(summary, input.minPassRate, input.interrupted);
+  const document: TrialsDocument = {
+    schema_version: 1,
+    scenario: input.scenario,
+    ...summary,
+    requested: input.requested,
+    min_pass_rate: input.minPassRate,
+    passes: verdict.passes,
+    interrupted: input.interrupted,
+    started_at: input.startedAt,
+    finished_at: new Date().toISOString(),
+  };
+  return { document, verdict };
+}
+
 /** The file text: `schema_version`, `scenario`, the summary, then the series' settings and times. */
 export function serializeTrials(document: TrialsDocument): string {
   const ordered = {
@@ -37,6 +70,28 @@ export function serializeTrials(document: TrialsDocument): string {
     finished_at: document.finished_at,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/**
+ * Writes the trials.json of a series into its trials folder (nothing when it has none);
+ * returns the path written, or null.
+ */
+export async function writeSeriesFile(
+  done: SeriesDone,
+  scenario: { readonly path: string; readonly name: string },
+  minPassRate: number,
+  interrupted: boolean,
+): Promise<string | null> {
+  if (done.folder === null) return null;
+  const { document } = trialsDocument({
+    scenario,
+    runs: done.runs,
+    requested: done.count,
+    minPassRate,
+    interrupted,
+    startedAt: done.startedAt ?? new Date().toISOString(),
+  });
+  return writeTrialsFile(done.folder, document);
 }
 
 /** Writes `<folder>/trials.json`; returns its absolute path. */

@@ -7,13 +7,13 @@
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
 import { DEFAULT_RUNS_DIR } from "../library/experiment.js";
-import { summarizeTrials, type TrialRun, trialsVerdict } from "../report/trials.js";
+import type { TrialRun } from "../report/trials.js";
 import type { ReporterName } from "../reporters/names.js";
 import { createRunFolder } from "../runtime/run-folder.js";
 import { unsupportedFeature } from "../runtime/support.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import { type TrialsDocument, writeTrialsFile } from "./document.js";
+import { type TrialsDocument, trialsDocument, writeTrialsFile } from "./document.js";
 import { TrialsError, trialSettings } from "./options.js";
 import { runSeries } from "./series.js";
 
@@ -86,23 +86,17 @@ export async function trials(scenario: AnyScenario, settings: TrialsSettings): P
       settings.onTrial?.(run, { done: finished, total: count });
     },
   });
-  const interrupted = signal?.aborted === true;
-  const summary = summarizeTrials(results.get(0)?.runs ?? []);
-  const verdict = trialsVerdict(summary, minPassRate, interrupted);
-  const document: TrialsDocument = {
-    schema_version: 1,
+  const { document, verdict } = trialsDocument({
     scenario: {
       path: relative(settings.cwd, scenario.sourcePath).split("\\").join("/"),
       name: scenario.name,
     },
-    ...summary,
+    runs: results.get(0)?.runs ?? [],
     requested: count,
-    min_pass_rate: minPassRate,
-    passes: verdict.passes,
-    interrupted,
-    started_at: startedAt,
-    finished_at: new Date().toISOString(),
-  };
+    minPassRate,
+    interrupted: signal?.aborted === true,
+    startedAt,
+  });
   const written = [await writeTrialsFile(folder, document)];
   return { document, folder, written, exitCode: verdict.exitCode };
 }

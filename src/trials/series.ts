@@ -32,6 +32,10 @@ export interface SeriesDone {
   readonly runs: readonly TrialRun[];
   /** Every planned trial finished. */
   readonly complete: boolean;
+  /** When the first trial started (ISO 8601); null when none did. */
+  readonly startedAt: string | null;
+  /** The trials planned. */
+  readonly count: number;
 }
 
 export interface SeriesSettings<K> {
@@ -52,6 +56,7 @@ interface SeriesState<K> {
   readonly series: Series<K>;
   folder: Promise<string> | null;
   folderPath: string | null;
+  startedAt: string | null;
   readonly runs: TrialRun[];
   ended: number;
 }
@@ -67,6 +72,7 @@ async function runTrial<K>(
   settings: SeriesSettings<K>,
 ): Promise<TrialRun | null> {
   const { series } = state;
+  state.startedAt ??= new Date().toISOString();
   try {
     state.folder ??= series.folder();
     const folder = await state.folder;
@@ -98,12 +104,21 @@ export async function runSeries<K>(
   settings: SeriesSettings<K>,
 ): Promise<Map<K, SeriesDone>> {
   const states = list.map(
-    (series): SeriesState<K> => ({ series, folder: null, folderPath: null, runs: [], ended: 0 }),
+    (series): SeriesState<K> => ({
+      series,
+      folder: null,
+      folderPath: null,
+      startedAt: null,
+      runs: [],
+      ended: 0,
+    }),
   );
   const doneOf = (state: SeriesState<K>): SeriesDone => ({
     folder: state.folderPath,
     runs: [...state.runs].sort((a, b) => a.trial - b.trial),
     complete: state.runs.length === state.series.count,
+    startedAt: state.startedAt,
+    count: state.series.count,
   });
   const items = states.flatMap((state) => {
     const ports = scenarioFixedPorts(state.series.scenario);
