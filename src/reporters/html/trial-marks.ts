@@ -7,7 +7,7 @@ import type { TrialsSummary } from "../../report/trials.js";
 import { esc } from "./page.js";
 
 export const TRIAL_MARKS_CSS = `
-.trial-marks{display:flex;flex-wrap:wrap;gap:3px;max-width:360px}
+.trial-marks{display:flex;flex-wrap:wrap;gap:3px;min-width:130px;max-width:260px}
 .trial-mark{display:inline-block;min-width:18px;height:18px;line-height:18px;border-radius:4px;text-align:center;font-size:11px;font-weight:700;text-decoration:none}
 .trials-summary{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:var(--muted);margin-top:3px}
 `;
