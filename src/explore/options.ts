@@ -1,5 +1,5 @@
 /**
- * The options of an explore (explore.md) and their checks, and what an explore returns.
+ * The options of an explore (see docs/explore.md) and their checks, and what an explore returns.
  */
 import type { ReporterName } from "../reporters/names.js";
 import { TrialsError, trialSettings } from "../trials/options.js";

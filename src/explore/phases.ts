@@ -1,5 +1,5 @@
 /**
- * Running a phase of explore's experiments (explore.md steps 3–5): each experiment once, then
+ * Running a phase of explore's experiments (see docs/explore.md): each experiment once, then
  * every failure once more to confirm it — or, with trials (see docs/trials.md), each experiment
  * N times as a series in its own trials folder, the trials taking the confirmation's place.
  */
