@@ -11,6 +11,7 @@ export const LAYERS = [
   "library",
   "explore",
   "suite",
+  "trials",
   "runtime",
   "mcp",
   "proxy",

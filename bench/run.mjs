@@ -20,6 +20,7 @@ import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
+import { trials } from "./measure/trials.mjs";
 
 const MEASUREMENTS = {
   cliStart,
@@ -33,6 +34,7 @@ const MEASUREMENTS = {
   recorder,
   longRun,
   longReport,
+  trials,
 };
 const DEADLINE_MS = 900_000;
 const RESULTS = new URL("./results/", import.meta.url);

@@ -1,4 +1,4 @@
-/** Library entry: run experiments and suites, load scenarios, read reports, render the summary. */
+/** Library entry: run experiments, trials and suites, load scenarios, read reports, render the summary. */
 
 export type {
   DuplicateWriteFinding,
@@ -18,6 +18,7 @@ export {
   runExperiment,
 } from "./library/experiment.js";
 export { type ExploreDone, type ExploreOptions, exploreScenario } from "./library/explore.js";
+export { type RunTrialsOptions, runTrials, type TrialsDone } from "./library/trials.js";
 export type {
   ExperimentRecord,
   ExploreDocument,
@@ -30,6 +31,13 @@ export { readReport } from "./report/reader.js";
 export type { SuiteDocument, SuiteEntry, SuiteShard } from "./report/suite-document.js";
 export { SuiteError } from "./report/suite-errors.js";
 export { renderSummary } from "./report/summary.js";
+export type {
+  TrialClass,
+  TrialOutcome,
+  TrialRun,
+  TrialsRecord,
+  TrialsSummary,
+} from "./report/trials.js";
 export type * from "./report/types.js";
 export type { ReporterName } from "./reporters/names.js";
 export { RunFolderError } from "./runtime/run-folder.js";
@@ -38,3 +46,5 @@ export { loadScenario } from "./scenario/load.js";
 export type * from "./scenario/types.js";
 export type * from "./scenario/types-v2.js";
 export { type RunSuiteOptions, runSuite } from "./suite/run-suite.js";
+export type { TrialsDocument } from "./trials/document.js";
+export { TrialsError } from "./trials/options.js";

@@ -118,6 +118,13 @@ const GOALS = [
     show: (ms) => `${ms.toFixed(0)} ms`,
   },
   {
+    goal: "10 trials with --jobs 2 vs 10 single runs ({port} example)",
+    target: "<= 0.60x",
+    from: (r) => r.trials?.ratio,
+    met: (ratio) => ratio <= 0.6,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  },
+  {
     goal: "MCP shim start-up before the server is spawned",
     target: "< 150 ms",
     from: (r) => r.mcpShim?.shimStartUpMs,

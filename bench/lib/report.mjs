@@ -187,6 +187,17 @@ const SECTIONS = {
       }),
     ),
   ],
+  trials: (r) => [
+    `12. Trials (examples/trials/steady_agent.yaml, {port}; median of ${r.rounds} interleaved rounds)`,
+    formatTable(
+      ["how", "wall ms"],
+      [
+        [`${r.trials} single \`agentchaos run\`s, one after the other`, r.tenSinglesMs],
+        [`\`agentchaos run --trials ${r.trials} --jobs ${r.jobs}\``, r.seriesMs],
+      ],
+    ),
+    `trials / single runs: ${r.ratio}x (rounds: ${r.ratios.map((ratio) => `${ratio}x`).join(", ")})`,
+  ],
 };
 
 /** The whole report as text. */

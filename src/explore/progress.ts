@@ -15,6 +15,9 @@ export type ExploreProgress =
       readonly depth: 1 | 2;
       readonly budget: number;
       readonly baselineRuns: number;
+      /** Runs of each experiment (1: one, failures confirmed by a second). */
+      readonly trials: number;
+      readonly minPassRate: number;
     }
   | {
       readonly kind: "phase";

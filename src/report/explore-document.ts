@@ -1,9 +1,11 @@
 /**
  * `explore.json` (explore.md step 6; key names documented in the README): the one record of an
  * explore, written always — also when the baseline fails or the explore is interrupted.
- * Two-space JSON, keys in the order declared here, final newline.
+ * Two-space JSON, keys in the order declared here, final newline. Version 1; version 2 when the
+ * experiments ran as trials (see docs/trials.md).
  */
 import type { RunResult } from "../events/types.js";
+import type { TrialsRecord } from "../report/trials.js";
 
 export const EXPLORE_FILE_NAME = "explore.json";
 
@@ -75,6 +77,11 @@ export interface ExperimentFaultRecord {
   readonly fault: Record<string, unknown>;
 }
 
+/**
+ * One experiment. Run with trials, its `result`, `reason_code`, `exit_code`, `duration_ms` and
+ * `run_folder` sum up its series: FAILED below the minimum pass rate (with the most frequent
+ * failing reason), else the most frequent passing result; the durations' sum; the trials folder.
+ */
 export interface ExperimentRecord extends RunRecord {
   /** `E1`, `E2`, ... in plan order (depth 1 first). */
   readonly id: string;
@@ -82,12 +89,17 @@ export interface ExperimentRecord extends RunRecord {
   /** `<point> | <menu entry>`, pairs joined with ` + `. */
   readonly label: string;
   readonly faults: readonly ExperimentFaultRecord[];
-  /** A failure whose confirmation run did not fail: not counted as a failure. */
+  /**
+   * A failure whose confirmation run did not fail: not counted as a failure. With trials: a
+   * `flaky` series whose pass rate reaches the minimum.
+   */
   readonly flaky: boolean;
   /** The confirmation run of a failure; null for other experiments (and when interrupted before it). */
   readonly confirmation: RunRecord | null;
   /** `replays/NN-<slug>.yaml` for a failure, relative to the explore folder; else null. */
   readonly replay: string | null;
+  /** Only with trials: the series' summary (trial run folders relative to the explore folder). */
+  readonly trials?: TrialsRecord;
 }
 
 export interface ExploreSummary {
@@ -100,7 +112,8 @@ export interface ExploreSummary {
 }
 
 export interface ExploreDocument {
-  readonly schema_version: 1;
+  /** 2 when the experiments ran as trials, else 1. */
+  readonly schema_version: 1 | 2;
   readonly explore_id: string;
   readonly scenario: { readonly path: string; readonly name: string; readonly schema_version: 1 | 2 };
   readonly started_at: string;
@@ -116,6 +129,10 @@ export interface ExploreDocument {
     readonly seed: number;
     /** `default`, or the menu file's path as given. */
     readonly menu: string;
+    /** Only with trials: the trials of each experiment. */
+    readonly trials?: number;
+    /** Only with trials: the least pass rate with which an experiment passes. */
+    readonly min_pass_rate?: number;
   };
   readonly baseline: readonly RunRecord[];
   readonly points: readonly PointRecord[];

@@ -12,7 +12,8 @@ export type SuiteErrorCode =
   | "SUITE_INVALID"
   | "MERGE_DUPLICATE_SCENARIO"
   | "MERGE_DUPLICATE_SHARD"
-  | "MERGE_SHARD_MISMATCH";
+  | "MERGE_SHARD_MISMATCH"
+  | "MERGE_TRIALS_MISMATCH";
 
 /** Why a suite, a saved suite or a merge cannot go on; `message` is one line, safe to print. */
 export class SuiteError extends AgentChaosError {

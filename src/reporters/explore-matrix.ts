@@ -43,11 +43,21 @@ export function exploreMatrix(document: ExploreDocument): Matrix {
   return { columns: document.menu, rows };
 }
 
-/** The cell's words: `passed`, `recovered`, `FAILED <reason>`, `flaky`, `not run` or `-`. */
+/**
+ * The cell's words: `passed`, `recovered`, `FAILED <reason>`, `flaky`, `not run` or `-`. With
+ * trials: the pass rate, then `flaky` for a flaky series and `FAILED <reason>` below the minimum
+ * (`1.00`, `0.80 flaky`, `0.40 flaky FAILED RECOVERY_NOT_OBSERVED`).
+ */
 export function cellText(cell: MatrixCell): string {
   if (cell.kind === "not_applicable") return "-";
   if (cell.kind === "not_run") return "not run";
   const { experiment } = cell;
+  const trials = experiment.trials;
+  if (trials !== undefined) {
+    const flaky = trials.class === "flaky" ? " flaky" : "";
+    const failed = experiment.result === "FAILED" ? ` FAILED ${experiment.reason_code}` : "";
+    return `${trials.pass_rate.toFixed(2)}${flaky}${failed}`;
+  }
   if (experiment.flaky) return "flaky";
   if (experiment.result === "FAILED") return `FAILED ${experiment.reason_code}`;
   return experiment.result === "PASSED" ? "passed" : "recovered";

@@ -22,6 +22,15 @@ const COLOURS = {
 } as const;
 type Label = keyof typeof COLOURS;
 
+/** `45s`, `3m05s`, `1h02m`. */
+export function formatEta(ms: number): string {
+  const total = Math.round(ms / 1000);
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m${String(total % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+
 /** `elapsed_ms` in seconds with three decimals, zero-padded to eight characters (`0000.183`). */
 export function formatElapsed(elapsedMs: number): string {
   return (elapsedMs / 1000).toFixed(3).padStart(8, "0");

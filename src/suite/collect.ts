@@ -1,8 +1,8 @@
 /**
  * Collecting a suite's scenario files (suites.md): each argument is a file, or a folder searched
  * recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a dot,
- * `node_modules`, and Agent Chaos output (a folder holding `events.jsonl` or `suite.json`: run
- * folders keep a `scenario.yaml` copy). Sorted by
+ * `node_modules`, and Agent Chaos output (a folder holding `events.jsonl`, `suite.json` or
+ * `trials.json`: run folders keep a `scenario.yaml` copy). Sorted by
  * path relative to the current directory, in byte order; a file reached twice counts once.
  */
 import { readdir, stat } from "node:fs/promises";
@@ -15,6 +15,9 @@ export interface ScenarioFile {
   /** Relative to the current directory, with `/` separators (the entry's `path`). */
   readonly path: string;
 }
+
+/** Files that only Agent Chaos output folders hold: run folders, suites, trials. */
+const OUTPUT_MARKERS = new Set(["events.jsonl", "suite.json", "trials.json"]);
 
 function errnoCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -34,7 +37,7 @@ async function searchFolder(folder: string, display: string, found: string[]): P
       cause: error,
     });
   }
-  if (entries.some((entry) => entry.name === "events.jsonl" || entry.name === "suite.json")) return;
+  if (entries.some((entry) => OUTPUT_MARKERS.has(entry.name))) return;
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {

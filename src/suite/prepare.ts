@@ -4,13 +4,13 @@
  */
 import { basename, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { fixedPorts } from "../runtime/fixed-ports.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { parseScenario, scenarioReadError } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { readRegularFile } from "../support/regular-file.js";
 import type { ScenarioFile } from "./collect.js";
-import { fixedPorts } from "./ports.js";
 
 export type Plan =
   | {

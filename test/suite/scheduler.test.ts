@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runScheduled } from "../../src/suite/scheduler.js";
+import { runScheduled } from "../../src/runtime/run-scheduler.js";
 
 interface Item {
   readonly name: string;

@@ -4,6 +4,7 @@
  * the rule follows the file format, not the runtime's types. A URL without an explicit port
  * names its scheme's default port.
  */
+import type { AnyScenario } from "../scenario/parse.js";
 
 function portOf(baseUrl: unknown): number | null {
   if (typeof baseUrl !== "string" || baseUrl.includes("{port}")) return null;
@@ -39,4 +40,15 @@ export function fixedPorts(document: unknown): number[] {
     if (port !== null) ports.add(port);
   }
   return [...ports].sort((a, b) => a - b);
+}
+
+/** The fixed ports of a loaded scenario, read as `fixedPorts` reads its file. */
+export function scenarioFixedPorts(scenario: AnyScenario): number[] {
+  if (scenario.schemaVersion === 1)
+    return fixedPorts({ dependency: { base_url: scenario.dependency.baseUrl } });
+  const dependencies: Record<string, unknown> = {};
+  for (const dependency of scenario.dependencies) {
+    if (dependency.type === "http") dependencies[dependency.name] = { base_url: dependency.baseUrl };
+  }
+  return fixedPorts({ dependencies });
 }
