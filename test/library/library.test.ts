@@ -11,8 +11,8 @@ import {
 } from "../../src/index.js";
 import { groupAlive } from "../../src/runtime/process-group.js";
 import { testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { freePort, writeScenario } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 import { exitScenario, foreverScenario, recoveringScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -77,7 +77,7 @@ describe("the library API", () => {
     expect(outcome.exitCode).toBe(130);
     expect(outcome.report.workload.interrupted).toBe(true);
     expect(pid).toBeGreaterThan(0);
-    expect(await eventually(() => !groupAlive(pid), 3000)).toBe(true);
+    await eventually(() => !groupAlive(pid), { what: "the workload's process group ended" });
   });
 
   it("an invalid scenario is a ScenarioError and nothing is written", async () => {
