@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
+import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
+import { beforeDeadline } from "../helpers/eventually.js";
 import { post } from "./helpers.js";
 
 interface Running {
@@ -41,16 +43,13 @@ function start(args: string[]): Running {
 /** Resolves with the printed URL once the process says it listens; throws if it exits first. */
 async function listening(running: Running): Promise<string> {
   const exited = running.exited.then(() => null);
+  const stdout = running.child.stdout as Readable;
   while (true) {
     const match = /^fake-llm listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(running.stdout);
     if (match?.[1] !== undefined) return match[1];
-    const done = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20, "wait"))]);
-    if (done === null) throw new Error(`fake-llm exited before listening: ${running.stderr}`);
+    const more = await Promise.race([exited, once(stdout, "data")]);
+    if (more === null) throw new Error(`fake-llm exited before listening: ${running.stderr}`);
   }
-}
-
-function deadline(ms: number): Promise<"deadline"> {
-  return new Promise((resolve) => setTimeout(resolve, ms, "deadline").unref());
 }
 
 describe("agentchaos fake-llm as a process", () => {
@@ -65,7 +64,8 @@ describe("agentchaos fake-llm as a process", () => {
   });
 
   it("exits 0 on SIGINT, also in the middle of a slow stream", async () => {
-    const running = start(["--token-delay-ms", "1000"]);
+    // A pause between events far longer than the deadline below: only SIGINT can end it in time.
+    const running = start(["--token-delay-ms", "60000"]);
     const url = await listening(running);
     const response = await post(`${url}/v1/messages`, {
       stream: true,
@@ -74,7 +74,10 @@ describe("agentchaos fake-llm as a process", () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     running.child.kill("SIGINT");
-    expect(await Promise.race([running.exited, deadline(5_000)])).toEqual({ code: 0, signal: null });
+    expect(await beforeDeadline(running.exited, { what: "the exit after SIGINT" })).toEqual({
+      code: 0,
+      signal: null,
+    });
     await reader.cancel().catch(() => {});
   });
 
