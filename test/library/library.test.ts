@@ -70,7 +70,7 @@ describe("the library API", () => {
       onEvent: (event) => {
         if (event.payload.kind === "WORKLOAD_STARTED") {
           pid = event.payload.pid;
-          setTimeout(() => controller.abort(), 100);
+          setImmediate(() => controller.abort());
         }
       },
     });
