@@ -292,8 +292,10 @@ describe("the fast lane", () => {
   });
 
   it("records an operation still waiting for its upstream as client_disconnected when the proxy closes, and ends both connections", async () => {
+    let upstreamHasIt = false;
     let upstreamClosed = false;
     const upstream = await startRawUpstream((socket) => {
+      upstreamHasIt = true;
       socket.on("close", () => {
         upstreamClosed = true;
       });
@@ -302,7 +304,7 @@ describe("the fast lane", () => {
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const exchange = rawExchange(proxy.url, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n");
-    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1);
+    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1 && upstreamHasIt);
     await proxy.close();
     const { bytes } = await exchange;
 
@@ -314,13 +316,17 @@ describe("the fast lane", () => {
   });
 
   it("records the upstream's answer for a workload that left while it was awaited", async () => {
-    const upstream = await startRawUpstream((socket) => {
-      setTimeout(() => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"), 150);
+    // The workload hangs up once the upstream has the request; the upstream answers after that.
+    let upstreamHasIt: (socket: Socket) => void = () => {};
+    const received = new Promise<Socket>((resolve) => {
+      upstreamHasIt = resolve;
     });
+    const upstream = await startRawUpstream((socket) => upstreamHasIt(socket));
     const sink = new MemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
-    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 30);
+    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", received);
+    (await received).write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     await eventually(() => sink.ofKind("OPERATION_SUCCEEDED").length === 1);
 
     expect(sink.ofKind("OPERATION_SUCCEEDED")[0]?.status_code).toBe(201);
