@@ -6,9 +6,9 @@ import { runExperiment } from "../../src/runtime/orchestrator.js";
 import { parseScenario } from "../../src/scenario/load.js";
 import { groupAlive, processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 const dir = testFolder("each");
 let foreign: Server | null = null;
@@ -101,7 +101,9 @@ describe("a run that cannot end never starts: malformed user information in base
       "RUN_COMPLETED",
     ]);
     const pid = run.events[1]?.payload.pid as number;
-    expect(await eventually(() => !processAlive(pid) && !groupAlive(pid), 3000)).toBe(true);
+    await eventually(() => !processAlive(pid) && !groupAlive(pid), {
+      what: "every process it started ended",
+    });
   });
 });
 
@@ -250,6 +252,6 @@ success:
     const pids = run.events
       .filter((e) => typeof e.payload.pid === "number")
       .map((e) => e.payload.pid as number);
-    expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pids.every((pid) => !groupAlive(pid)), { what: "every process it started ended" });
   });
 });

@@ -11,6 +11,7 @@ import type { EventPayloadV2 } from "../../src/events/types-v2.js";
 import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.js";
 import type { Trigger } from "../../src/scenario/types.js";
 import type { FaultV2, McpStdioDependency, McpTarget } from "../../src/scenario/types-v2.js";
+import { eventually } from "./eventually.js";
 import { onCleanup } from "./proxy-harness.js";
 
 export const PROGRAMS = new URL("../fixtures/programs/", import.meta.url).pathname;
@@ -156,7 +157,7 @@ export interface RawShim {
   errors(): string;
   write(text: string): void;
   /** Resolves once stdout holds `count` complete lines (fails after the deadline). */
-  lines(count: number, timeoutMs?: number): Promise<string[]>;
+  lines(count: number): Promise<string[]>;
   readonly exited: Promise<number | null>;
 }
 
@@ -184,12 +185,12 @@ export function spawnRawShim(test: Pick<TestHost, "command" | "args">, args: str
     write: (text) => {
       child.stdin?.write(text);
     },
-    async lines(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (stdout.split("\n").length - 1 < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} lines, got: ${JSON.stringify(stdout)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+    async lines(count) {
+      await eventually(() => stdout.split("\n").length - 1 >= count, {
+        what: `${count} lines on the shim's stdout`,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; got: ${JSON.stringify(stdout)}`, { cause: error });
+      });
       return stdout.split("\n").slice(0, count);
     },
     exited,

@@ -165,12 +165,3 @@ export const faults = {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-/** Polls `condition` until true, failing after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
-    await sleep(5);
-  }
-}

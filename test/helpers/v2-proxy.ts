@@ -165,13 +165,19 @@ export interface StreamedResult {
 }
 
 /**
+ * When a client abandons its request: once the body text received so far satisfies a test, or
+ * once a promise settles (something else happened first).
+ */
+export type GiveUp = ((received: string) => boolean) | Promise<unknown>;
+
+/**
  * Sends one request with `node:http` (no keep-alive) and keeps every body byte and the error,
- * if any. `giveUpAfterMs`: the client abandons the request then; `onEnd` runs when the
- * response ends (before the result resolves).
+ * if any. `giveUpWhen`: the client abandons the request then (error "gave up"); `onEnd` runs
+ * when the response ends (before the result resolves).
  */
 export function streamFrom(
   url: string,
-  options: { method?: string; body?: string; giveUpAfterMs?: number; onEnd?: () => void } = {},
+  options: { method?: string; body?: string; giveUpWhen?: GiveUp; onEnd?: () => void } = {},
 ): Promise<StreamedResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -186,15 +192,19 @@ export function streamFrom(
       resolve({ status, headers, body, text: body.toString("utf8"), complete, error });
     };
     const req = httpRequest(url, { method: options.method ?? "GET", agent: false });
-    if (options.giveUpAfterMs !== undefined) {
-      const timer = setTimeout(() => req.destroy(new Error("gave up")), options.giveUpAfterMs);
-      req.once("close", () => clearTimeout(timer));
-    }
+    const giveUp = () => {
+      if (!req.destroyed) req.destroy(new Error("gave up"));
+    };
+    const { giveUpWhen } = options;
+    if (giveUpWhen instanceof Promise) void giveUpWhen.then(giveUp, giveUp);
     req.on("error", (error) => finish(error));
     req.on("response", (res) => {
       status = res.statusCode ?? 0;
       headers = res.headers;
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (typeof giveUpWhen === "function" && giveUpWhen(Buffer.concat(chunks).toString("utf8"))) giveUp();
+      });
       res.on("error", (error) => finish(error));
       res.on("end", () => {
         complete = res.complete;

@@ -12,8 +12,8 @@ import {
 } from "../../src/index.js";
 import { groupAlive } from "../../src/support/process-group.js";
 import { testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { freePort, writeScenario } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 import { exitScenario, foreverScenario, recoveringScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -71,14 +71,14 @@ describe("the library API", () => {
       onEvent: (event) => {
         if (event.payload.kind === "WORKLOAD_STARTED") {
           pid = event.payload.pid;
-          setTimeout(() => controller.abort(), 100);
+          setImmediate(() => controller.abort());
         }
       },
     });
     expect(outcome.exitCode).toBe(130);
     expect(outcome.report.workload.interrupted).toBe(true);
     expect(pid).toBeGreaterThan(0);
-    expect(await eventually(() => !groupAlive(pid), 3000)).toBe(true);
+    await eventually(() => !groupAlive(pid), { what: "the workload's process group ended" });
   });
 
   it("an invalid scenario is a ScenarioError and nothing is written", async () => {

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { once } from "node:events";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually.js";
 import { rawExchange, send } from "../helpers/proxy-client.js";
 import {
-  eventually,
   faults,
   MemorySink,
   onCleanup,
@@ -164,37 +166,66 @@ describe("the fast lane", () => {
     expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
   });
 
-  it("keeps an idle agent connection open past Node's keep-alive timeout (5 s), in the lane and in the full pipeline", async () => {
+  it("keeps an idle agent connection open: no keep-alive timeout is armed after an answer, in the lane and in the full pipeline", async () => {
+    // Node's HTTP server closes a connection idle for its keep-alive timeout (5 s by default)
+    // by arming the socket's timeout once a response has finished. The proxy's side of an agent
+    // connection must carry none, whichever path answered.
+    const accepted: Socket[] = [];
+    const finished = new Set<unknown>();
+    const onAccepted = (message: unknown) => accepted.push((message as { socket: Socket }).socket);
+    const onFinished = (message: unknown) => finished.add((message as { socket: Socket }).socket);
+    subscribe("net.server.socket", onAccepted);
+    subscribe("http.server.response.finish", onFinished);
+    onCleanup(() => {
+      unsubscribe("net.server.socket", onAccepted);
+      unsubscribe("http.server.response.finish", onFinished);
+    });
     const upstream = await startUpstream();
     const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(99), target("/faulted")));
-    const { port } = new URL(proxy.url);
-    const twoRequestsOneSocket = (path: string) =>
-      new Promise<{ statuses: number[]; closedEarly: boolean }>((resolve) => {
-        const chunks: Buffer[] = [];
-        let closedEarly = false;
-        let secondSent = false;
-        const socket = connect(Number(port), "127.0.0.1", () => {
-          socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-          setTimeout(() => {
-            secondSent = true;
-            socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-          }, 7_000);
-        });
-        socket.on("data", (chunk) => chunks.push(chunk));
-        socket.on("close", () => {
-          if (!secondSent) closedEarly = true;
-          resolve({ statuses: responses(Buffer.concat(chunks)).map((r) => r.status), closedEarly });
-        });
+    const port = Number(new URL(proxy.url).port);
+    const twoRequestsOneSocket = async (path: string, answeredByNodeHttp: boolean) => {
+      const chunks: Buffer[] = [];
+      let secondSent = false;
+      let closedEarly = false;
+      const socket = connect(port, "127.0.0.1");
+      onCleanup(() => {
+        socket.destroy();
       });
+      socket.on("data", (chunk) => chunks.push(chunk));
+      const closed = new Promise<void>((resolve) =>
+        socket.on("close", () => {
+          closedEarly = !secondSent;
+          resolve();
+        }),
+      );
+      await once(socket, "connect");
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await eventually(() => Buffer.concat(chunks).toString().endsWith('{"ok":true}'), {
+        what: `the first answer to ${path}`,
+      });
+      const proxySide = accepted.find(
+        (side) => side.localPort === port && side.remotePort === socket.localPort,
+      );
+      // Node's server arms its keep-alive timeout right after it publishes the finish.
+      if (answeredByNodeHttp)
+        await eventually(() => finished.has(proxySide), { what: "the finished answer" });
+      await new Promise((resolve) => setImmediate(resolve));
+      const idleTimeout = proxySide?.timeout ?? 0;
+      secondSent = true;
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      await closed;
+      const statuses = responses(Buffer.concat(chunks)).map((r) => r.status);
+      return { found: proxySide !== undefined, idleTimeout, statuses, closedEarly };
+    };
 
     const [lane, pipeline] = await Promise.all([
-      twoRequestsOneSocket("/plain"),
-      twoRequestsOneSocket("/faulted"),
+      twoRequestsOneSocket("/plain", false),
+      twoRequestsOneSocket("/faulted", true),
     ]);
 
-    expect(lane).toEqual({ statuses: [200, 200], closedEarly: false });
-    expect(pipeline).toEqual({ statuses: [200, 200], closedEarly: false });
-  }, 20_000);
+    expect(lane).toEqual({ found: true, idleTimeout: 0, statuses: [200, 200], closedEarly: false });
+    expect(pipeline).toEqual({ found: true, idleTimeout: 0, statuses: [200, 200], closedEarly: false });
+  });
 
   it("never sends a pipelined GET again when a reused upstream connection closes before answering; the next request takes a new connection", async () => {
     // Each upstream connection answers its first request and closes on its second, unanswered.
@@ -261,8 +292,10 @@ describe("the fast lane", () => {
   });
 
   it("records an operation still waiting for its upstream as client_disconnected when the proxy closes, and ends both connections", async () => {
+    let upstreamHasIt = false;
     let upstreamClosed = false;
     const upstream = await startRawUpstream((socket) => {
+      upstreamHasIt = true;
       socket.on("close", () => {
         upstreamClosed = true;
       });
@@ -271,7 +304,7 @@ describe("the fast lane", () => {
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const exchange = rawExchange(proxy.url, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n");
-    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1);
+    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1 && upstreamHasIt);
     await proxy.close();
     const { bytes } = await exchange;
 
@@ -283,13 +316,17 @@ describe("the fast lane", () => {
   });
 
   it("records the upstream's answer for a workload that left while it was awaited", async () => {
-    const upstream = await startRawUpstream((socket) => {
-      setTimeout(() => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"), 150);
+    // The workload hangs up once the upstream has the request; the upstream answers after that.
+    let upstreamHasIt: (socket: Socket) => void = () => {};
+    const received = new Promise<Socket>((resolve) => {
+      upstreamHasIt = resolve;
     });
+    const upstream = await startRawUpstream((socket) => upstreamHasIt(socket));
     const sink = new MemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
-    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 30);
+    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", received);
+    (await received).write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     await eventually(() => sink.ofKind("OPERATION_SUCCEEDED").length === 1);
 
     expect(sink.ofKind("OPERATION_SUCCEEDED")[0]?.status_code).toBe(201);

@@ -2,8 +2,9 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ProxyError } from "../../src/proxy/errors.js";
 import { startProxy } from "../../src/proxy/server.js";
+import { eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
-import { eventually, MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.js";
+import { MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.js";
 
 describe("proxy lifecycle", () => {
   it("listens on 127.0.0.1 at an OS-chosen port", async () => {
@@ -44,16 +45,12 @@ describe("proxy lifecycle", () => {
     await proxy.close();
     await proxy.close();
 
-    await eventually(() => clientClosed);
-    let upstreamConnections = -1;
-    const countUpstreamConnections = () =>
-      upstream.server.getConnections((_error, count) => {
-        upstreamConnections = count;
-      });
-    await eventually(() => {
-      countUpstreamConnections();
-      return upstreamConnections === 0;
-    }, 1_000);
+    await eventually(() => clientClosed, { what: "the workload's connection closed" });
+    const noUpstreamConnection = () =>
+      new Promise<boolean>((resolve) =>
+        upstream.server.getConnections((_error, count) => resolve(count === 0)),
+      );
+    await eventually(noUpstreamConnection, { what: "every upstream connection closed" });
     const refused = await send(`${proxy.url}/after`).then(
       () => false,
       () => true,

@@ -1,14 +1,7 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import {
-  eventually,
-  faults,
-  MemorySink,
-  onCleanup,
-  schedule,
-  startTestProxy,
-  target,
-} from "../helpers/proxy-harness.js";
+import { eventually } from "../helpers/eventually.js";
+import { faults, MemorySink, onCleanup, schedule, startTestProxy, target } from "../helpers/proxy-harness.js";
 
 /**
  * How the upstream treats a connection after answering its first request (with keep-alive):

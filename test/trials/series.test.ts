@@ -7,8 +7,8 @@ import { TRIALS_FILE_NAME } from "../../src/trials/document.js";
 import { TrialsError } from "../../src/trials/options.js";
 import { agentScenario } from "../explore/scenarios.js";
 import { testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { freePort } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 import { lockScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -75,7 +75,7 @@ describe("the trial scheduler", () => {
     const pids: number[] = [];
     for (const runFolder of runFolders) pids.push(...(await workloadPids(join(done.folder, runFolder))));
     expect(pids.length).toBe(2);
-    expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pids.every((pid) => !groupAlive(pid)), { what: "every trial process ended" });
   }, 60_000);
 
   it("refuses trials out of range and a minimum pass rate outside 0 to 1 before running anything", async () => {
