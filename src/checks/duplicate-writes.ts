@@ -4,7 +4,7 @@ import type { CheckDefinition, DuplicateWriteFinding } from "./types.js";
 const WRITE_METHODS = new Set(["POST", "PATCH"]);
 
 /** A POST or PATCH that failed `injected_response_lost` after the upstream accepted it (< 400). */
-function isLostWrite(op: OperationRecord): boolean {
+function isLostWrite(op: Pick<OperationRecord, "observed" | "failure">): boolean {
   const observed = op.observed?.payload;
   const failure = op.failure?.payload;
   return (
@@ -43,4 +43,12 @@ export const duplicateWritesCheck: CheckDefinition<"duplicate_writes"> = {
   },
   describe: (finding) =>
     `operation ${finding.duplicate_operation_id} repeated the write of operation ${finding.operation_id}, whose response was lost, without the same idempotency key`,
+  lostWrite: isLostWrite,
+  repeat: (lost, later) => {
+    const status = later.success?.payload.status_code ?? null;
+    if (status === null || status >= 400) return null;
+    const key = lost.observed?.payload.idempotency_key_hash;
+    if (key != null && later.observed?.payload.idempotency_key_hash === key) return null;
+    return { operation_id: lost.id, duplicate_operation_id: later.id };
+  },
 };

@@ -27,4 +27,13 @@ export const retryAfterCheck: CheckDefinition<"retry_after"> = {
     ),
   describe: (finding) =>
     `operation ${finding.failed_operation_id} was retried ${finding.gap_ms} ms after a response that asked for ${finding.retry_after_ms} ms`,
+  retry: (gap) =>
+    gap.retryAfterMs !== null && isTooEarly(gap.gapMs, gap.retryAfterMs)
+      ? {
+          operation_id: gap.retryId,
+          failed_operation_id: gap.failedId,
+          retry_after_ms: gap.retryAfterMs,
+          gap_ms: gap.gapMs,
+        }
+      : null,
 };

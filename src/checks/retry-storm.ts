@@ -29,6 +29,14 @@ export const retryStormCheck: CheckDefinition<"retry_storm"> = {
     isChainFinding(finding)
       ? `the retry chain of operation ${finding.first_operation_id} has ${finding.operations} operations, more than ${config.maxAttempts}`
       : `operation ${finding.failed_operation_id} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
+  chain: (chain, config) =>
+    chain.operations > config.maxAttempts
+      ? { first_operation_id: chain.firstOperationId, operations: chain.operations }
+      : null,
+  retry: (gap, config) =>
+    gap.retryAfterMs === null && gap.gapMs < config.minGapMs
+      ? { operation_id: gap.retryId, failed_operation_id: gap.failedId, gap_ms: gap.gapMs }
+      : null,
 };
 
 export function isChainFinding(finding: RetryStormFinding): finding is RetryStormChainFinding {

@@ -3,7 +3,6 @@
 import { checkReason } from "../../checks/evaluate.js";
 import type { CheckOutcome } from "../../checks/types.js";
 import type { FaultNotAppliedPayload } from "../../events/types-v2.js";
-import type { FaultV2 } from "../../scenario/types-v2.js";
 import {
   DIAGNOSTICS,
   recoveryNotObserved,
@@ -11,6 +10,7 @@ import {
   tooManyInjections,
   windowIncomplete,
 } from "../diagnostics.js";
+import type { PlannedFault } from "../plan.js";
 import { RUN_RULES, type RunFacts, type Verdict } from "../verdict.js";
 import {
   aboutFault,
@@ -25,7 +25,7 @@ import {
 import type { FaultEvidence, RecoveryRowV2 } from "./types.js";
 
 export interface ConfiguredFault {
-  readonly fault: FaultV2;
+  readonly fault: PlannedFault;
   readonly evidence: FaultEvidence;
   /** What was observed on its dependency, for FAULT_NOT_TRIGGERED (computed only when needed). */
   readonly observed: () => string;
