@@ -6,8 +6,8 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { analyze } from "../analysis/analyze.js";
-import { analyzeV2 } from "../analysis/v2/analyze.js";
+import { analyzeRun } from "../analysis/run-analysis.js";
+import { analyzeSchema1 } from "../analysis/schema-1.js";
 import { EventsError } from "../events/events-error.js";
 import { type EventsPrefix, readEventsPrefix } from "../events/prefix-reader.js";
 import { parseEventLineV2 } from "../events/reader.js";
@@ -93,11 +93,11 @@ export async function recoverRun(folder: string): Promise<RecoveredRun> {
   let report: Report;
   try {
     if (scenario.schemaVersion === 1) {
-      const analysis = analyze(scenario, events as AgentChaosEvent[]);
+      const analysis = analyzeSchema1(scenario, events as AgentChaosEvent[]);
       const managedDependency = scenario.dependency.start !== null;
       report = buildReport({ scenario, analysis, runId, managedDependency });
     } else {
-      const analysis = analyzeV2(scenario, events as AgentChaosEventV2[]);
+      const analysis = analyzeRun(scenario, events as AgentChaosEventV2[]);
       const managedDependencies = scenario.dependencies.flatMap((dependency) =>
         dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
       );
