@@ -1,0 +1,47 @@
+/** The one analysis and its report for a run of either schema, as the CLI builds them. */
+import { analyzeRun } from "../../src/analysis/run-analysis.js";
+import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
+import type { Analysis } from "../../src/analysis/types.js";
+import type { AnalysisV2 } from "../../src/analysis/v2/types.js";
+import type { AgentChaosEvent } from "../../src/events/types.js";
+import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
+import { buildReport } from "../../src/report/build.js";
+import { buildReportV4 } from "../../src/report/v2/build.js";
+import { serializeReport } from "../../src/report/writer.js";
+import type { Scenario } from "../../src/scenario/types.js";
+import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
+
+export type AnyEvent = AgentChaosEvent | AgentChaosEventV2;
+export type AnyAnalysis = Analysis | AnalysisV2;
+
+/** An analysis as text, the trigger's bigint seed written `<digits>n`. */
+export function analysisText(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? `${item}n` : item));
+}
+
+/** The batch analysis of a whole log. */
+export function analyzeAny(scenario: Scenario | ScenarioV2, events: readonly AnyEvent[]): AnyAnalysis {
+  return scenario.schemaVersion === 1
+    ? analyzeSchema1(scenario, events as AgentChaosEvent[])
+    : analyzeRun(scenario, events as AgentChaosEventV2[]);
+}
+
+/** The report's bytes, or the error code of a report the evidence cannot make. */
+export function reportText(scenario: Scenario | ScenarioV2, analysis: AnyAnalysis): string {
+  try {
+    if (scenario.schemaVersion === 1) {
+      const managedDependency = scenario.dependency.start !== null;
+      return serializeReport(
+        buildReport({ scenario, analysis: analysis as Analysis, runId: "run", managedDependency }),
+      );
+    }
+    const managedDependencies = scenario.dependencies.flatMap((dependency) =>
+      dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
+    );
+    return serializeReport(
+      buildReportV4({ scenario, analysis: analysis as AnalysisV2, runId: "run", managedDependencies }),
+    );
+  } catch (error) {
+    return `error ${(error as { code?: string }).code}`;
+  }
+}
