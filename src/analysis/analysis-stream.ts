@@ -20,15 +20,16 @@ import type {
   OperationObservedPayloadV2,
   RetryObservedPayloadV2,
 } from "../events/types-v2.js";
-import { compileTargetV2 } from "../scenario/target.js";
+import { compileTarget } from "../scenario/target.js";
 import type { CheckName } from "../scenario/types-v2.js";
-import { type Contributions, contribute, noContributions } from "./contributions.js";
+import { findChecks, type PlacedFinding } from "./check-findings.js";
 import { CountedWindow } from "./counted-window.js";
+import { observedKey } from "./fault-diagnostics.js";
 import { FifoRows } from "./fifo-rows.js";
+import { IdSet } from "./id-set.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
 import type { AnalysisPlan, PlannedFault } from "./plan.js";
-import { IdSet } from "./stream/id-set.js";
-import { RunFacts } from "./stream/run-facts.js";
+import { RunFacts } from "./run-facts.js";
 
 const OVERSIZED: FailureKindV2 = "request_body_too_large";
 
@@ -40,6 +41,11 @@ export interface FailureRow {
   readonly failureKind: FailureKindV2;
   /** Its position among the fault-related failures (its fifo row). */
   readonly position: number;
+}
+
+export interface DependencyCounts {
+  observed: number;
+  failed: number;
 }
 
 export interface FaultSelections {
@@ -81,8 +87,15 @@ export class AnalysisStream {
   readonly checks: readonly ActiveCheck[];
   /** Lost writes (a check's `lostWrite`), by dependency and fingerprint. */
   readonly lostWrites = new Map<string, Operation[]>();
-  /** What the forgotten operations added. */
-  readonly forgotten: Contributions;
+  /** Operations observed and OPERATION_FAILED events of observed operations, per dependency. */
+  readonly dependencies = new Map<string, DependencyCounts>();
+  /**
+   * Per dependency with a fault not selected yet: how many operations were observed with each
+   * `<method> <path>`, and the first-named order of the first of them.
+   */
+  readonly observedKeys = new Map<string, Map<string, { count: number; order: number }>>();
+  /** What the checks found in the operations forgotten. */
+  readonly forgotten: PlacedFinding[] = [];
   /** Bounded form: every operation id seen, to notice one used again after it was forgotten. */
   readonly #ids: IdSet | null;
   #order = 0;
@@ -92,16 +105,16 @@ export class AnalysisStream {
     this.plan = plan;
     this.whole = options.whole;
     this.#ids = options.whole ? null : new IdSet();
-    this.fifo = plan.recovery === "fifo" ? new FifoRows(!options.whole) : null;
+    this.fifo = plan.recovery === "fifo" ? new FifoRows() : null;
     this.checks = CHECK_NAMES.flatMap((name) =>
       plan.checks[name].mode === "off"
         ? []
         : [{ name, definition: CHECKS[name] as unknown as CheckDefinition<CheckName> }],
     );
-    this.forgotten = noContributions(plan.faults.map((fault) => fault.dependency));
+    for (const fault of plan.faults) this.observedKeys.set(fault.dependency, new Map());
     for (const fault of plan.faults) {
       if (fault.trigger.kind !== "seeded_probability") continue;
-      const matches = compileTargetV2(fault.target);
+      const matches = compileTarget(fault.target);
       this.windows.push({
         fault,
         window: new CountedWindow(
@@ -143,7 +156,7 @@ export class AnalysisStream {
 
   #take(event: AgentChaosEventV2, index: number): boolean {
     const { payload } = event;
-    const at = { index, elapsedMs: event.elapsed_ms };
+    const elapsedMs = event.elapsed_ms;
     switch (payload.kind) {
       case "DEPENDENCY_STARTED":
         this.baseUrls.set(payload.dependency, payload.base_url);
@@ -153,9 +166,9 @@ export class AnalysisStream {
           this.baseUrls.set(payload.dependency, payload.upstream_url);
         return true;
       case "OPERATION_OBSERVED":
-        return this.#observed({ ...at, payload });
+        return this.#observed({ index, elapsedMs, payload });
       case "RETRY_OBSERVED":
-        return this.#retried(payload, at);
+        return this.#retried(payload, { index, elapsedMs });
       case "FAULT_INJECTED": {
         const op = this.#open(payload.operation_id);
         if (op === null) return false;
@@ -169,19 +182,21 @@ export class AnalysisStream {
         return true;
       }
       case "FAULT_NOT_APPLIED": {
-        // Names no operation of its own: a whole stream records none for it.
-        const op = this.whole ? null : this.#open(payload.operation_id);
-        if (op === null && !this.whole) return false;
-        if (op !== null) op.fresh = false;
+        // A whole stream records no operation for it (it names one, it is not one of its events).
+        if (!this.whole) {
+          const op = this.#open(payload.operation_id);
+          if (op === null) return false;
+          op.fresh = false;
+        }
         this.notApplied.push(payload);
         const selected = payload.reason === "another_fault_acted" ? payload.operation_id : null;
         this.#select(payload.fault_id, selected).notApplied += 1;
         return true;
       }
       case "OPERATION_FAILED":
-        return this.#failed({ ...at, payload });
+        return this.#failed({ index, elapsedMs, payload });
       case "OPERATION_SUCCEEDED":
-        return this.#succeeded({ ...at, payload });
+        return this.#succeeded({ index, elapsedMs, payload });
       default:
         return true;
     }
@@ -217,19 +232,46 @@ export class AnalysisStream {
       op.fresh = true;
     } else return false;
     const first = op.observed === null;
-    if (first) op.observed = observed;
+    if (first) {
+      op.observed = observed;
+      this.#dependencyOf(observed.payload.dependency, op);
+      if (op.failure !== null) this.#lostWrite(op);
+    }
     const counted =
       this.plan.occurrences === "observations"
         ? !op.oversized
         : first && op.failure?.payload.failure_kind !== OVERSIZED;
-    for (const { window, matches } of counted ? this.windows : []) {
-      if (!matches(observed.payload)) continue;
-      window.count(id);
+    if (counted && this.windows.length > 0) this.#count(op, observed.payload);
+    return true;
+  }
+
+  /** An operation's first observation: it counts on its dependency, with the failures read before. */
+  #dependencyOf(name: string, op: Operation): void {
+    let dependency = this.dependencies.get(name);
+    if (dependency === undefined) {
+      dependency = { observed: 0, failed: 0 };
+      this.dependencies.set(name, dependency);
+    }
+    dependency.observed += 1;
+    dependency.failed += op.failures;
+    const keys = this.observedKeys.get(name);
+    if (keys === undefined) return;
+    const key = observedKey((op.observed as NonNullable<Operation["observed"]>).payload);
+    const count = keys.get(key);
+    if (count === undefined) keys.set(key, { count: 1, order: op.order });
+    else {
+      count.count += 1;
+      count.order = Math.min(count.order, op.order);
+    }
+  }
+
+  #count(op: Operation, observed: OperationObservedPayloadV2): void {
+    for (const { window, matches } of this.windows) {
+      if (!matches(observed)) continue;
+      window.count(op.id);
       op.countedBy ??= [];
       op.countedBy.push(window);
     }
-    if (first && op.failure !== null) this.#lostWrite(op);
-    return true;
   }
 
   #retried(payload: RetryObservedPayloadV2, at: { index: number; elapsedMs: number }): boolean {
@@ -255,6 +297,8 @@ export class AnalysisStream {
     if (op === null) return false;
     op.fresh = false;
     op.failures += 1;
+    if (op.observed !== null)
+      (this.dependencies.get(op.observed.payload.dependency) as DependencyCounts).failed += 1;
     const first = op.failure === null;
     if (first) {
       op.failure = failure;
@@ -299,7 +343,7 @@ export class AnalysisStream {
   #close(op: Operation): void {
     op.closed = true;
     if (this.whole) return;
-    contribute(op, this.forgotten, this);
+    findChecks(op, this.forgotten, this);
     if (op.failure?.payload.fault_related !== true) this.operations.delete(op.id);
   }
 
@@ -329,10 +373,10 @@ export class AnalysisStream {
   /** Once every fault of a dependency was selected, no diagnostic lists what it observed. */
   #selected(faultId: string): void {
     const dependency = this.plan.faults.find((fault) => fault.id === faultId)?.dependency;
-    if (dependency === undefined || !this.forgotten.keys.has(dependency)) return;
+    if (dependency === undefined || !this.observedKeys.has(dependency)) return;
     const all = this.plan.faults
       .filter((fault) => fault.dependency === dependency)
       .every((fault) => (this.selections.get(fault.id)?.selections.length ?? 0) > 0);
-    if (all) this.forgotten.keys.delete(dependency);
+    if (all) this.observedKeys.delete(dependency);
   }
 }

@@ -6,18 +6,17 @@
  * model, schema-1-verdict.ts for schema 1.
  */
 import { checkOutcome } from "../checks/evaluate.js";
-import type { CheckOutcome, Finding } from "../checks/types.js";
+import type { CheckOutcome } from "../checks/types.js";
 import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
 import type { FailureKindV2, FaultNotAppliedPayload } from "../events/types-v2.js";
 import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
 import type { AnalysisStream, FailureRow } from "./analysis-stream.js";
-import { type Contributions, contribute, copyContributions } from "./contributions.js";
+import { CHAIN_GROUP, findChecks } from "./check-findings.js";
+import { describeObserved } from "./fault-diagnostics.js";
 import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
-import { probabilityEvidenceOf, scheduleEvidence } from "./trigger-evidence.js";
-import type { Metrics, TriggerEvidence } from "./types.js";
-import { describeObserved } from "./v2/diagnostics.js";
-import type { DependencyEvidence, FaultEvidence } from "./v2/types.js";
+import { probabilityEvidence, scheduleEvidence } from "./trigger-evidence.js";
+import type { DependencyEvidence, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
 
 /** One fault-related OPERATION_FAILED. */
 export interface FailureEvidence {
@@ -107,7 +106,7 @@ function triggerEvidence(
   const { window } = stream.windows.find(
     (entry) => entry.fault === fault,
   ) as AnalysisStream["windows"][number];
-  return probabilityEvidenceOf(fault.trigger, window.total, window.ids, selections);
+  return probabilityEvidence(fault.trigger, window.total, window.ids, selections);
 }
 
 function duplicateInjections(stream: AnalysisStream, faults: readonly FaultEvidence[]): string[] {
@@ -126,26 +125,25 @@ function duplicateInjections(stream: AnalysisStream, faults: readonly FaultEvide
   return [...duplicates];
 }
 
-function checkOutcomes(stream: AnalysisStream, contributions: Contributions): CheckOutcome[] {
+function checkOutcomes(stream: AnalysisStream): CheckOutcome[] {
   if (stream.checks.length === 0) return [];
-  const chains = stream.chains
-    .filter((chain) => chain.isRoot && chain.size > 1)
-    .sort((a, b) => a.first.order - b.first.order);
-  return stream.checks.flatMap(({ name, definition }) => {
-    const config = stream.plan.checks[name];
-    const findings: Finding[] = [];
-    if (definition.chain !== undefined)
-      for (const chain of chains) {
-        const finding = definition.chain(
-          { firstOperationId: chain.first.id, operations: chain.size },
-          config,
-        );
-        if (finding !== null) findings.push(finding);
-      }
-    const placed = [...(contributions.findings.get(name) ?? [])].sort(
-      (x, y) => x.group - y.group || x.a - y.a || x.b - y.b,
-    );
-    for (const { finding } of placed) findings.push(finding);
+  const placed = [...stream.forgotten];
+  for (const op of stream.operations.values()) if (stream.whole || !op.closed) findChecks(op, placed, stream);
+  for (const chain of stream.chains) {
+    if (!chain.isRoot || chain.size < 2) continue;
+    for (const { name, definition } of stream.checks) {
+      const config = stream.plan.checks[name];
+      const finding = definition.chain?.(
+        { firstOperationId: chain.first.id, operations: chain.size },
+        config,
+      );
+      if (finding != null)
+        placed.push({ check: name, group: CHAIN_GROUP, a: chain.first.order, b: 0, finding });
+    }
+  }
+  placed.sort((x, y) => x.group - y.group || x.a - y.a || x.b - y.b);
+  return stream.checks.flatMap(({ name }) => {
+    const findings = placed.flatMap((entry) => (entry.check === name ? [entry.finding] : []));
     return checkOutcome(name, stream.plan.checks, findings) ?? [];
   });
 }
@@ -154,9 +152,6 @@ function checkOutcomes(stream: AnalysisStream, contributions: Contributions): Ch
 export function evidenceOf(stream: AnalysisStream): RunEvidence {
   if (!stream.usable) throw new Error("this log needs the whole-log analysis");
   const { plan, facts } = stream;
-  const contributions = copyContributions(stream.forgotten);
-  for (const op of stream.operations.values())
-    if (stream.whole || !op.closed) contribute(op, contributions, stream);
 
   const fifo = stream.fifo === null ? null : stream.fifo.rows();
   const failures = stream.failures.map((row) => failureEvidence(stream, row, fifo));
@@ -164,7 +159,7 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
     const own = stream.selections.get(fault.id);
     const selections = [...(own?.selections ?? [])];
     const rows = failures.filter((row) => row.faultId === fault.id && row.expect === "recover");
-    const keys = contributions.keys.get(fault.dependency);
+    const keys = stream.observedKeys.get(fault.dependency);
     return {
       fault,
       evidence: {
@@ -200,8 +195,8 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
     timing: facts.timing(),
     dependencies: plan.dependencies.map((dependency) => ({
       name: dependency.name,
-      operationsObserved: contributions.observedBy.get(dependency.name) ?? 0,
-      failedOperations: contributions.failedBy.get(dependency.name) ?? 0,
+      operationsObserved: stream.dependencies.get(dependency.name)?.observed ?? 0,
+      failedOperations: stream.dependencies.get(dependency.name)?.failed ?? 0,
       baseUrl: stream.baseUrls.get(dependency.name) ?? null,
     })),
     faults,
@@ -212,6 +207,6 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
       faults.map(({ evidence }) => evidence),
     ),
     unknownFaultEvidence: [...stream.selections.keys()].some((id) => !known.has(id)),
-    checks: checkOutcomes(stream, contributions),
+    checks: checkOutcomes(stream),
   };
 }

@@ -7,8 +7,8 @@ import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { AnalysisStream } from "./analysis-stream.js";
 import { evidenceOf, type RunEvidence } from "./evidence.js";
 import type { AnalysisPlan } from "./plan.js";
-import type { AnalysisV2, RecoveryRowV2 } from "./v2/types.js";
-import { decideVerdictV2 } from "./v2/verdict.js";
+import type { RecoveryRow, RunAnalysis } from "./types.js";
+import { decideVerdict } from "./verdict.js";
 
 /** The evidence of a whole log; events are taken in `sequence` order (a stable sort). */
 export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEventV2[]): RunEvidence {
@@ -18,7 +18,7 @@ export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEve
 }
 
 /** The rows of configured faults. */
-export function recoveryRows(evidence: RunEvidence): RecoveryRowV2[] {
+export function recoveryRows(evidence: RunEvidence): RecoveryRow[] {
   return evidence.failures.flatMap((row) =>
     row.faultId === null || row.expect === null
       ? []
@@ -37,14 +37,9 @@ export function recoveryRows(evidence: RunEvidence): RecoveryRowV2[] {
 }
 
 /** The analysis of a run: its evidence and the verdict of the internal model's rules. */
-export function runAnalysisOf(evidence: RunEvidence): AnalysisV2 {
+export function runAnalysisOf(evidence: RunEvidence): RunAnalysis {
   const rows = recoveryRows(evidence);
-  const verdict = decideVerdictV2({
-    ...evidence,
-    faults: evidence.faults.map((fault) => ({ ...fault, observed: () => fault.observed ?? "" })),
-    rows,
-    unattributed: evidence.failures.flatMap((row) => (row.faultId === null ? [row.failedOperationId] : [])),
-  });
+  const verdict = decideVerdict(evidence, rows);
   const recover = rows.filter((row) => row.expect === "recover");
   return {
     result: verdict.result,
@@ -65,6 +60,6 @@ export function runAnalysisOf(evidence: RunEvidence): AnalysisV2 {
 }
 
 /** The batch analysis of a whole log in the internal model. */
-export function analyzeRun(plan: AnalysisPlan, events: readonly AgentChaosEventV2[]): AnalysisV2 {
+export function analyzeRun(plan: AnalysisPlan, events: readonly AgentChaosEventV2[]): RunAnalysis {
   return runAnalysisOf(analyzeEvents(plan, events));
 }

@@ -10,8 +10,8 @@ import type { Scenario } from "../scenario/types.js";
 import type { RunEvidence } from "./evidence.js";
 import type { AnalysisPlan } from "./plan.js";
 import { analyzeEvents } from "./run-analysis.js";
-import type { Analysis } from "./types.js";
-import { decideVerdict } from "./verdict.js";
+import { decideSchema1Verdict } from "./schema-1-verdict.js";
+import type { Schema1Analysis } from "./types.js";
 
 const OFF = { mode: "off" } as const;
 
@@ -39,7 +39,7 @@ export function schema1Plan(scenario: Scenario): AnalysisPlan {
 }
 
 /** The schema-1 analysis of the evidence of a schema-1 plan. */
-export function schema1AnalysisOf(evidence: RunEvidence): Analysis {
+export function schema1AnalysisOf(evidence: RunEvidence): Schema1Analysis {
   const fault = evidence.faults[0] ?? null;
   const rows = evidence.failures.map((row) => ({
     failed_operation_id: row.failedOperationId,
@@ -52,7 +52,7 @@ export function schema1AnalysisOf(evidence: RunEvidence): Analysis {
     evidence: rows,
   };
   const trigger = fault?.evidence.trigger ?? null;
-  const verdict = decideVerdict({
+  const verdict = decideSchema1Verdict({
     ...evidence,
     injectedOperationIds: fault?.evidence.selections ?? [],
     recovery,
@@ -70,6 +70,6 @@ export function schema1AnalysisOf(evidence: RunEvidence): Analysis {
 }
 
 /** The batch analysis of a whole schema-1 log. */
-export function analyzeSchema1(scenario: Scenario, events: readonly AgentChaosEvent[]): Analysis {
+export function analyzeSchema1(scenario: Scenario, events: readonly AgentChaosEvent[]): Schema1Analysis {
   return schema1AnalysisOf(analyzeEvents(schema1Plan(scenario), events.map(liftSchema1Event)));
 }

@@ -1,4 +1,3 @@
-import { retryGaps } from "./retries.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 
 /**
@@ -8,23 +7,6 @@ import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from 
  */
 export const retryStormCheck: CheckDefinition<"retry_storm"> = {
   reason: "RETRY_STORM",
-  find: (timeline, config) => {
-    const findings: RetryStormFinding[] = [];
-    for (const chain of timeline.chains) {
-      const first = chain[0];
-      if (first !== undefined && chain.length > config.maxAttempts)
-        findings.push({ first_operation_id: first.id, operations: chain.length });
-    }
-    for (const retry of retryGaps(timeline)) {
-      if (retry.retryAfterMs === null && retry.gapMs < config.minGapMs)
-        findings.push({
-          operation_id: retry.retryId,
-          failed_operation_id: retry.failedId,
-          gap_ms: retry.gapMs,
-        });
-    }
-    return findings;
-  },
   describe: (finding, config) =>
     isChainFinding(finding)
       ? `the retry chain of operation ${finding.first_operation_id} has ${finding.operations} operations, more than ${config.maxAttempts}`

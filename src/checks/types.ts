@@ -1,8 +1,8 @@
 /**
- * The checks of v2/evidence.md: pure functions from a run's timeline to findings, each finding an
- * object of ids and integers only. One file per check, one registry (registry.ts).
+ * The checks (docs/checks.md): incremental folds the analysis calls with the facts it derives
+ * while reading a run, each returning findings — objects of ids and integers only. One file per
+ * check, one registry (registry.ts).
  */
-import type { Timeline } from "../events/timeline.js";
 import type {
   OperationFailedPayloadV2,
   OperationObservedPayloadV2,
@@ -28,7 +28,11 @@ export interface OperationFacts {
   readonly success: At<OperationSucceededPayloadV2> | null;
 }
 
-/** A retry and its previous failure (docs/checks.md). */
+/**
+ * A retry (an operation with a RETRY_OBSERVED) and its previous failure: the latest
+ * OPERATION_FAILED of a member of its retry chain before the retry's OPERATION_OBSERVED
+ * (docs/checks.md). A retry without an earlier failure in its chain has none.
+ */
 export interface RetryGap {
   readonly retryId: string;
   readonly failedId: string;
@@ -88,16 +92,16 @@ export interface FindingOf {
 
 export type Finding = FindingOf[CheckName];
 
-/** One check: how it finds, the reason code when enforced, and how a finding reads. */
+/**
+ * One check: the reason code when enforced, how a finding reads, and one hook per fact the
+ * analysis derives, of which a check defines those it needs. A check's findings are those of
+ * its `chain` hook, then of `retry`, then of `repeat`, each in the order given below.
+ */
 export interface CheckDefinition<N extends CheckName> {
   readonly reason: string;
-  readonly find: (timeline: Timeline, config: ChecksConfig[N]) => FindingOf[N][];
   /** One sentence naming the operations and the numbers. */
   readonly describe: (finding: FindingOf[N], config: ChecksConfig[N]) => string;
-  /**
-   * The incremental form the analysis folds, one hook per fact it derives; a check defines the
-   * hooks it needs. Every retry, in sequence order, with the failure before it in its chain:
-   */
+  /** Every retry, in sequence order, with the failure before it in its chain. */
   readonly retry?: (gap: RetryGap, config: ChecksConfig[N]) => FindingOf[N] | null;
   /** Every retry chain of two or more operations, in the order of their first operations. */
   readonly chain?: (chain: RetryChain, config: ChecksConfig[N]) => FindingOf[N] | null;

@@ -1,7 +1,7 @@
 /**
  * The verdict of a run that did not finish (killed, crashed, disk full), drawn from what it left:
  * the copy of its scenario and the valid prefix of its events. Analysed exactly as a finished
- * run is (analysis.md), and marked as recovered: its report names `report.recovered.json` as
+ * run is (docs/evidence.md), and marked as recovered: its report names `report.recovered.json` as
  * its own file, which is also where `writeRecoveredReport` puts it (never over anything).
  */
 import { rm, writeFile } from "node:fs/promises";
@@ -20,7 +20,7 @@ import { readRegularFile } from "../support/bounded-read.js";
 import { AgentChaosError } from "../support/errors.js";
 import { buildReport } from "./build.js";
 import type { Report } from "./types.js";
-import { buildReportV4 } from "./v2/build.js";
+import { buildReportV4 } from "./v4/build.js";
 import { serializeReport } from "./writer.js";
 
 export const RECOVERED_REPORT_FILE = "report.recovered.json";

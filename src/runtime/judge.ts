@@ -15,8 +15,7 @@ import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
 import type { AnalysisPlan } from "../analysis/plan.js";
 import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
 import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
-import type { Analysis } from "../analysis/types.js";
-import type { AnalysisV2 } from "../analysis/v2/types.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { streamEventLines } from "../events/line-stream.js";
 import { parseEventLine, parseEventLineV2, readEvents, readEventsV2 } from "../events/reader.js";
@@ -43,7 +42,7 @@ interface Format<E, A> {
   readonly conclude: (evidence: RunEvidence) => A;
 }
 
-function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Analysis> {
+function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Schema1Analysis> {
   return {
     plan: schema1Plan(scenario),
     lift: liftSchema1Event,
@@ -53,7 +52,7 @@ function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Analysis> {
   };
 }
 
-function internalFormat(scenario: ScenarioV2): Format<AgentChaosEventV2, AnalysisV2> {
+function internalFormat(scenario: ScenarioV2): Format<AgentChaosEventV2, RunAnalysis> {
   return {
     plan: scenario,
     lift: (event) => event,
@@ -67,17 +66,17 @@ export function judgeRun(
   scenario: Scenario,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEvent>,
-): Promise<Analysis>;
+): Promise<Schema1Analysis>;
 export function judgeRun(
   scenario: ScenarioV2,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEventV2>,
-): Promise<AnalysisV2>;
+): Promise<RunAnalysis>;
 export function judgeRun(
   scenario: Scenario | ScenarioV2,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEvent> | JudgeHooks<AgentChaosEventV2>,
-): Promise<Analysis | AnalysisV2> {
+): Promise<Schema1Analysis | RunAnalysis> {
   return scenario.schemaVersion === 1
     ? judgeWith(schema1Format(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEvent>)
     : judgeWith(internalFormat(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEventV2>);

@@ -9,7 +9,7 @@ export interface RunModules {
   readonly readEvents: typeof import("../events/reader.js").readEvents;
   readonly readEventsV2: typeof import("../events/reader.js").readEventsV2;
   readonly buildReport: typeof import("../report/build.js").buildReport;
-  readonly buildReportV4: typeof import("../report/v2/build.js").buildReportV4;
+  readonly buildReportV4: typeof import("../report/v4/build.js").buildReportV4;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
   readonly judgeRun: typeof import("./judge.js").judgeRun;
 }
@@ -19,7 +19,7 @@ export function loadRunModules(): Promise<RunModules> {
     import("../proxy/server.js"),
     import("../events/reader.js"),
     import("../report/build.js"),
-    import("../report/v2/build.js"),
+    import("../report/v4/build.js"),
     import("../report/writer.js"),
     import("./judge.js"),
   ]).then(([proxy, reader, build, buildV4, writer, judge]) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeV2 } from "../../../src/analysis/v2/analyze.js";
+import { analyzeRun } from "../../../src/analysis/run-analysis.js";
 import { runBuilderV2 } from "../../helpers/events-v2.js";
 import {
   httpDependency,
@@ -28,7 +28,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
       .observed("c2", "fp-c", { dependency: "crm" })
       .succeeded("c2")
       .workloadCompleted();
-    const analysis = analyzeV2(scenario, run.events());
+    const analysis = analyzeRun(scenario, run.events());
     expect(analysis.dependencies).toEqual([
       { name: "llm", operationsObserved: 1, failedOperations: 0, baseUrl: "http://127.0.0.1:8001" },
       { name: "crm", operationsObserved: 2, failedOperations: 1, baseUrl: "http://127.0.0.1:8002" },
@@ -66,7 +66,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
       .observed("c3", "fp-3", { dependency: "crm" })
       .injected("c3", "crm-flaky")
       .failed("c3", "injected_http_error");
-    const analysis = analyzeV2(scenario, run.workloadCompleted().events());
+    const analysis = analyzeRun(scenario, run.workloadCompleted().events());
     expect(analysis.faults.map((fault) => [fault.id, fault.injected, fault.trigger])).toEqual([
       [
         "crm-flaky",
@@ -121,7 +121,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
     run.observed("h1", "fp-3", { dependency: "notes", method: "POST", path: "add_note" }).succeeded("h1");
     run.observed("m3", "fp-4", { dependency: "notes", protocol: "mcp", path: "add_note" }).injected("m3");
     run.failed("m3", "injected_rpc_error", { rpcErrorCode: -32603 });
-    const analysis = analyzeV2(scenario, run.workloadCompleted().events());
+    const analysis = analyzeRun(scenario, run.workloadCompleted().events());
     expect(analysis.faults[0]?.trigger).toMatchObject({ evaluatedOccurrences: 1, selectedOccurrences: [1] });
     expect(analysis.reasonCode).toBe("TRIGGER_WINDOW_INCOMPLETE");
   });
@@ -135,6 +135,6 @@ describe("schema-2 evidence per dependency and per fault", () => {
       .failed("op-1", "injected_http_error")
       .workloadCompleted()
       .events();
-    expect(analyzeV2(scenario, [...events].reverse())).toEqual(analyzeV2(scenario, events));
+    expect(analyzeRun(scenario, [...events].reverse())).toEqual(analyzeRun(scenario, events));
   });
 });

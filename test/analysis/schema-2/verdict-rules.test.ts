@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { analyzeV2 } from "../../../src/analysis/v2/analyze.js";
-import type { AnalysisV2 } from "../../../src/analysis/v2/types.js";
+import { analyzeRun } from "../../../src/analysis/run-analysis.js";
+import type { RunAnalysis } from "../../../src/analysis/types.js";
 import type { ScenarioV2 } from "../../../src/scenario/types-v2.js";
 import { runBuilderV2 } from "../../helpers/events-v2.js";
 import { injectedFailure, recoveredFault, successfulRetry } from "./run-fixtures.js";
 import { httpDependency, httpError, probability, scenarioV2, schedule } from "./scenarios.js";
 
-const verdict = (analysis: AnalysisV2) => ({
+const verdict = (analysis: RunAnalysis) => ({
   result: analysis.result,
   reasonCode: analysis.reasonCode,
   diagnostics: analysis.diagnostics,
@@ -22,34 +22,34 @@ describe("the result precedence of v2/evidence.md", () => {
     const runError = recoveredRun()
       .runError("PROXY_START_FAILED", "proxy failed to start: EADDRINUSE")
       .workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), runError.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), runError.events()))).toEqual({
       result: "FAILED",
       reasonCode: "PROXY_START_FAILED",
       diagnostics: ["proxy failed to start: EADDRINUSE"],
     });
-    expect(analyzeV2(oneFault(), recoveredRun().events()).reasonCode).toBe("WORKLOAD_NOT_COMPLETED");
+    expect(analyzeRun(oneFault(), recoveredRun().events()).reasonCode).toBe("WORKLOAD_NOT_COMPLETED");
     const interrupted = recoveredRun().workloadCompleted({
       exitCode: -15,
       interrupted: true,
       timedOut: true,
     });
-    expect(analyzeV2(oneFault(), interrupted.events()).reasonCode).toBe("INTERRUPTED");
+    expect(analyzeRun(oneFault(), interrupted.events()).reasonCode).toBe("INTERRUPTED");
     const timedOut = recoveredRun().workloadCompleted({
       exitCode: -15,
       timedOut: true,
       error: "process exceeded 1 second timeout",
     });
-    expect(verdict(analyzeV2(oneFault(), timedOut.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), timedOut.events()))).toEqual({
       result: "FAILED",
       reasonCode: "WORKLOAD_TIMED_OUT",
       diagnostics: ["process exceeded 1 second timeout"],
     });
-    expect(verdict(analyzeV2(oneFault(), recoveredRun().workloadCompleted().events()))).toEqual(RECOVERED);
+    expect(verdict(analyzeRun(oneFault(), recoveredRun().workloadCompleted().events()))).toEqual(RECOVERED);
   });
 
   it("rule 4a: a retried row of a give_up fault is UNEXPECTED_RETRY whatever the exit code", () => {
     const events = recoveredRun().workloadCompleted({ exitCode: 1 }).events();
-    expect(verdict(analyzeV2(oneFault({ expect: "give_up" }), events))).toEqual({
+    expect(verdict(analyzeRun(oneFault({ expect: "give_up" }), events))).toEqual({
       result: "FAILED",
       reasonCode: "UNEXPECTED_RETRY",
       diagnostics: [
@@ -62,22 +62,22 @@ describe("the result precedence of v2/evidence.md", () => {
       .retry("op-2", "op-1")
       .failed("op-2", "upstream_http_error")
       .workloadCompleted();
-    expect(analyzeV2(oneFault({ expect: "give_up" }), failedRetry.events()).reasonCode).toBe(
+    expect(analyzeRun(oneFault({ expect: "give_up" }), failedRetry.events()).reasonCode).toBe(
       "UNEXPECTED_RETRY",
     );
   });
 
   it("rule 4a yields to a timeout and to a missing exit code, and a give_up fault left alone is handled", () => {
     const timedOut = recoveredRun().workloadCompleted({ exitCode: -15, timedOut: true });
-    expect(analyzeV2(oneFault({ expect: "give_up" }), timedOut.events()).reasonCode).toBe(
+    expect(analyzeRun(oneFault({ expect: "give_up" }), timedOut.events()).reasonCode).toBe(
       "WORKLOAD_TIMED_OUT",
     );
     const noExitCode = recoveredRun().workloadCompleted({ exitCode: null });
-    expect(analyzeV2(oneFault({ expect: "give_up" }), noExitCode.events()).reasonCode).toBe(
+    expect(analyzeRun(oneFault({ expect: "give_up" }), noExitCode.events()).reasonCode).toBe(
       "WORKLOAD_NOT_COMPLETED",
     );
     const gaveUp = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted({ exitCode: 0 });
-    expect(verdict(analyzeV2(oneFault({ expect: "give_up" }), gaveUp.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault({ expect: "give_up" }), gaveUp.events()))).toEqual({
       result: "PASSED",
       reasonCode: "FAILURE_HANDLED",
       diagnostics: [],
@@ -86,13 +86,13 @@ describe("the result precedence of v2/evidence.md", () => {
 
   it("rule 5: an exit code other than success.exit_code, when no give_up row was retried", () => {
     const events = recoveredRun().workloadCompleted({ exitCode: 1 }).events();
-    expect(verdict(analyzeV2(oneFault(), events))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), events))).toEqual({
       result: "FAILED",
       reasonCode: "WORKLOAD_EXIT_CODE_MISMATCH",
       diagnostics: ["expected workload exit code 0, got 1"],
     });
     const gaveUpBadly = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted({ exitCode: 1 });
-    expect(analyzeV2(oneFault({ expect: "give_up" }), gaveUpBadly.events()).reasonCode).toBe(
+    expect(analyzeRun(oneFault({ expect: "give_up" }), gaveUpBadly.events()).reasonCode).toBe(
       "WORKLOAD_EXIT_CODE_MISMATCH",
     );
   });
@@ -100,7 +100,7 @@ describe("the result precedence of v2/evidence.md", () => {
   it("rule 6: duplicate sequence numbers are INTERNAL_ERROR", () => {
     const run = recoveredRun().workloadCompleted();
     run.emit({ kind: "DEPENDENCY_STOPPED", dependency: "api", exit_code: 0 }, { sequence: 2 });
-    expect(verdict(analyzeV2(oneFault(), run.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), run.events()))).toEqual({
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
       diagnostics: ["duplicate event sequence numbers were recorded"],
@@ -114,7 +114,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .succeeded("op-1")
       .workloadCompleted()
       .events();
-    expect(verdict(analyzeV2(scenarioV2(), events))).toEqual({
+    expect(verdict(analyzeRun(scenarioV2(), events))).toEqual({
       result: "PASSED",
       reasonCode: "BASELINE_SUCCEEDED",
       diagnostics: [],
@@ -131,7 +131,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .injected("op-2")
       .failed("op-2", "injected_http_error")
       .workloadCompleted();
-    expect(verdict(analyzeV2(always, wrong.events()))).toEqual({
+    expect(verdict(analyzeRun(always, wrong.events()))).toEqual({
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
       diagnostics: ["fault f1: probability trigger selections contradicted the recorded operations"],
@@ -145,7 +145,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .injected("op-2")
       .failed("op-2", "injected_http_error")
       .workloadCompleted();
-    expect(analyzeV2(always, right.events()).reasonCode).toBe("RECOVERY_NOT_OBSERVED");
+    expect(analyzeRun(always, right.events()).reasonCode).toBe("RECOVERY_NOT_OBSERVED");
   });
 
   it("rule 9: a fault with no selection fails as FAULT_NOT_TRIGGERED, listing what its dependency saw", () => {
@@ -167,7 +167,7 @@ describe("the result precedence of v2/evidence.md", () => {
     ] as const) {
       run.observed(id, `fp-${id}`, { dependency: "crm", method, path }).succeeded(id);
     }
-    expect(verdict(analyzeV2(scenario, run.workloadCompleted().events()))).toEqual({
+    expect(verdict(analyzeRun(scenario, run.workloadCompleted().events()))).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_NOT_TRIGGERED",
       diagnostics: [
@@ -175,7 +175,7 @@ describe("the result precedence of v2/evidence.md", () => {
       ],
     });
     const nothing = runBuilderV2().setup().workloadCompleted().events();
-    expect(analyzeV2(oneFault(), nothing).diagnostics).toEqual([
+    expect(analyzeRun(oneFault(), nothing).diagnostics).toEqual([
       "fault f1: the configured trigger produced no fault injection; no operations were observed on api",
     ]);
   });
@@ -185,7 +185,7 @@ describe("the result precedence of v2/evidence.md", () => {
     for (let i = 1; i <= 12; i++) {
       for (let n = 0; n < (i === 7 ? 3 : 1); n++) run.observed(`op-${i}-${n}`, "fp", { path: `/p${i}` });
     }
-    const [diagnostic] = analyzeV2(
+    const [diagnostic] = analyzeRun(
       oneFault({ target: { kind: "http", method: null, path: "/x" } }),
       run.workloadCompleted().events(),
     ).diagnostics;
@@ -197,7 +197,7 @@ describe("the result precedence of v2/evidence.md", () => {
   it("rule 10: an operation injected twice, or a fault-related failure no fault explains, is INTERNAL_ERROR", () => {
     const scenario = scenarioV2({ faults: [httpError("f1"), httpError("f2")] });
     const twice = recoveredRun().injected("op-1", "f2").workloadCompleted();
-    expect(verdict(analyzeV2(scenario, twice.events()))).toEqual({
+    expect(verdict(analyzeRun(scenario, twice.events()))).toEqual({
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
       diagnostics: ["duplicate fault injection evidence was recorded for operation op-1"],
@@ -206,28 +206,30 @@ describe("the result precedence of v2/evidence.md", () => {
       .observed("op-9", "fp-z")
       .failed("op-9", "upstream_http_error", { faultRelated: true })
       .workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), orphan.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), orphan.events()))).toEqual({
       result: "FAILED",
       reasonCode: "INTERNAL_ERROR",
       diagnostics: [
         "operation op-9 failed as fault-related, but no configured fault was injected into its retry chain",
       ],
     });
-    expect(verdict(analyzeV2(oneFault(), recoveredRun().workloadCompleted().events()))).toEqual(RECOVERED);
+    expect(verdict(analyzeRun(oneFault(), recoveredRun().workloadCompleted().events()))).toEqual(RECOVERED);
   });
 
   it("rule 11: more selections than the schedule has entries is INTERNAL_ERROR", () => {
     const run = injectedFailure(injectedFailure(runBuilderV2().setup(), "op-1"), "op-2", "f1", "fp-b");
-    expect(verdict(analyzeV2(oneFault({ trigger: schedule(1) }), run.workloadCompleted().events()))).toEqual({
-      result: "FAILED",
-      reasonCode: "INTERNAL_ERROR",
-      diagnostics: ["fault f1: the fault schedule configured 1 injections, but 2 were recorded"],
-    });
+    expect(verdict(analyzeRun(oneFault({ trigger: schedule(1) }), run.workloadCompleted().events()))).toEqual(
+      {
+        result: "FAILED",
+        reasonCode: "INTERNAL_ERROR",
+        diagnostics: ["fault f1: the fault schedule configured 1 injections, but 2 were recorded"],
+      },
+    );
   });
 
   it("rule 12: an incomplete schedule of any fault fails as FAULT_SCHEDULE_INCOMPLETE", () => {
     const events = recoveredRun().workloadCompleted().events();
-    expect(verdict(analyzeV2(oneFault({ trigger: schedule(1, 3) }), events))).toEqual({
+    expect(verdict(analyzeRun(oneFault({ trigger: schedule(1, 3) }), events))).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_SCHEDULE_INCOMPLETE",
       diagnostics: ["fault f1: the fault schedule configured 2 injections, but only 1 completed"],
@@ -238,7 +240,7 @@ describe("the result precedence of v2/evidence.md", () => {
     const always = oneFault({ trigger: probability({ millionths: 1_000_000, seed: 1n, start: 1, end: 3 }) });
     const run = injectedFailure(runBuilderV2().setup(), "op-1");
     run.observed("op-2", "fp-b").injected("op-2").failed("op-2", "injected_http_error");
-    expect(verdict(analyzeV2(always, run.workloadCompleted().events()))).toEqual({
+    expect(verdict(analyzeRun(always, run.workloadCompleted().events()))).toEqual({
       result: "FAILED",
       reasonCode: "TRIGGER_WINDOW_INCOMPLETE",
       diagnostics: ["fault f1: the probability window required 3 evaluations, but only 2 completed"],
@@ -254,7 +256,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .notApplied("op-1", "second", "another_fault_acted")
       .failed("op-1", "injected_http_error");
     successfulRetry(run, "op-2", "op-1").workloadCompleted();
-    const analysis = analyzeV2(scenario, run.events());
+    const analysis = analyzeRun(scenario, run.events());
     expect(verdict(analysis)).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_NOT_APPLIED",
@@ -275,7 +277,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .notApplied("op-1", "f1", "ended_before_cut")
       .succeeded("op-1", { faultRelated: true, relayedEvents: 3 })
       .workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), run.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), run.events()))).toEqual({
       result: "FAILED",
       reasonCode: "FAULT_NOT_APPLIED",
       diagnostics: ["fault f1 was selected for operation op-1 but not applied: ended_before_cut"],
@@ -289,7 +291,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .injected("op-1", "f1", "http_latency", { latency_ms: 100 })
       .succeeded("op-1", { faultRelated: true })
       .workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), run.events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), run.events()))).toEqual({
       result: "PASSED",
       reasonCode: "FAULT_TOLERATED",
       diagnostics: [],
@@ -303,7 +305,7 @@ describe("the result precedence of v2/evidence.md", () => {
         .observed("op-1", "fp-a", { method: "POST", path: "/v1/chat/completions" })
         .injected("op-1", "f1", "http_stream_truncate", { after_events: 2 })
         .failed("op-1", "injected_stream_truncated", { statusCode: 200, relayedEvents: 2 });
-    expect(verdict(analyzeV2(oneFault(), truncated().workloadCompleted().events()))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), truncated().workloadCompleted().events()))).toEqual({
       result: "FAILED",
       reasonCode: "PARTIAL_RESPONSE_ACCEPTED",
       diagnostics: [
@@ -311,20 +313,20 @@ describe("the result precedence of v2/evidence.md", () => {
       ],
     });
     const retried = successfulRetry(truncated(), "op-2", "op-1").workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), retried.events()))).toEqual(RECOVERED);
+    expect(verdict(analyzeRun(oneFault(), retried.events()))).toEqual(RECOVERED);
     expect(
-      analyzeV2(oneFault({ expect: "handle" }), truncated().workloadCompleted().events()).reasonCode,
+      analyzeRun(oneFault({ expect: "handle" }), truncated().workloadCompleted().events()).reasonCode,
     ).toBe("FAILURE_HANDLED");
   });
 
   it("rule 17: an unresolved row of a recover fault is RECOVERY_NOT_OBSERVED, per fault", () => {
     const events = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted().events();
-    expect(verdict(analyzeV2(oneFault(), events))).toEqual({
+    expect(verdict(analyzeRun(oneFault(), events))).toEqual({
       result: "FAILED",
       reasonCode: "RECOVERY_NOT_OBSERVED",
       diagnostics: ["fault f1: 1 recoveries were required, but 0 successful recoveries were observed"],
     });
-    expect(analyzeV2(oneFault({ expect: "handle" }), events).reasonCode).toBe("FAILURE_HANDLED");
+    expect(analyzeRun(oneFault({ expect: "handle" }), events).reasonCode).toBe("FAILURE_HANDLED");
   });
 
   it("rule 19: any resolved row recovers the run, a handle fault's too; rule 20 otherwise", () => {
@@ -339,7 +341,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .injected("op-3", "f2")
       .failed("op-3", "injected_http_error")
       .workloadCompleted();
-    const analysis = analyzeV2(scenario, run.events());
+    const analysis = analyzeRun(scenario, run.events());
     expect(verdict(analysis)).toEqual(RECOVERED);
     expect(analysis.recovery).toMatchObject({ required: 0, successful: 0 });
     expect(analysis.recovery.rows.map((row) => [row.faultId, row.retryOperationId])).toEqual([
@@ -354,7 +356,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .retry("op-2", "op-1")
       .succeeded("op-2", { relayedEvents: 4, closedByClient: true })
       .workloadCompleted();
-    expect(verdict(analyzeV2(oneFault(), run.events()))).toEqual(RECOVERED);
+    expect(verdict(analyzeRun(oneFault(), run.events()))).toEqual(RECOVERED);
   });
 
   it("an MCP success (no status code) resolves a row", () => {
@@ -371,7 +373,7 @@ describe("the result precedence of v2/evidence.md", () => {
       .succeeded("op-2")
       .workloadCompleted();
     for (const recovery of ["chain", "fifo"] as const) {
-      const analysis = analyzeV2({ ...scenario, recovery } satisfies ScenarioV2, run.events());
+      const analysis = analyzeRun({ ...scenario, recovery } satisfies ScenarioV2, run.events());
       expect(verdict(analysis)).toEqual(RECOVERED);
     }
   });

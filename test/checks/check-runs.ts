@@ -1,9 +1,30 @@
-/** Small timelines for the check tests, built from schema-2 events with exact times. */
-import { buildTimeline, type Timeline } from "../../src/events/timeline.js";
+/** Small runs for the check tests, built from schema-2 events with exact times. */
+import { analyzeEvents } from "../../src/analysis/run-analysis.js";
+import type { FindingOf } from "../../src/checks/types.js";
+import type { CheckName, ChecksConfig } from "../../src/scenario/types-v2.js";
+import { checksConfig } from "../analysis/schema-2/scenarios.js";
 import { type RunBuilderV2, runBuilderV2 } from "../helpers/events-v2.js";
 
-export function timelineOf(run: RunBuilderV2): Timeline {
-  return buildTimeline(run.events());
+/** What one check finds in a run, analysed with only that check on and no fault. */
+export function findingsOf<N extends CheckName>(
+  name: N,
+  run: RunBuilderV2,
+  config: ChecksConfig[N],
+): FindingOf[N][] {
+  const checks = checksConfig({ retry_after: "off", retry_storm: "off", duplicate_writes: "off" });
+  const evidence = analyzeEvents(
+    {
+      dependencies: [],
+      faults: [],
+      recovery: "chain",
+      checks: { ...checks, [name]: { ...config, mode: "report" } },
+      success: { exitCode: 0 },
+    },
+    run.events(),
+  );
+  const [outcome] = evidence.checks;
+  if (outcome?.name !== name) throw new Error(`${name} was not evaluated`);
+  return outcome.findings as FindingOf[N][];
 }
 
 /**

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "lossless-json";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analyzeV2 } from "../../../src/analysis/v2/analyze.js";
+import { analyzeRun } from "../../../src/analysis/run-analysis.js";
 import { readReport, validateReport } from "../../../src/report/reader.js";
-import { buildReportV4 } from "../../../src/report/v2/build.js";
-import { faultParameters } from "../../../src/report/v2/fault-parameters.js";
+import { buildReportV4 } from "../../../src/report/v4/build.js";
+import { faultParameters } from "../../../src/report/v4/fault-parameters.js";
 import { serializeReport, writeReport } from "../../../src/report/writer.js";
 import type { FaultV2 } from "../../../src/scenario/types-v2.js";
-import { CATALOGUE } from "../../analysis/v2/catalogue.js";
+import { CATALOGUE } from "../../analysis/schema-2/catalogue.js";
 import {
   httpDependency,
   httpError,
@@ -17,7 +17,7 @@ import {
   probability,
   scenarioV2,
   schedule,
-} from "../../analysis/v2/scenarios.js";
+} from "../../analysis/schema-2/scenarios.js";
 import { runBuilderV2 } from "../../helpers/events-v2.js";
 
 let dir: string;
@@ -37,9 +37,9 @@ function entryNamed(name: string) {
 function reportOf(entry: (typeof CATALOGUE)[number]) {
   // As the orchestrator does: analyse, record RUN_COMPLETED, analyse again.
   const run = entry.run();
-  const first = analyzeV2(entry.scenario, run.events());
+  const first = analyzeRun(entry.scenario, run.events());
   run.runCompleted(first.result, first.reasonCode);
-  const analysis = analyzeV2(entry.scenario, run.events());
+  const analysis = analyzeRun(entry.scenario, run.events());
   return buildReportV4({
     scenario: entry.scenario,
     analysis,
@@ -142,7 +142,7 @@ describe("buildReportV4", () => {
       .events();
     const report = buildReportV4({
       scenario,
-      analysis: analyzeV2(scenario, events),
+      analysis: analyzeRun(scenario, events),
       runId: "r",
       managedDependencies: ["late", "llm"],
     });
@@ -189,7 +189,7 @@ describe("buildReportV4", () => {
       .events();
     const report = buildReportV4({
       scenario,
-      analysis: analyzeV2(scenario, events),
+      analysis: analyzeRun(scenario, events),
       runId: "r",
       managedDependencies: [],
     });

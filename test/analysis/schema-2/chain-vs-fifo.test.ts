@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { analyzeV2 } from "../../../src/analysis/v2/analyze.js";
-import type { RecoveryRowV2 } from "../../../src/analysis/v2/types.js";
+import { analyzeRun } from "../../../src/analysis/run-analysis.js";
+import type { RecoveryRow } from "../../../src/analysis/types.js";
 import type { RecoveryMode } from "../../../src/scenario/types-v2.js";
 import { runBuilderV2 } from "../../helpers/events-v2.js";
 import { httpError, scenarioV2, schedule } from "./scenarios.js";
 
-const rowsOf = (rows: readonly RecoveryRowV2[]) =>
+const rowsOf = (rows: readonly RecoveryRow[]) =>
   rows.map((row) => [row.faultId, row.failedOperationId, row.retryOperationId, row.recoveryLatencyMs]);
 
 function scenario(recovery: RecoveryMode, occurrences: number[]) {
@@ -69,7 +69,7 @@ function interleavedChains() {
 
 describe("chain and fifo recovery", () => {
   it("503, 503, 200 is two failures both recovered under chain", () => {
-    const analysis = analyzeV2(scenario("chain", [1, 2]), twoFailuresThenSuccess());
+    const analysis = analyzeRun(scenario("chain", [1, 2]), twoFailuresThenSuccess());
     expect(analysis).toMatchObject({ result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED" });
     expect(analysis.recovery).toMatchObject({ mode: "chain", required: 2, successful: 2 });
     expect(rowsOf(analysis.recovery.rows)).toEqual([
@@ -79,7 +79,7 @@ describe("chain and fifo recovery", () => {
   });
 
   it("503, 503, 200 leaves the second failure unresolved under fifo (the schema-1 rule)", () => {
-    const analysis = analyzeV2(scenario("fifo", [1, 2]), twoFailuresThenSuccess());
+    const analysis = analyzeRun(scenario("fifo", [1, 2]), twoFailuresThenSuccess());
     expect(analysis).toMatchObject({
       result: "FAILED",
       reasonCode: "RECOVERY_NOT_OBSERVED",
@@ -92,14 +92,14 @@ describe("chain and fifo recovery", () => {
   });
 
   it("two interleaved chains resolve within their own chain only", () => {
-    const chain = analyzeV2(scenario("chain", [1, 2, 3]), interleavedChains());
+    const chain = analyzeRun(scenario("chain", [1, 2, 3]), interleavedChains());
     expect(rowsOf(chain.recovery.rows)).toEqual([
       ["f1", "a-1", "a-3", 58],
       ["f1", "b-1", "b-2", 28],
       ["f1", "a-2", "a-3", 37],
     ]);
     expect(chain.reasonCode).toBe("RECOVERY_OBSERVED");
-    const fifo = analyzeV2(scenario("fifo", [1, 2, 3]), interleavedChains());
+    const fifo = analyzeRun(scenario("fifo", [1, 2, 3]), interleavedChains());
     expect(rowsOf(fifo.recovery.rows)).toEqual([
       ["f1", "a-1", "a-3", 58],
       ["f1", "b-1", "b-2", 28],
@@ -122,7 +122,7 @@ describe("chain and fifo recovery", () => {
       .failed("op-3", "injected_http_error")
       .workloadCompleted()
       .events();
-    const analysis = analyzeV2(scenario("chain", [1, 3]), events);
+    const analysis = analyzeRun(scenario("chain", [1, 3]), events);
     expect(rowsOf(analysis.recovery.rows).map((row) => row.slice(1, 3))).toEqual([
       ["op-1", "op-2"],
       ["op-3", null],
@@ -143,7 +143,7 @@ describe("chain and fifo recovery", () => {
       .succeeded("op-3")
       .workloadCompleted()
       .events();
-    const analysis = analyzeV2(scenarioV2({ faults: [httpError("crm-503")] }), events);
+    const analysis = analyzeRun(scenarioV2({ faults: [httpError("crm-503")] }), events);
     expect(rowsOf(analysis.recovery.rows)).toEqual([
       ["crm-503", "op-1", "op-3", 6],
       ["crm-503", "op-2", "op-3", 3],

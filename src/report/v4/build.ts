@@ -1,11 +1,10 @@
 /**
- * Builds report schema 4 (v2/evidence.md "Report schema 4") from a schema-2 scenario and its
+ * Builds report schema 4 (docs/reports.md) from a schema-2 scenario and its
  * analysis. Pure. Keys in file order: the schema-2 head, `dependencies`, `faults`, `recovery`,
  * `checks`, then `timing`, `artifacts`, `diagnostics`.
  */
 
-import type { TriggerEvidence } from "../../analysis/types.js";
-import type { AnalysisV2 } from "../../analysis/v2/types.js";
+import type { RunAnalysis, TriggerEvidence } from "../../analysis/types.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
 import { AgentChaosError } from "../../support/errors.js";
@@ -16,7 +15,7 @@ import { faultParameters, reportTarget } from "./fault-parameters.js";
 
 export interface BuildReportV4Input {
   readonly scenario: ScenarioV2;
-  readonly analysis: AnalysisV2;
+  readonly analysis: RunAnalysis;
   readonly runId: string;
   /** Names of the dependencies the run started (`start`), which have log files under `dependencies/`. */
   readonly managedDependencies: readonly string[];

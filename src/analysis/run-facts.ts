@@ -1,22 +1,19 @@
 /**
- * What both analyzers read from every event, kept while reading in file order: the position in
+ * What the analysis reads from every event, kept while reading in file order: the position in
  * sequence order, duplicate sequence numbers, the metrics counts, the last RUN_ERROR and
  * WORKLOAD_COMPLETED, the first and last timestamps. A sequence number lower than the one before
- * means the file is not in sequence order: only the batch analyzer (which sorts) can judge it.
+ * means the file is not in sequence order: only the whole log, sorted, can be judged.
  */
-import type { AnyEvent } from "../events-of-type.js";
-import type { Metrics } from "../types.js";
-
-type PayloadOf<K extends string> = Extract<AnyEvent["payload"], { kind: K }>;
+import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { Metrics } from "./types.js";
 
 export class RunFacts {
   /** Position of the next event in sequence order (0-based). */
   index = 0;
   duplicateSequences = false;
-  runError: PayloadOf<"RUN_ERROR"> | null = null;
-  completion: PayloadOf<"WORKLOAD_COMPLETED"> | null = null;
-  /** The operation id of the latest OPERATION_OBSERVED. */
-  lastObservedId: string | null = null;
+  runError: RunErrorPayload | null = null;
+  completion: WorkloadCompletedPayload | null = null;
   #previousSequence = 0;
   #first: string | null = null;
   #last: string | null = null;
@@ -28,7 +25,7 @@ export class RunFacts {
   #retries = 0;
 
   /** Takes one event; false when it comes before the previous one in sequence order. */
-  push(event: AnyEvent): boolean {
+  push(event: AgentChaosEventV2): boolean {
     if (this.index > 0) {
       if (event.sequence < this.#previousSequence) return false;
       if (event.sequence === this.#previousSequence) this.duplicateSequences = true;
@@ -45,7 +42,6 @@ export class RunFacts {
         break;
       case "OPERATION_OBSERVED":
         this.#observed += 1;
-        this.lastObservedId = payload.operation_id;
         break;
       case "OPERATION_SUCCEEDED":
         this.#succeeded += 1;
@@ -68,7 +64,7 @@ export class RunFacts {
     return true;
   }
 
-  /** analysis.md "Metrics" of the events so far. */
+  /** The metrics of the events so far (docs/evidence.md, "Metrics"). */
   metrics(): Metrics {
     const completion = this.completion;
     return {

@@ -1,12 +1,10 @@
 /**
- * The diagnostic sentences of schema 2 (v2/evidence.md): fault ids, operation ids, counts,
+ * The diagnostic sentences of the internal model (docs/evidence.md): fault ids, operation ids, counts,
  * methods, paths and fixed words only. Sentences about one fault of several start with
  * `fault <id>: ` followed by the schema-1 wording.
  */
-
-import type { Timeline } from "../../events/timeline.js";
-import type { NotAppliedReason } from "../../events/types-v2.js";
-import type { RecoveryRowV2 } from "./types.js";
+import type { NotAppliedReason } from "../events/types-v2.js";
+import type { RecoveryRow } from "./types.js";
 
 /** How many method/path pairs a FAULT_NOT_TRIGGERED diagnostic lists at most. */
 export const MAX_LISTED_TARGETS = 10;
@@ -21,28 +19,16 @@ function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 
-/**
- * What was observed on a dependency: `<method> <path> (<count>)` per distinct pair (the method
- * alone when the path is empty), most frequent first, ties in the order first observed, at
- * most 10, then `and <n> more` when there were more.
- */
-export function observedOn(dependency: string, timeline: Timeline): string {
-  const counts = new Map<string, number>();
-  for (const op of timeline.operations.values()) {
-    const observed = op.observed?.payload;
-    if (observed === undefined || observed.dependency !== dependency) continue;
-    const key = observedKey(observed);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return describeObserved(dependency, counts);
-}
-
 /** How an observed operation is listed: `<method> <path>`, or the method alone without a path. */
 export function observedKey(observed: { readonly method: string; readonly path: string }): string {
   return printable(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
 }
 
-/** `observedOn` from the counts per key, in the order each key was first observed. */
+/**
+ * What was observed on a dependency, from the count of each key in the order first observed:
+ * `<method> <path> (<count>)` per key, most frequent first, ties in that order, at most 10, then
+ * `and <n> more` when there were more.
+ */
 export function describeObserved(dependency: string, counts: ReadonlyMap<string, number>): string {
   if (counts.size === 0) return `no operations were observed on ${dependency}`;
   // Array.prototype.sort is stable: equal counts keep the order first observed.
@@ -63,12 +49,12 @@ export function faultNotApplied(faultId: string, operationId: string, reason: No
 }
 
 /** Rule 4a, one per retried row of a `give_up` fault. */
-export function unexpectedRetry(row: RecoveryRowV2): string {
+export function unexpectedRetry(row: RecoveryRow): string {
   return `operation ${row.failedOperationId} failed under fault ${row.faultId}, which expects give_up, and was retried by operation ${row.retriedBy}`;
 }
 
 /** Rule 16, one per unresolved truncated row. */
-export function partialResponseAccepted(row: RecoveryRowV2): string {
+export function partialResponseAccepted(row: RecoveryRow): string {
   return `operation ${row.failedOperationId} got a silently truncated response from fault ${row.faultId}, and no complete retry followed`;
 }
 

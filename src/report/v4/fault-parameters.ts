@@ -16,7 +16,7 @@ function present(entries: Record<string, number | string | boolean | null>): Rep
 }
 
 /**
- * Every own key of a fault (v2/faults.md, v2/mcp.md), named and ordered as the scenario file
+ * Every own key of a fault (docs/faults.md, docs/mcp.md), named and ordered as the scenario file
  * writes them; defaults included (`mcp_error` `code`), optional keys only when set.
  */
 export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
