@@ -18,7 +18,7 @@ export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEve
 }
 
 /** The rows of configured faults. */
-export function recoveryRows(evidence: RunEvidence): RecoveryRow[] {
+function recoveryRows(evidence: RunEvidence): RecoveryRow[] {
   return evidence.failures.flatMap((row) =>
     row.faultId === null || row.expect === null
       ? []

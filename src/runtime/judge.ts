@@ -3,8 +3,9 @@
  * analyse it, record RUN_COMPLETED with that first verdict, and analyse again with it. The
  * analysis streams: events are analysed as they are read, in memory bounded by the open
  * operations and the unresolved evidence, not by the length of the run. A log the bounded stream
- * cannot judge alone (never one the recorder writes) is read whole and pushed into the analysis
- * that keeps every operation; the result is the same either way, byte for byte.
+ * cannot judge alone (never one the recorder writes) is read again into the analysis that keeps
+ * every operation (read into memory and sorted first if its events are out of sequence order);
+ * the result is the same either way, byte for byte.
  *
  * The run's schema decides only the edges: how a line is read (a schema-1 event is lifted into
  * the internal model), what the analysis reads of the scenario, and which verdict policy and
@@ -88,25 +89,33 @@ async function judgeWith<E, A extends { result: RunResult; reasonCode: string }>
   hooks: JudgeHooks<E>,
 ): Promise<A> {
   const { plan, conclude } = format;
-  const stream = new AnalysisStream(plan, { whole: false });
   let count = 0;
-  let read: "read" | "stopped";
+  /** One reading of the file into a stream; null when the stream cannot judge the log. */
+  const stream = async (whole: boolean): Promise<AnalysisStream | null> => {
+    const analysis = new AnalysisStream(plan, { whole });
+    count = 0;
+    const read = await streamEventLines(eventsPath, format.parseLine, (event) => {
+      count += 1;
+      return analysis.push(event);
+    });
+    return read === "read" ? analysis : null;
+  };
+  let analysis: AnalysisStream | null = null;
   let events: AgentChaosEventV2[] = [];
   try {
-    read = await streamEventLines(eventsPath, format.parseLine, (event) => {
-      count += 1;
-      return stream.push(event);
-    });
-    if (read === "stopped") events = await format.readAll(eventsPath);
+    // Bounded first; a log it cannot judge is read again into the whole-log form, and read into
+    // memory and sorted only when its events are out of sequence order.
+    analysis = (await stream(false)) ?? (await stream(true));
+    if (analysis === null) events = await format.readAll(eventsPath);
   } catch (error) {
     // Should the recorded stream ever be unreadable, the run is judged on that alone.
     const code = (error as { code?: unknown }).code;
     events = [format.lift(hooks.unreadable(typeof code === "string" ? code : "error"))];
-    read = "stopped";
+    analysis = null;
   }
-  if (read === "read") {
-    const completed = format.lift(hooks.complete(conclude(evidenceOf(stream))));
-    if (stream.push(completed)) return conclude(evidenceOf(stream));
+  if (analysis !== null) {
+    const completed = format.lift(hooks.complete(conclude(evidenceOf(analysis))));
+    if (analysis.push(completed)) return conclude(evidenceOf(analysis));
     // The file now ends with RUN_COMPLETED too: the judgement takes the lines read before it.
     const before = (await format.readAll(eventsPath)).slice(0, count);
     return conclude(analyzeEvents(plan, [...before, completed]));
