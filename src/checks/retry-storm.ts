@@ -1,4 +1,3 @@
-import { retryGaps } from "./retries.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 
 /**
@@ -8,27 +7,18 @@ import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from 
  */
 export const retryStormCheck: CheckDefinition<"retry_storm"> = {
   reason: "RETRY_STORM",
-  find: (timeline, config) => {
-    const findings: RetryStormFinding[] = [];
-    for (const chain of timeline.chains) {
-      const first = chain[0];
-      if (first !== undefined && chain.length > config.maxAttempts)
-        findings.push({ first_operation_id: first.id, operations: chain.length });
-    }
-    for (const retry of retryGaps(timeline)) {
-      if (retry.retryAfterMs === null && retry.gapMs < config.minGapMs)
-        findings.push({
-          operation_id: retry.retryId,
-          failed_operation_id: retry.failedId,
-          gap_ms: retry.gapMs,
-        });
-    }
-    return findings;
-  },
   describe: (finding, config) =>
     isChainFinding(finding)
       ? `the retry chain of operation ${finding.first_operation_id} has ${finding.operations} operations, more than ${config.maxAttempts}`
       : `operation ${finding.failed_operation_id} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
+  chain: (chain, config) =>
+    chain.operations > config.maxAttempts
+      ? { first_operation_id: chain.firstOperationId, operations: chain.operations }
+      : null,
+  retry: (gap, config) =>
+    gap.retryAfterMs === null && gap.gapMs < config.minGapMs
+      ? { operation_id: gap.retryId, failed_operation_id: gap.failedId, gap_ms: gap.gapMs }
+      : null,
 };
 
 export function isChainFinding(finding: RetryStormFinding): finding is RetryStormChainFinding {

@@ -4,7 +4,7 @@
  * point. The default menu depends on the point; a menu file's entries apply wherever their type
  * fits. Pure.
  */
-import { faultParameters } from "../report/v2/fault-parameters.js";
+import { faultParameters } from "../report/v4/fault-parameters.js";
 import type { DependencyV2, FaultV2, McpTarget } from "../scenario/types-v2.js";
 import type { ObservedPoint } from "./points.js";
 

@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
-import { faultParameters, reportTarget } from "../report/v2/fault-parameters.js";
+import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
 import type { Trigger } from "../scenario/types.js";
 import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
 

@@ -1,21 +1,22 @@
 /**
  * The verdict of a run that did not finish (killed, crashed, disk full), drawn from what it left:
  * the copy of its scenario and the valid prefix of its events. Analysed exactly as a finished
- * run is (analysis.md), and marked as recovered: its report names `report.recovered.json` as
+ * run is (docs/evidence.md), and marked as recovered: its report names `report.recovered.json` as
  * its own file, which is also where `writeRecoveredReport` puts it (never over anything).
  */
 import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { analyze } from "../analysis/analyze.js";
-import { AnalysisStream } from "../analysis/stream/analysis-stream.js";
-import { AnalysisStreamV2 } from "../analysis/stream/analysis-stream-v2.js";
-import type { Analysis } from "../analysis/types.js";
-import { analyzeV2 } from "../analysis/v2/analyze.js";
-import type { AnalysisV2 } from "../analysis/v2/types.js";
+import { AnalysisStream } from "../analysis/analysis-stream.js";
+import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
+import type { AnalysisPlan } from "../analysis/plan.js";
+import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
+import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { EventsError } from "../events/events-error.js";
+import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { type PrefixRead, readEventsPrefix, streamEventsPrefix } from "../events/prefix-reader.js";
 import { parseEventLine, parseEventLineV2 } from "../events/reader.js";
-import type { AgentChaosEvent } from "../events/types.js";
+
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
@@ -26,7 +27,7 @@ import { AgentChaosError } from "../support/errors.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { buildReport } from "./build.js";
 import type { Report } from "./types.js";
-import { buildReportV4 } from "./v2/build.js";
+import { buildReportV4 } from "./v4/build.js";
 import { serializeReport } from "./writer.js";
 
 export const RECOVERED_REPORT_FILE = "report.recovered.json";
@@ -81,23 +82,25 @@ interface PrefixAnalysis<A> {
   readonly runCompleted: boolean;
 }
 
-interface Analyzer<S, E, A> {
-  readonly parse: (text: string, line: number) => E;
-  readonly stream: (scenario: S) => { push(event: E): boolean; result(): A };
-  readonly batch: (scenario: S, events: readonly E[]) => A;
+/** A run's format at the edges of the one analysis: how a line parses and how a verdict is drawn. */
+interface Format<A> {
+  readonly plan: AnalysisPlan;
+  /** A line of events.jsonl as an event of the internal model. */
+  readonly parse: (text: string, line: number) => AgentChaosEventV2;
+  readonly conclude: (evidence: RunEvidence) => A;
 }
 
-const V1: Analyzer<Scenario, AgentChaosEvent, Analysis> = {
-  parse: parseEventLine,
-  stream: (scenario) => new AnalysisStream(scenario),
-  batch: analyze,
-};
+function schema1Format(scenario: Scenario): Format<Schema1Analysis> {
+  return {
+    plan: schema1Plan(scenario),
+    parse: (text, line) => liftSchema1Event(parseEventLine(text, line)),
+    conclude: schema1AnalysisOf,
+  };
+}
 
-const V2: Analyzer<ScenarioV2, AgentChaosEventV2, AnalysisV2> = {
-  parse: parseEventLineV2,
-  stream: (scenario) => new AnalysisStreamV2(scenario),
-  batch: analyzeV2,
-};
+function internalFormat(scenario: ScenarioV2): Format<RunAnalysis> {
+  return { plan: scenario, parse: parseEventLineV2, conclude: runAnalysisOf };
+}
 
 function eventsError(error: unknown): RecoveryError {
   if (!(error instanceof EventsError)) throw error;
@@ -122,45 +125,46 @@ function contradiction(error: unknown): RecoveryError {
  * recorder writes) is read again whole, its first `count` events, and judged by the batch
  * analyzer: the result is the same either way.
  */
-async function analysePrefix<S, E extends { readonly type: string; readonly run_id: string }, A>(
-  analyzer: Analyzer<S, E, A>,
-  scenario: S,
-  path: string,
-): Promise<PrefixAnalysis<A>> {
-  const stream = analyzer.stream(scenario);
+async function analysePrefix<A>(format: Format<A>, path: string): Promise<PrefixAnalysis<A>> {
   let runId: string | null = null;
   let runCompleted = false;
-  let streaming = true;
-  let read: PrefixRead;
-  try {
-    read = await streamEventsPrefix(path, analyzer.parse, (event) => {
+  /** One reading of the prefix into a stream; its analysis is null when the stream cannot judge the log. */
+  const attempt = async (whole: boolean) => {
+    const stream = new AnalysisStream(format.plan, { whole });
+    let usable = true;
+    runId = null;
+    runCompleted = false;
+    const read = await streamEventsPrefix(path, format.parse, (event) => {
       runId ??= event.run_id;
       if (event.type === "RUN_COMPLETED") runCompleted = true;
-      if (streaming) streaming = stream.push(event);
+      if (usable) usable = stream.push(event);
       return true;
     });
+    return { read, stream: usable ? stream : null };
+  };
+  let read: PrefixRead;
+  let stream: AnalysisStream | null;
+  try {
+    ({ read, stream } = await attempt(false));
+    if (read.count > 0 && stream === null) ({ read, stream } = await attempt(true));
   } catch (error) {
     if (error instanceof EventsError) throw eventsError(error);
     throw contradiction(error);
   }
   if (read.count === 0) throw new RecoveryError("events.jsonl holds no valid event");
-  if (streaming) {
-    try {
-      return { analysis: stream.result(), ...read, runId, runCompleted };
-    } catch (error) {
-      throw contradiction(error);
-    }
+  try {
+    if (stream !== null)
+      return { analysis: format.conclude(evidenceOf(stream)), ...read, runId, runCompleted };
+  } catch (error) {
+    throw contradiction(error);
   }
-  const prefix = await readEventsPrefix(path, analyzer.parse).catch((error: unknown) => {
+  // Events out of sequence order: the prefix is read whole and analysed sorted.
+  const prefix = await readEventsPrefix(path, format.parse).catch((error: unknown) => {
     throw eventsError(error);
   });
   try {
-    return {
-      analysis: analyzer.batch(scenario, prefix.events.slice(0, read.count)),
-      ...read,
-      runId,
-      runCompleted,
-    };
+    const events = prefix.events.slice(0, read.count);
+    return { analysis: format.conclude(analyzeEvents(format.plan, events)), ...read, runId, runCompleted };
   } catch (error) {
     throw contradiction(error);
   }
@@ -175,13 +179,13 @@ export async function recoverRun(folder: string): Promise<RecoveredRun> {
   let prefix: PrefixAnalysis<unknown>;
   try {
     if (scenario.schemaVersion === 1) {
-      const done = await analysePrefix(V1, scenario, path);
+      const done = await analysePrefix(schema1Format(scenario), path);
       prefix = done;
       const managedDependency = scenario.dependency.start !== null;
       const runId = done.runId ?? basename(runDir);
       report = buildReport({ scenario, analysis: done.analysis, runId, managedDependency });
     } else {
-      const done = await analysePrefix(V2, scenario, path);
+      const done = await analysePrefix(internalFormat(scenario), path);
       prefix = done;
       const managedDependencies = scenario.dependencies.flatMap((dependency) =>
         dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],

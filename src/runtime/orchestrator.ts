@@ -1,7 +1,6 @@
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Analysis } from "../analysis/types.js";
-import type { AnalysisV2 } from "../analysis/v2/types.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
@@ -37,14 +36,14 @@ export interface ExperimentOutcome {
   readonly reportPath: string;
   /** Schema 2 or 3 for a schema-1 scenario, schema 4 for a schema-2 scenario. */
   readonly report: Report;
-  readonly analysis: Analysis | AnalysisV2;
+  readonly analysis: Schema1Analysis | RunAnalysis;
   readonly interrupted: boolean;
   readonly exitCode: number;
 }
 
 /** The analysed run and its report, for one scenario schema. */
 interface Judgement {
-  readonly analysis: Analysis | AnalysisV2;
+  readonly analysis: Schema1Analysis | RunAnalysis;
   readonly report: Report;
 }
 

@@ -9,7 +9,7 @@
 import type { AgentChaosEvent } from "../../src/events/types.js";
 import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { EVENT_COMPONENT_V2 } from "../../src/events/types-v2.js";
-import { compileTarget, compileTargetV2 } from "../../src/scenario/target.js";
+import { compileTarget } from "../../src/scenario/target.js";
 import type { Scenario, Target, Trigger } from "../../src/scenario/types.js";
 import type {
   CheckMode,
@@ -186,7 +186,7 @@ export function randomRun(
   const armed: Armed[] =
     scenario.schemaVersion === 2
       ? scenario.faults.map((fault) => {
-          const matches = compileTargetV2(fault.target);
+          const matches = compileTarget(fault.target);
           const trigger = createTriggerState(fault.trigger);
           return {
             id: fault.id,
@@ -209,14 +209,14 @@ export function randomRun(
         : [
             (() => {
               const fault = scenario.fault;
-              const matches = compileTarget(fault.target);
+              const matches = compileTarget({ kind: "http", ...fault.target });
               const trigger = createTriggerState(fault.trigger);
               return {
                 id: "",
                 type: "http_error" as const,
                 dependency: "api",
                 parameters: { status_code: 503 },
-                matches: (op: Op) => matches(op.method, op.path),
+                matches: (op: Op) => matches(op),
                 decide: () => trigger.decide(),
               };
             })(),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isTooEarly, retryAfterCheck } from "../../src/checks/retry-after.js";
-import { checksConfig } from "../analysis/v2/scenarios.js";
+import { checksConfig } from "../analysis/schema-2/scenarios.js";
 import { runBuilderV2 } from "../helpers/events-v2.js";
-import { retriedAfter, timelineOf } from "./timelines.js";
+import { findingsOf, retriedAfter } from "./check-runs.js";
 
 const config = checksConfig().retry_after;
 const findings = (gapMs: number, retryAfterMs: number | null) =>
-  retryAfterCheck.find(timelineOf(retriedAfter(gapMs, retryAfterMs)), config);
+  findingsOf("retry_after", retriedAfter(gapMs, retryAfterMs), config);
 
 describe("the retry_after check", () => {
   it.each([
@@ -44,7 +44,7 @@ describe("the retry_after check", () => {
       retryAfterMs: 500,
     });
     run.at(3110).observed("op-4", "fp-a").retry("op-4", "op-3").succeeded("op-4");
-    expect(retryAfterCheck.find(timelineOf(run), config)).toEqual([
+    expect(findingsOf("retry_after", run, config)).toEqual([
       { operation_id: "op-4", failed_operation_id: "op-3", retry_after_ms: 500, gap_ms: 100 },
     ]);
   });
@@ -70,7 +70,7 @@ describe("the retry_after check", () => {
       .observed("a-2", "fp-a")
       .retry("a-2", "a-1")
       .succeeded("a-2");
-    expect(retryAfterCheck.find(timelineOf(run), config)).toEqual([
+    expect(findingsOf("retry_after", run, config)).toEqual([
       { operation_id: "a-2", failed_operation_id: "a-1", retry_after_ms: 1000, gap_ms: 290 },
     ]);
   });

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Analysis, TriggerEvidence } from "../../src/analysis/types.js";
+import type { Schema1Analysis, TriggerEvidence } from "../../src/analysis/types.js";
 import { buildReport } from "../../src/report/build.js";
 import { readReport } from "../../src/report/reader.js";
 import { writeReport } from "../../src/report/writer.js";
@@ -44,8 +44,8 @@ function httpError(trigger: Trigger): Fault {
 
 function analysis(
   trigger: TriggerEvidence | null,
-  overrides: Partial<Analysis> & { faultsInjected?: number } = {},
-): Analysis {
+  overrides: Partial<Schema1Analysis> & { faultsInjected?: number } = {},
+): Schema1Analysis {
   const faultsInjected = overrides.faultsInjected ?? 0;
   return {
     result: "PASSED",

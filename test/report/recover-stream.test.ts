@@ -1,15 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analysis/analyze.js";
-import { AnalysisStream } from "../../src/analysis/stream/analysis-stream.js";
-import { AnalysisStreamV2 } from "../../src/analysis/stream/analysis-stream-v2.js";
-import { analyzeV2 } from "../../src/analysis/v2/analyze.js";
+import { AnalysisStream } from "../../src/analysis/analysis-stream.js";
+import { analyzeRun } from "../../src/analysis/run-analysis.js";
+import { analyzeSchema1, schema1Plan } from "../../src/analysis/schema-1.js";
+import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
 import { EVENT_LINE_MAX_BYTES } from "../../src/events/line-stream.js";
 import { readEvents, readEventsV2 } from "../../src/events/reader.js";
 import { buildReport } from "../../src/report/build.js";
 import { recoverRun } from "../../src/report/recover.js";
-import { buildReportV4 } from "../../src/report/v2/build.js";
+import { buildReportV4 } from "../../src/report/v4/build.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import { testFolder } from "../helpers/cli.js";
 import { runBuilder } from "../helpers/events.js";
@@ -25,9 +25,9 @@ describe("recovering a long run streams its events", () => {
     if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
     const events = await readEvents(join(dir.path, "events.jsonl"));
     expect(events.length).toBeGreaterThan(EVENTS - 10);
-    const stream = new AnalysisStream(scenario);
-    expect(events.every((event) => stream.push(event))).toBe(true);
-    const analysis = analyze(scenario, events);
+    const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
+    expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(true);
+    const analysis = analyzeSchema1(scenario, events);
     expect(analysis.result).toBe("RECOVERED");
     const batch = buildReport({
       scenario,
@@ -49,9 +49,9 @@ describe("recovering a long run streams its events", () => {
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");
     const events = await readEventsV2(join(dir.path, "events.jsonl"));
-    const stream = new AnalysisStreamV2(scenario);
+    const stream = new AnalysisStream(scenario, { whole: false });
     expect(events.every((event) => stream.push(event))).toBe(true);
-    const analysis = analyzeV2(scenario, events);
+    const analysis = analyzeRun(scenario, events);
     expect(analysis.result).toBe("RECOVERED");
     const runId = events[0]?.run_id ?? "";
     const batch = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });
@@ -78,9 +78,9 @@ describe("recovering a log the streaming analysis cannot judge alone", () => {
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
     const events = run.events();
-    const stream = new AnalysisStream(scenario);
-    expect(events.every((event) => stream.push(event))).toBe(false);
-    const analysis = analyze(scenario, events);
+    const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
+    expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(false);
+    const analysis = analyzeSchema1(scenario, events);
     const batch = buildReport({ scenario, analysis, runId: run.runId, managedDependency: false });
     const recovered = await recoverRun(dir.path);
     expect(recovered.eventCount).toBe(events.length);

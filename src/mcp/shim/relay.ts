@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { compileTargetV2 } from "../../scenario/target.js";
+import { compileTarget } from "../../scenario/target.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
 import { requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
@@ -50,7 +50,7 @@ export class ShimRelay {
 
   constructor(ends: RelayEnds) {
     this.#ends = ends;
-    const matchers = ends.targets.map((target) => compileTargetV2(target));
+    const matchers = ends.targets.map((target) => compileTarget(target));
     this.#targeted = (facts) => matchers.some((matches) => matches({ protocol: "mcp", ...facts }));
     this.#toServer = new OrderedWriter((line) => writeWithBackpressure(ends.serverIn, line, ends.agentIn));
     this.#toAgent = new OrderedWriter((line) => {

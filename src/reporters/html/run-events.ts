@@ -7,7 +7,7 @@
  * operation observed twice, an event for an operation after its end), which the recorder never
  * writes; the caller then reads the log whole.
  */
-import { IdSet } from "../../analysis/stream/id-set.js";
+import { IdSet } from "../../analysis/id-set.js";
 import type { JsonObject } from "../saved-run.js";
 import {
   DETAIL_LIMIT,
