@@ -78,6 +78,9 @@ describe("recorded analyses of the golden schema-1 runs", () => {
     const names = readdirSync(golden)
       .filter((file) => file.endsWith(".events.jsonl"))
       .map((file) => file.replace(".events.jsonl", ""))
+      // The recorded analyses cover the runs of the bundled examples; the schema-1 fixture runs
+      // (setup errors, variables) are checked byte for byte by test/e2e/schema-1-terminal.test.ts.
+      .filter((name) => !name.startsWith("schema-1-"))
       .sort();
     expect(names.length).toBeGreaterThan(5);
     const entries: Recorded[] = [];
