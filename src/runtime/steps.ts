@@ -99,12 +99,11 @@ function workloadVariables(
 function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): ProxyOptions {
   const { scenario, sink } = context;
   const { dependency } = entry;
-  if (scenario.legacy !== undefined) {
-    return { upstreamBaseUrl: entry.baseUrl, fault: scenario.legacy.source.fault, sink };
-  }
+  const faults = faultsOf(scenario, dependency);
+  if (scenario.legacy !== undefined) return { upstreamBaseUrl: entry.baseUrl, faults, sink };
   return {
     upstreamBaseUrl: entry.baseUrl,
-    faults: faultsOf(scenario, dependency),
+    faults,
     sink,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
