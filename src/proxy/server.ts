@@ -2,7 +2,6 @@ import type { Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
-import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
@@ -14,9 +13,7 @@ import { guardConnections } from "./write-barrier.js";
 
 export interface ProxyOptions {
   readonly upstreamBaseUrl: string;
-  /** Schema 1: the scenario's one fault (or null). */
-  readonly fault?: Fault | null;
-  /** Schema 2: this dependency's faults, in scenario order (first selected acts). */
+  /** This dependency's faults, in scenario order (first selected acts); none by default. */
   readonly faults?: readonly ArmableHttpFault[];
   readonly sink: PayloadSink;
   /** Schema 2: the dependency name its events carry; absent = schema-1 events. */
@@ -37,7 +34,7 @@ export interface RunningProxy {
  * upstream URL is unusable or it cannot listen.
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
+  const configured = options.faults ?? [];
   let upstream: Upstream;
   try {
     upstream = new Upstream(options.upstreamBaseUrl);

@@ -6,6 +6,7 @@ import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
 import { exitCodeFor } from "../report/exit-code.js";
 import type { Report } from "../report/types.js";
+import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
 import type { JudgeHooks } from "./judge.js";
@@ -13,7 +14,6 @@ import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
-import { runStepsV2 } from "./steps-v2.js";
 
 export interface ExperimentOptions {
   /** Where the run folder is created (with parents); relative paths resolve against the process cwd. */
@@ -103,8 +103,10 @@ export async function runExperiment(
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
-  if (scenario.schemaVersion === 1) await runSteps({ ...shared, scenario });
-  else await runStepsV2({ ...shared, scenario });
+  await runSteps({
+    ...shared,
+    scenario: scenario.schemaVersion === 1 ? upgradeScenario(scenario) : scenario,
+  });
   abort.stopRecording();
   // Whatever the last turn recorded is written now, so a failed write is known before judging.
   recorder.flush();

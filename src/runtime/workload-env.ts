@@ -1,4 +1,4 @@
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 
 /** The URL variable of one http dependency: `AGENTCHAOS_<NAME>_URL`. */
 export function dependencyUrlVariable(name: string): string {
@@ -11,7 +11,7 @@ export function dependencyUrlVariable(name: string): string {
  * `AGENTCHAOS_PROXY_URL` when there is exactly one http dependency, and what the MCP hosts add.
  */
 export function runVariables(
-  scenario: ScenarioV2,
+  scenario: RunScenario,
   runId: string,
   proxyUrls: ReadonlyMap<string, string>,
   mcpVariables: Readonly<Record<string, string>> = {},

@@ -189,7 +189,7 @@ describe("http_latency", () => {
     const sink = new MemorySink();
     const proxy = await startProxy({
       upstreamBaseUrl: upstream.url,
-      fault: faults.latency(60_000, schedule(1)),
+      faults: [faults.latency(60_000, schedule(1))],
       sink,
     });
     onCleanup(() => proxy.close());

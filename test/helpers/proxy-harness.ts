@@ -115,7 +115,7 @@ export async function startTestProxy(
   fault: Fault | null = null,
   sink: EventSink = new MemorySink(),
 ): Promise<RunningProxy> {
-  const proxy = await startProxy({ upstreamBaseUrl, fault, sink });
+  const proxy = await startProxy({ upstreamBaseUrl, faults: fault === null ? [] : [fault], sink });
   onCleanup(() => proxy.close());
   return proxy;
 }

@@ -9,7 +9,7 @@ import { MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.j
 describe("proxy lifecycle", () => {
   it("listens on 127.0.0.1 at an OS-chosen port", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, fault: null, sink: new MemorySink() });
+    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
     onCleanup(() => proxy.close());
 
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -19,7 +19,7 @@ describe("proxy lifecycle", () => {
   it.each(["not a url", "ftp://127.0.0.1/files", ""])(
     "rejects the upstream %j with PROXY_START_FAILED",
     async (url) => {
-      const failure = await startProxy({ upstreamBaseUrl: url, fault: null, sink: new MemorySink() }).catch(
+      const failure = await startProxy({ upstreamBaseUrl: url, sink: new MemorySink() }).catch(
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(ProxyError);
@@ -29,7 +29,7 @@ describe("proxy lifecycle", () => {
 
   it("closes idle keep-alive connections on both sides and stops listening", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, fault: null, sink: new MemorySink() });
+    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
     onCleanup(() => proxy.close());
     const { port } = new URL(proxy.url);
 

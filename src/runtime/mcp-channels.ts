@@ -2,10 +2,11 @@ import { startMcpHttpProxy } from "../mcp/http/proxy.js";
 import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { RunningProxy } from "../proxy/server.js";
-import type { HttpDependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { HttpDependencyV2 } from "../scenario/types-v2.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
-function faultsOf(scenario: ScenarioV2, name: string) {
+function faultsOf(scenario: RunScenario, name: string) {
   return scenario.faults.filter((fault) => fault.dependency === name);
 }
 
@@ -16,7 +17,7 @@ function setupFailure(error: unknown, name: string): SetupFailure {
 
 /** The proxy of a `protocol: mcp` http dependency (v2/mcp.md, Streamable HTTP). */
 export async function startMcpProxy(
-  context: StepContext<ScenarioV2>,
+  context: StepContext,
   dependency: HttpDependencyV2,
   upstreamBaseUrl: string,
 ): Promise<RunningProxy> {
@@ -38,7 +39,7 @@ export async function startMcpProxy(
  * it. Returns the workload variables they add.
  */
 export async function startStdioHosts(
-  context: StepContext<ScenarioV2>,
+  context: StepContext,
   hosts: McpStdioHost[],
 ): Promise<Record<string, string>> {
   const variables: Record<string, string> = {};

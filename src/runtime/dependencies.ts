@@ -1,15 +1,17 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safePath, safeUrl } from "../scenario/safe-url.js";
 import type { DependencyStart } from "../scenario/types.js";
-import type { HttpDependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
+import type { HttpDependencyV2 } from "../scenario/types-v2.js";
 import { PORT_PLACEHOLDER } from "../scenario/v2/dependencies.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { wordingOf } from "./dependency-wording.js";
 import { watchUnexpectedExit } from "./exit-watcher.js";
 import { freeLoopbackPort } from "./free-port.js";
 import { portInUse } from "./port-check.js";
 import { type ReadinessLog, readinessTarget, waitUntilReady } from "./readiness.js";
-import { endedBeforeReady, notReadyInTime, type ReadinessFailure } from "./readiness-failure.js";
+import type { ReadinessFailure } from "./readiness-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 /** An http dependency with `{port}` resolved for this run. */
@@ -51,7 +53,7 @@ export function resolvePort(dependency: HttpDependencyV2, port: number | null): 
 }
 
 /** Picks the ports of the scenario's http dependencies (fresh ones for `{port}`). */
-export async function resolveHttpDependencies(scenario: ScenarioV2): Promise<ResolvedHttpDependency[]> {
+export async function resolveHttpDependencies(scenario: RunScenario): Promise<ResolvedHttpDependency[]> {
   const resolved: ResolvedHttpDependency[] = [];
   for (const dependency of scenario.dependencies) {
     if (dependency.type !== "http") continue;
@@ -65,39 +67,35 @@ export async function resolveHttpDependencies(scenario: ScenarioV2): Promise<Res
  * adds it to `started` at once, so that cleanup covers it whatever happens next.
  */
 export async function spawnDependency(
-  context: StepContext<ScenarioV2>,
+  context: StepContext,
   resolved: ResolvedHttpDependency,
   started: StartedDependency[],
 ): Promise<void> {
   const start = resolved.start;
   if (start === null) return;
   const name = resolved.dependency.name;
+  const wording = wordingOf(context.scenario);
   if (!resolved.dependency.usesPortPlaceholder) {
     // A foreign listener on a fixed port would answer readiness and every request instead.
     const busy = await portInUse(resolved.baseUrl);
     if (busy !== null) {
-      throw new SetupFailure(
-        "DEPENDENCY_START_FAILED",
-        `dependency ${name}: port ${busy} is already in use by another process`,
-      );
+      throw new SetupFailure("DEPENDENCY_START_FAILED", wording.portBusy(name, busy));
     }
   }
-  const folder = join(context.runDir, "dependencies");
-  await mkdir(folder, { recursive: true });
+  const folder = join(context.runDir, wording.logFolder);
+  if (wording.logFolder !== "") await mkdir(folder, { recursive: true });
+  const label = (file: string): string => (wording.logFolder === "" ? file : `${wording.logFolder}/${file}`);
   let process: ManagedProcess;
   try {
     process = await ManagedProcess.start({
       spec: start,
-      stdoutPath: join(folder, `${name}.stdout.log`),
-      stderrPath: join(folder, `${name}.stderr.log`),
-      onOutputError: (file, code) => context.abortRun?.ioFailure(`dependencies/${file}`, code),
+      stdoutPath: join(folder, wording.logFile(name, "stdout")),
+      stderrPath: join(folder, wording.logFile(name, "stderr")),
+      onOutputError: (file, code) => context.abortRun?.ioFailure(label(file), code),
     });
   } catch (error) {
     if (error instanceof SpawnError) {
-      throw new SetupFailure(
-        "DEPENDENCY_START_FAILED",
-        `dependency ${name} could not be started (spawn ${error.errno})`,
-      );
+      throw new SetupFailure("DEPENDENCY_START_FAILED", wording.spawnFailed(name, error.errno));
     }
     throw error;
   }
@@ -121,9 +119,10 @@ export async function spawnDependency(
  * an interruption just ends the wait (false).
  */
 export async function awaitReadiness(
-  context: StepContext<ScenarioV2>,
+  context: StepContext,
   started: readonly StartedDependency[],
 ): Promise<boolean> {
+  const wording = wordingOf(context.scenario);
   const stopAll = new AbortController();
   const onInterrupt = (): void => stopAll.abort();
   context.interrupt.addEventListener("abort", onInterrupt, { once: true });
@@ -155,10 +154,7 @@ export async function awaitReadiness(
             readiness_path: safePath(start.readiness.path),
           });
           watchUnexpectedExit(process, (exit) =>
-            context.abortRun?.fail(
-              "DEPENDENCY_START_FAILED",
-              `dependency ${name} exited with code ${exit.exitCode ?? "null"} during the run`,
-            ),
+            context.abortRun?.fail("DEPENDENCY_START_FAILED", wording.exitedDuringRun(name, exit.exitCode)),
           );
           return;
         }
@@ -170,11 +166,13 @@ export async function awaitReadiness(
         };
         if (entry.exit !== null || (outcome.reason === "aborted" && !stopAll.signal.aborted)) {
           const exit = entry.exit ?? (await process.exited);
-          fail(endedBeforeReady(failure, exit.exitCode, (entry.endedAt ?? Date.now()) - entry.startedAt));
+          fail(
+            wording.endedBeforeReady(failure, exit.exitCode, (entry.endedAt ?? Date.now()) - entry.startedAt),
+          );
           return;
         }
         if (outcome.reason === "timeout") {
-          fail(notReadyInTime(failure, seconds(start.readiness.timeoutSeconds)));
+          fail(wording.notReadyInTime(failure, seconds(start.readiness.timeoutSeconds)));
         }
       }),
     );
@@ -187,7 +185,7 @@ export async function awaitReadiness(
 
 /** Stops every started dependency in reverse start order, recording DEPENDENCY_STOPPED for each. */
 export async function stopDependencies(
-  context: StepContext<ScenarioV2>,
+  context: StepContext,
   started: readonly StartedDependency[],
 ): Promise<void> {
   for (const entry of [...started].reverse()) {
