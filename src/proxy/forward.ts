@@ -19,6 +19,13 @@ function loadPool(): Promise<PoolConstructor> {
   return poolLoading;
 }
 
+/**
+ * The pool waits on a slow upstream as long as the fast lane does (forever: undici's own
+ * 300 s limits on the head and between body chunks would cut a slow stream the lane relays).
+ * The workload's own timeouts decide; a timeout nobody configured is a fault nobody injected.
+ */
+export const POOL_OPTIONS = { headersTimeout: 0, bodyTimeout: 0 } as const;
+
 /** One request as it goes upstream. */
 export interface UpstreamRequest {
   readonly method: string;
@@ -31,8 +38,8 @@ export interface UpstreamRequest {
 
 /**
  * The upstream of one proxy: a keep-alive `undici` pool to `base_url`'s origin. It never
- * follows redirects, never sends a request twice, ignores `HTTP_PROXY` and friends (no proxy
- * agent is involved) and verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
+ * follows redirects, ignores `HTTP_PROXY` and friends (no proxy agent is involved) and
+ * verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
  * requests that carry no `Authorization` of their own.
  */
 export class Upstream {
@@ -107,10 +114,7 @@ export class Upstream {
       }
       return null;
     }
-    // One request at a time per connection: a connection that closes after a request went out
-    // fails that request only (undici never writes it again), and nothing queued behind it was
-    // written, so no request reaches the upstream twice (see docs/proxy.md).
-    this.#pool = new poolClass(this.#origin, { pipelining: 1 });
+    this.#pool = new poolClass(this.#origin, POOL_OPTIONS);
     return this.#pool;
   }
 

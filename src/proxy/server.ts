@@ -58,7 +58,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     guardConnections(pipeline.server as HttpServer, ledger);
   } else {
     lane = createLane(
-      { ledger, holds, faults, identity, upstream: target, handOff: (socket) => pipeline.take(socket) },
+      {
+        ledger,
+        holds,
+        faults,
+        identity,
+        upstream: target,
+        handOff: (socket, unread, ended) => pipeline.take(socket, unread, ended),
+      },
       ledger,
     );
   }
@@ -127,12 +134,23 @@ class LazyPipeline {
     return this.#loading;
   }
 
-  /** Takes a connection from the fast lane (paused, unread bytes put back) and lets it flow again. */
-  take(socket: Socket): void {
+  /**
+   * Takes a connection from the fast lane (paused) with the bytes the lane read and did not
+   * consume, and lets it flow again. `ended`: the workload already shut its side (the socket
+   * can take no bytes back); the server gets the bytes and then the end it did not see.
+   */
+  take(socket: Socket, unread: Buffer, ended: boolean): void {
+    // Put back at once: the end of the stream cannot overtake bytes waiting in it.
+    if (!ended && unread.length > 0) socket.unshift(unread);
     const give = (server: HttpServer) => {
       if (socket.destroyed) return;
       server.emit("connection", socket);
-      socket.resume();
+      if (!ended) {
+        socket.resume();
+        return;
+      }
+      if (unread.length > 0) socket.emit("data", unread);
+      socket.emit("end");
     };
     if (this.#server !== null) give(this.#server);
     else this.load().then(give, () => socket.destroy());

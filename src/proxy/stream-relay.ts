@@ -7,6 +7,8 @@ import { settleUpstream } from "./settle.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Relays a response to the workload as it arrives: status and headers at once, then each
  * chunk, with chunked transfer encoding. Used for every `text/event-stream` response and by
@@ -57,7 +59,9 @@ export class StreamRelay implements StreamingRelay {
     if (operation.dependency !== null && isEventStream(headers)) this.#events = new SseEventCounter();
     response.on("drain", () => control.resume());
     response.once("close", () => this.#closed());
-    response.flushHeaders();
+    // Sends the head now, as latin1 (every byte as the upstream sent it): `flushHeaders` would
+    // encode it as UTF-8, mangling any obs-text byte of a header value.
+    response.write(NO_BYTES);
   }
 
   data(chunk: Buffer): void {

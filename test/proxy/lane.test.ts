@@ -227,7 +227,7 @@ describe("the fast lane", () => {
     expect(pipeline).toEqual({ found: true, idleTimeout: 0, statuses: [200, 200], closedEarly: false });
   });
 
-  it("never sends a pipelined GET again when a reused upstream connection closes before answering; the next request takes a new connection", async () => {
+  it("never sends a request twice: a reused upstream connection that closes before answering is a 502, as with undici", async () => {
     // Each upstream connection answers its first request and closes on its second, unanswered.
     const received: string[] = [];
     const upstream = await startRawUpstream((socket, head, _connection, request) => {
@@ -243,8 +243,10 @@ describe("the fast lane", () => {
       "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /3 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
 
-    expect(responses(bytes).map((response) => response.status)).toEqual([200, 502, 200]);
-    expect(received).toEqual(["GET /1", "GET /2", "POST /3"]);
+    const answers = responses(bytes);
+    expect(answers.map((response) => response.status)).toEqual([200, 502, 200]);
+    expect(answers[1]?.body).toBe('{"error": "upstream request failed", "detail": "UpstreamClosedError"}');
+    // The POST went out on a fresh connection; the GET that met the close was not sent again.
     expect(upstream.connections).toBe(2);
     expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
     expect(sink.ofKind("OPERATION_FAILED")).toEqual([
@@ -284,7 +286,9 @@ describe("the fast lane", () => {
     const response = await send(`${proxy.url}/x`);
 
     expect(response.status).toBe(502);
-    expect(response.text).toBe('{"error": "upstream request failed", "detail": "InvalidResponseError"}');
+    expect(response.text).toBe(
+      '{"error": "upstream request failed", "detail": "UpstreamInvalidResponseError"}',
+    );
     expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
       failure_kind: "proxy_error",
       status_code: 502,
@@ -315,20 +319,28 @@ describe("the fast lane", () => {
     await eventually(() => upstreamClosed);
   });
 
-  it("records the upstream's answer for a workload that left while it was awaited", async () => {
-    // The workload hangs up once the upstream has the request; the upstream answers after that.
-    let upstreamHasIt: (socket: Socket) => void = () => {};
-    const received = new Promise<Socket>((resolve) => {
-      upstreamHasIt = resolve;
+  it("records client_disconnected for a workload that closed its connection while its answer was awaited, never the answer that came later", async () => {
+    let answer: (() => void) | null = null;
+    const upstream = await startRawUpstream((socket) => {
+      answer = () => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     });
-    const upstream = await startRawUpstream((socket) => upstreamHasIt(socket));
     const sink = new MemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
-    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", received);
-    (await received).write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
-    await eventually(() => sink.ofKind("OPERATION_SUCCEEDED").length === 1);
+    const client = connect(Number(new URL(proxy.url).port), "127.0.0.1");
+    client.on("error", () => {});
+    onCleanup(() => void client.destroy());
+    client.write("POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    await eventually(() => answer !== null);
+    // A plain close (a FIN), as a client that gives up closes: the proxy finds it gone.
+    client.destroy();
+    await eventually(() => sink.ofKind("OPERATION_FAILED").length === 1);
+    (answer as unknown as () => void)();
 
-    expect(sink.ofKind("OPERATION_SUCCEEDED")[0]?.status_code).toBe(201);
+    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
+      failure_kind: "client_disconnected",
+      status_code: null,
+    });
+    expect(sink.ofKind("OPERATION_SUCCEEDED")).toEqual([]);
   });
 });

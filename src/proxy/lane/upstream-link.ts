@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
-import { type BaseUrlParts, baseUrlParts, hostAddress } from "../base-url.js";
+import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
+import { UpstreamClosedError, UpstreamInvalidResponseError } from "../upstream-failure.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
@@ -17,7 +18,7 @@ export function upstreamTarget(baseUrl: string): UpstreamTarget | null {
   const url = new URL(baseUrl);
   if (url.protocol !== "http:") return null;
   return {
-    host: hostAddress(url.hostname),
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: url.port === "" ? 80 : Number(url.port),
     hostHeader: url.host,
     ...baseUrlParts(url),
@@ -32,24 +33,9 @@ export interface ResponseSink {
   error(error: Error): void;
 }
 
-/** The upstream closed the connection before the response was complete. */
-export class UpstreamClosedError extends Error {
-  override readonly name = "UpstreamClosedError";
-}
-
-/** The upstream's answer is not an HTTP/1.x response the lane can frame. */
-export class InvalidResponseError extends Error {
-  override readonly name = "InvalidResponseError";
-}
-
 interface Exchange {
   readonly method: string;
-  /** The request head (latin1) and body, until they are written. */
-  requestHead: string;
-  requestBody: Buffer | null;
   readonly sink: ResponseSink;
-  /** Whether any byte of the request was handed to a socket: from then on it is never sent again. */
-  written: boolean;
   /** Head bytes received so far (before the head is complete). */
   pending: Buffer | null;
   head: ResponseHead | null;
@@ -72,19 +58,11 @@ function onLinkClose(this: LinkedSocket): void {
   this[LINK]?.closed(this);
 }
 
-/** Whether a kept connection can still carry a request: the upstream has not closed it. */
-function usable(socket: Socket): boolean {
-  return !socket.destroyed && socket.writable && !socket.readableEnded;
-}
-
 /**
  * One keep-alive connection to the upstream, used by one workload connection for one exchange
- * at a time (the pairing that lets the lane skip a pool). A request is never sent twice: once
- * any byte of it went to a socket, a connection that closes before the answer fails the
- * exchange, whatever the method (the upstream may have acted on it). Before a kept connection
- * carries a request, the link lets one turn of the event loop pass so that a close (or stray
- * bytes) the upstream sent while it was idle is seen first; a connection found closed then is
- * replaced by a new one before the first byte is written.
+ * at a time (the pairing that lets the lane skip a pool). It reconnects when the upstream
+ * closed it or is about to (its advertised keep-alive timeout), and, like undici for the full
+ * pipeline, never sends a request twice: a connection that closes before the answer is a 502.
  */
 export class UpstreamLink {
   readonly #target: UpstreamTarget;
@@ -100,26 +78,24 @@ export class UpstreamLink {
 
   /** Sends one request (its head as latin1 text, its body); its response goes to `sink`. */
   send(method: string, head: string, body: Buffer | null, sink: ResponseSink): void {
+    const socket = this.#socket;
     if (
-      this.#socket !== null &&
-      this.#keepAliveMs !== null &&
-      performance.now() - this.#idleSince > this.#keepAliveMs - 1000
+      socket !== null &&
+      // The upstream already shut its side (its close not yet seen), or its idle timeout is near.
+      (socket.readableEnded ||
+        !socket.writable ||
+        (this.#keepAliveMs !== null && performance.now() - this.#idleSince > this.#keepAliveMs - 1000))
     ) {
       this.#drop();
     }
-    const exchange: Exchange = {
+    this.#exchange = {
       method,
-      requestHead: head,
-      requestBody: body,
       sink,
-      written: false,
       pending: null,
       head: null,
       framing: null,
     };
-    this.#exchange = exchange;
-    if (this.#socket === null) this.#write(exchange);
-    else setImmediate(() => this.#write(exchange));
+    this.#write(head, body);
   }
 
   pause(): void {
@@ -136,42 +112,25 @@ export class UpstreamLink {
     this.#drop();
   }
 
-  /** Writes the request on the kept connection if it is still open, else on a new one. */
-  #write(exchange: Exchange): void {
-    if (this.#exchange !== exchange) return;
-    let socket = this.#socket;
-    if (socket !== null && !usable(socket)) {
-      this.#drop();
-      socket = null;
+  #write(head: string, body: Buffer | null): void {
+    let socket = this.#socket as LinkedSocket | null;
+    if (socket === null) {
+      this.#error = null;
+      socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true }) as LinkedSocket;
+      socket[LINK] = this;
+      socket.on("data", onLinkData);
+      socket.on("error", onLinkError);
+      socket.on("close", onLinkClose);
+      this.#socket = socket;
     }
-    socket ??= this.#connect();
-    const { requestHead, requestBody } = exchange;
-    exchange.written = true;
-    exchange.requestHead = "";
-    exchange.requestBody = null;
-    if (requestBody === null) {
-      socket.write(requestHead, "latin1");
+    if (body === null) {
+      socket.write(head, "latin1");
       return;
     }
     socket.cork();
-    socket.write(requestHead, "latin1");
-    socket.write(requestBody);
+    socket.write(head, "latin1");
+    socket.write(body);
     socket.uncork();
-  }
-
-  #connect(): LinkedSocket {
-    this.#error = null;
-    const socket = connect({
-      host: this.#target.host,
-      port: this.#target.port,
-      noDelay: true,
-    }) as LinkedSocket;
-    socket[LINK] = this;
-    socket.on("data", onLinkData);
-    socket.on("error", onLinkError);
-    socket.on("close", onLinkClose);
-    this.#socket = socket;
-    return socket;
   }
 
   #drop(): void {
@@ -184,16 +143,18 @@ export class UpstreamLink {
   received(socket: Socket, chunk: Buffer): void {
     const exchange = this.#exchange;
     if (socket !== this.#socket) return;
-    if (exchange === null || !exchange.written) {
-      // Bytes nobody asked for: the connection can no longer be trusted (a request waiting
-      // to be written goes out on a new one).
+    if (exchange === null) {
+      // Bytes nobody asked for: the connection can no longer be trusted.
       this.#drop();
       return;
     }
     try {
       this.#consume(exchange, chunk);
     } catch (error) {
-      this.#fail(exchange, error instanceof FramingError ? new InvalidResponseError() : (error as Error));
+      this.#fail(
+        exchange,
+        error instanceof FramingError ? new UpstreamInvalidResponseError() : (error as Error),
+      );
     }
   }
 
@@ -206,12 +167,12 @@ export class UpstreamLink {
       exchange.pending = null;
       const end = headEnd(input, 0);
       if (end < 0) {
-        if (input.length > MAX_HEAD_BYTES) throw new InvalidResponseError();
+        if (input.length > MAX_HEAD_BYTES) throw new UpstreamInvalidResponseError();
         exchange.pending = input;
         return;
       }
       const head = parseResponseHead(input.toString("latin1", 0, end));
-      if (head === null || head.status === 101) throw new InvalidResponseError();
+      if (head === null || head.status === 101) throw new UpstreamInvalidResponseError();
       at = end;
       if (head.status < 200) {
         // An interim response (100, 103): skipped, the final one follows.
@@ -245,7 +206,7 @@ export class UpstreamLink {
   /** The response is whole: the connection waits for the next request, unless it must close. */
   #complete(exchange: Exchange, extraBytes: boolean): void {
     this.#exchange = null;
-    if (extraBytes || exchange.head?.close === true) this.#drop();
+    if (extraBytes || exchange.head?.close === true || exchange.method === "HEAD") this.#drop();
     else this.#idleSince = performance.now();
     exchange.sink.end();
   }
@@ -260,8 +221,7 @@ export class UpstreamLink {
     if (socket !== this.#socket) return;
     this.#socket = null;
     const exchange = this.#exchange;
-    // No exchange, or one not written yet (it will go out on a new connection).
-    if (exchange === null || !exchange.written) return;
+    if (exchange === null) return;
     if (exchange.framing?.endsWithClose === true) {
       this.#complete(exchange, false);
       return;
