@@ -36,6 +36,8 @@ export interface ResponseSink {
 interface Exchange {
   readonly method: string;
   readonly sink: ResponseSink;
+  /** The request until it is written (latin1 head, body); null once any byte went to a socket. */
+  request: { readonly head: string; readonly body: Buffer | null } | null;
   /** Head bytes received so far (before the head is complete). */
   pending: Buffer | null;
   head: ResponseHead | null;
@@ -63,6 +65,9 @@ function onLinkClose(this: LinkedSocket): void {
  * at a time (the pairing that lets the lane skip a pool). It reconnects when the upstream
  * closed it or is about to (its advertised keep-alive timeout), and, like undici for the full
  * pipeline, never sends a request twice: a connection that closes before the answer is a 502.
+ * Before a kept connection carries a request, one turn of the event loop passes so that a close
+ * (or stray bytes) the upstream sent while it was idle is seen first; a connection found closed
+ * then is replaced by a new one before the first byte is written (see docs/limits.md).
  */
 export class UpstreamLink {
   readonly #target: UpstreamTarget;
@@ -88,14 +93,17 @@ export class UpstreamLink {
     ) {
       this.#drop();
     }
-    this.#exchange = {
+    const exchange: Exchange = {
       method,
       sink,
+      request: { head, body },
       pending: null,
       head: null,
       framing: null,
     };
-    this.#write(head, body);
+    this.#exchange = exchange;
+    if (this.#socket === null) this.#write(exchange);
+    else setImmediate(() => this.#write(exchange));
   }
 
   pause(): void {
@@ -112,8 +120,17 @@ export class UpstreamLink {
     this.#drop();
   }
 
-  #write(head: string, body: Buffer | null): void {
+  /** Writes the request on the kept connection if it is still open, else on a new one. */
+  #write(exchange: Exchange): void {
+    const request = exchange.request;
+    if (this.#exchange !== exchange || request === null) return;
+    exchange.request = null;
+    const { head, body } = request;
     let socket = this.#socket as LinkedSocket | null;
+    if (socket !== null && (socket.destroyed || socket.readableEnded || !socket.writable)) {
+      this.#drop();
+      socket = null;
+    }
     if (socket === null) {
       this.#error = null;
       socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true }) as LinkedSocket;
@@ -143,8 +160,9 @@ export class UpstreamLink {
   received(socket: Socket, chunk: Buffer): void {
     const exchange = this.#exchange;
     if (socket !== this.#socket) return;
-    if (exchange === null) {
-      // Bytes nobody asked for: the connection can no longer be trusted.
+    if (exchange === null || exchange.request !== null) {
+      // Bytes nobody asked for: the connection can no longer be trusted (a request not yet
+      // written goes out on a new one).
       this.#drop();
       return;
     }
@@ -221,7 +239,8 @@ export class UpstreamLink {
     if (socket !== this.#socket) return;
     this.#socket = null;
     const exchange = this.#exchange;
-    if (exchange === null) return;
+    // A request not yet written is sent on a new connection when its turn comes.
+    if (exchange === null || exchange.request !== null) return;
     if (exchange.framing?.endsWithClose === true) {
       this.#complete(exchange, false);
       return;
