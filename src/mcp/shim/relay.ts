@@ -2,11 +2,12 @@ import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { compileTargetV2 } from "../../scenario/target.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
-import { requestFacts } from "../identity.js";
+import { requestFacts, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
-import { LineSplitter, lineText } from "../lines.js";
+import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 import { type Decision, send } from "../stdio/channel.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
+import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
 
 interface ForwardedRequest {
   readonly idKey: string;
@@ -28,14 +29,18 @@ export interface RelayEnds {
  * The shim's two line relays. Agent → server: each request waits for the run's decision (the
  * lines behind it wait too); everything else passes. Server → agent: the answer to a recorded
  * request waits until the run has recorded its evidence; everything else passes. Malformed
- * lines pass unchanged and are counted. Payloads never leave the shim: the run gets the
- * method, target name, params hash and id only.
+ * lines pass unchanged and are counted. A line over the size limit is never held nor relayed:
+ * a request or a recorded request's answer is refused with an error answer to the agent and
+ * recorded as a `proxy_error`. Payloads never leave the shim: the run gets the method, target
+ * name, params hash and id only.
  */
 export class ShimRelay {
   /** Called once the agent's input ended and every line of it reached the server. */
   onAgentEnd: () => void = () => {};
   /** Called for a `disconnect` decision. */
   onDisconnect: () => void = () => {};
+  /** Called with one sentence when a line is refused for its size. */
+  onRefused: (problem: string) => void = () => {};
   readonly #ends: RelayEnds;
   readonly #toServer: OrderedWriter;
   readonly #toAgent: OrderedWriter;
@@ -60,21 +65,23 @@ export class ShimRelay {
 
   start(): void {
     const { agentIn, serverOut } = this.#ends;
-    const fromAgent = new LineSplitter();
+    const fromAgent = new LineSplitter({
+      limit: STDIO_LINE_LIMIT,
+      oversized: () => new RefusedLine((refused) => this.#refusedFromAgent(refused)),
+    });
     agentIn.on("data", (chunk: Buffer) => fromAgent.push(chunk, (line) => this.#fromAgent(line)));
     agentIn.once("end", () => {
-      const rest = fromAgent.rest();
-      if (rest !== null) this.#fromAgent(rest);
+      fromAgent.end((line) => this.#fromAgent(line));
       // The end's turn comes once every earlier line has been written (or dropped).
       this.#toServer.push(null, true, () => this.onAgentEnd());
     });
     agentIn.on("error", () => {});
-    const fromServer = new LineSplitter();
-    serverOut.on("data", (chunk: Buffer) => fromServer.push(chunk, (line) => this.#fromServer(line)));
-    serverOut.once("end", () => {
-      const rest = fromServer.rest();
-      if (rest !== null) this.#fromServer(rest);
+    const fromServer = new LineSplitter({
+      limit: STDIO_LINE_LIMIT,
+      oversized: () => new RefusedLine((refused) => this.#refusedFromServer(refused)),
     });
+    serverOut.on("data", (chunk: Buffer) => fromServer.push(chunk, (line) => this.#fromServer(line)));
+    serverOut.once("end", () => fromServer.end((line) => this.#fromServer(line)));
     serverOut.on("error", () => {});
   }
 
@@ -157,6 +164,28 @@ export class ShimRelay {
     });
     if (request.delayed) this.#held.set(key, line);
     else this.#awaitingAck.set(key, this.#toAgent.push(line, false));
+  }
+
+  /** A request too large to relay: never forwarded; recorded, and answered with an error once it is. */
+  #refusedFromAgent(refused: RefusedMessage): void {
+    this.onRefused(refusalReason(refused.bytes, "agent"));
+    if (refused.kind !== "request" || refused.rawId === null || refused.method === null) return;
+    const key = ++this.#nextKey;
+    const { method, bodyHash } = refused;
+    const path = targetName(method, refused.params);
+    send(this.#ends.channel, { type: "oversized_request", key, method, path, bodyHash, id: refused.rawId });
+    this.#awaitingAck.set(key, this.#toAgent.push(refusalAnswer(refused.rawId, refused.bytes), false));
+  }
+
+  /** An answer too large to relay: the request fails, and the agent gets an error in its place. */
+  #refusedFromServer(refused: RefusedMessage): void {
+    this.onRefused(refusalReason(refused.bytes, "server"));
+    if (refused.kind !== "response" || refused.idKey === null || refused.rawId === null) return;
+    const key = this.#keyById.get(refused.idKey);
+    if (key === undefined || !this.#requests.has(key)) return;
+    this.#forget(key);
+    send(this.#ends.channel, { type: "oversized_response", key });
+    this.#awaitingAck.set(key, this.#toAgent.push(refusalAnswer(refused.rawId, refused.bytes), false));
   }
 
   #forget(key: number): void {
