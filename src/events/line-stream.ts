@@ -4,7 +4,6 @@ import { decodeLine, fileError, type ReadEventsOptions, truncatedTail } from "./
 
 /** Bytes read at a time: the whole file is never in memory. */
 const CHUNK_BYTES = 1024 * 1024;
-const EMPTY = Buffer.alloc(0);
 
 /**
  * Reads an events file line by line, strictly (the rules and errors of `readEvents`), handing
@@ -25,7 +24,9 @@ export async function streamEventLines<E>(
   }
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry: Buffer = EMPTY;
+    // The unfinished line, in copied pieces (`chunk` is reused), joined once when it ends.
+    let carry: Buffer[] = [];
+    let carried = 0;
     let lineNumber = 0;
     for (;;) {
       let bytesRead: number;
@@ -39,18 +40,22 @@ export async function streamEventLines<E>(
       let start = 0;
       for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
         lineNumber += 1;
-        // A line begun in the previous chunk is joined with its end (a short copy).
         const bytes =
-          carry.length === 0 ? data.subarray(start, end) : Buffer.concat([carry, data.subarray(0, end)]);
-        carry = EMPTY;
+          carry.length === 0
+            ? data.subarray(start, end)
+            : Buffer.concat([...carry, data.subarray(0, end)], carried + end);
+        carry = [];
+        carried = 0;
         const text = isUtf8(bytes) ? bytes.toString("utf8") : decodeLine(bytes, lineNumber);
         if (!take(parseLine(text, lineNumber))) return "stopped";
         start = end + 1;
       }
-      // The unfinished line is copied: `chunk` is reused for the next read.
-      carry = start < bytesRead ? Buffer.concat([carry, data.subarray(start)]) : carry;
+      if (start < bytesRead) {
+        carry.push(Buffer.from(data.subarray(start)));
+        carried += bytesRead - start;
+      }
     }
-    if (carry.length > 0 && options.allowTruncatedTail !== true) throw truncatedTail(lineNumber + 1);
+    if (carried > 0 && options.allowTruncatedTail !== true) throw truncatedTail(lineNumber + 1);
     return "read";
   } finally {
     await file.close();
