@@ -17,6 +17,7 @@ import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
+import { relays } from "./measure/relays.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 
@@ -31,8 +32,9 @@ const MEASUREMENTS = {
   explore,
   recorder,
   longRun,
+  relays,
 };
-const DEADLINE_MS = 900_000;
+const DEADLINE_MS = 1_200_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
 async function abort(message, exitCode) {

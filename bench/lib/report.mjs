@@ -162,6 +162,20 @@ const SECTIONS = {
       }),
     ),
   ],
+  relays: (r) => [
+    `11. Relays: one message of ${r.sizesMib.join(", ")} MiB (median of ${r.runs} runs; ratio = through Agent Chaos / direct)`,
+    formatTable(
+      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio"],
+      r.rows.map((row) => [
+        row.relay,
+        row.mib,
+        row.directMs,
+        row.relayMs ?? row.status,
+        row.mbPerS,
+        row.ratio === null ? "-" : `${row.ratio}x`,
+      ]),
+    ),
+  ],
 };
 
 /** The whole report as text. */

@@ -2,12 +2,14 @@ import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { compileTargetV2 } from "../../scenario/target.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
-import { requestFacts, targetName } from "../identity.js";
+import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 import { type Decision, send } from "../stdio/channel.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
 import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
+
+const BACKSLASH = 0x5c;
 
 interface ForwardedRequest {
   readonly idKey: string;
@@ -137,11 +139,14 @@ export class ShimRelay {
     const key = ++this.#nextKey;
     this.#requests.set(key, { idKey: message.idKey, delayed: false });
     this.#keyById.set(message.idKey, key);
-    const facts = requestFacts(message.method, message.params);
-    const decide = this.#targeted(facts);
-    send(channel, { type: "request", key, decide, ...facts, id: message.rawId });
-    if (decide) this.#awaitingDecision.set(key, this.#toServer.push(line, false));
-    else this.#toServer.push(line, true);
+    const { method, params } = message;
+    const path = targetName(method, params);
+    const decide = this.#targeted({ method, path });
+    // A request no fault targets is on its way before its params are hashed for the evidence.
+    const queued = this.#toServer.push(line, !decide);
+    const bodyHash = paramsHash(params, line.indexOf(BACKSLASH) === -1);
+    send(channel, { type: "request", key, decide, method, path, bodyHash, id: message.rawId });
+    if (decide) this.#awaitingDecision.set(key, queued);
   }
 
   #fromServer(line: Buffer): void {
