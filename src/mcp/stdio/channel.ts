@@ -91,9 +91,13 @@ export const CHANNEL_LINE_LIMIT = 2 * STDIO_LINE_LIMIT + 64 * 1024;
  * take, or a line over the limit ends the connection: a misbehaving peer never takes the
  * process down, nor makes it hold more than one message.
  */
-export function onMessages<T>(socket: Socket, handle: (message: T) => void): void {
+export function onMessages<T>(
+  socket: Socket,
+  handle: (message: T) => void,
+  limit = CHANNEL_LINE_LIMIT,
+): void {
   const lines = new LineSplitter({
-    limit: CHANNEL_LINE_LIMIT,
+    limit,
     oversized: () => {
       socket.destroy();
       return { data: () => {}, end: () => {} };
