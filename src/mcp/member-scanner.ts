@@ -15,7 +15,7 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
-/** Keys and values longer than this are not kept (no member this scanner looks for is longer). */
+/** Keys and values longer than this are not kept (no key looked for is longer, even escaped). */
 const KEY_CAP = 64;
 const VALUE_CAP = 64 * 1024;
 
@@ -28,6 +28,8 @@ export interface ScannedMembers {
   readonly hasError: boolean;
   /** `params.name` and `params.uri`, when they are strings. */
   readonly params: { readonly name?: string; readonly uri?: string };
+  /** False when a member it looks for (or a key) was too long to keep: what it found may be short of the truth. */
+  readonly complete: boolean;
 }
 
 type Mode =
@@ -67,6 +69,7 @@ export class MemberScanner {
   #hasError = false;
   #name: string | undefined;
   #uri: string | undefined;
+  #complete = true;
 
   /** Reads the next piece of the message. */
   push(piece: Buffer): void {
@@ -109,6 +112,7 @@ export class MemberScanner {
       hasResult: this.#hasResult,
       hasError: this.#hasError,
       params,
+      complete: this.#complete,
     };
   }
 
@@ -139,8 +143,18 @@ export class MemberScanner {
 
   #value(byte: number): void {
     const key = this.#key;
-    if (this.#level === 1 && key === "result") this.#hasResult = true;
-    if (this.#level === 1 && key === "error") this.#hasError = true;
+    // A repeated member counts as JSON.parse counts it: the last one wins.
+    if (this.#level === 1) {
+      if (key === "result") this.#hasResult = true;
+      else if (key === "error") this.#hasError = true;
+      else if (key === "id") this.#rawId = null;
+      else if (key === "method") this.#method = null;
+      else if (key === "params") {
+        this.#name = undefined;
+        this.#uri = undefined;
+      }
+    } else if (key === "name") this.#name = undefined;
+    else if (key === "uri") this.#uri = undefined;
     const captures = this.#level === 1 ? TOP_CAPTURES : PARAMS_CAPTURES;
     const capture = key === null ? null : (captures[key] ?? null);
     if (byte === OPEN_OBJECT && this.#level === 1 && key === "params") {
@@ -178,6 +192,8 @@ export class MemberScanner {
     if (this.#capture === null || this.#overCap) return;
     if (this.#captured.length >= (this.#capture === "key" ? KEY_CAP : VALUE_CAP)) {
       this.#overCap = true;
+      // A key that long is none of those looked for (even written with escapes); a value is lost.
+      if (this.#capture !== "key") this.#complete = false;
       this.#captured = [];
       return;
     }

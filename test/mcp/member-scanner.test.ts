@@ -35,6 +35,7 @@ function expected(message: Record<string, unknown>): ScannedMembers {
     hasResult: "result" in message,
     hasError: "error" in message,
     params: named,
+    complete: true,
   };
 }
 
@@ -107,6 +108,33 @@ describe("scanning a message in pieces", () => {
       hasResult: false,
       hasError: false,
       params: { name: "upload" },
+      complete: true,
+    });
+  });
+
+  it("takes the last of a repeated member, as JSON.parse does", () => {
+    for (const text of [
+      '{"method":"a","id":1,"method":2}',
+      '{"id":1,"id":{}}',
+      '{"params":{"name":"a","uri":"u"},"params":{"uri":7}}',
+      '{"params":{"name":"a","name":null}}',
+      '{"params":{"name":"a"},"params":[1]}',
+    ]) {
+      expect(scan([Buffer.from(text)])).toEqual(expected(JSON.parse(text)));
+    }
+  });
+
+  it("says so when a member it looks for is too long to keep, but not for a long key", () => {
+    const long = "n".repeat(70_000);
+    expect(scan([Buffer.from(`{"method":"${long}","id":1}`)])).toMatchObject({
+      method: null,
+      complete: false,
+    });
+    expect(scan([Buffer.from(`{"params":{"name":"${long}"},"id":1}`)])).toMatchObject({ complete: false });
+    expect(scan([Buffer.from(`{"${long}":1,"params":{"${long}":2,"name":"n"},"id":1}`)])).toMatchObject({
+      params: { name: "n" },
+      rawId: "1",
+      complete: true,
     });
   });
 
@@ -120,6 +148,7 @@ describe("scanning a message in pieces", () => {
         hasResult: false,
         hasError: false,
         params: {},
+        complete: true,
       });
     }
   });

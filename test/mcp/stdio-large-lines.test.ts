@@ -3,7 +3,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { paramsHash } from "../../src/mcp/identity.js";
 import { STDIO_LINE_LIMIT } from "../../src/mcp/lines.js";
-import { startTestHost, stdioDependency, type TestHost } from "../helpers/mcp.js";
+import {
+  mcpFaults,
+  occurrences,
+  startTestHost,
+  stdioDependency,
+  type TestHost,
+  tool,
+} from "../helpers/mcp.js";
 import { eventually, onCleanup } from "../helpers/proxy-harness.js";
 
 interface Agent {
@@ -152,5 +159,51 @@ describe("large lines through the stdio shim", () => {
       result: { content: [{ text: "still relayed" }] },
     });
     expect(test.log.ofKind("OPERATION_SUCCEEDED")).toHaveLength(1);
+  });
+
+  it("holds a large request a fault targets for the run's decision, and records the others in order", async () => {
+    const faults = [mcpFaults.error("broken-echo", tool("echo"), occurrences(1))];
+    const test = await startTestHost(faults, largeServer());
+    const agent = startAgent(test);
+    const text = "y".repeat(1024 * 1024);
+    // No fault targets the first: it may go to the server before it is read for the evidence.
+    agent.write(call("other", "sized", { bytes: 10, padding: text }));
+    agent.write(call("targeted", "echo", { text }));
+    const answers = [parsed(await agent.nextLine()), parsed(await agent.nextLine())];
+    expect(answers.find((answer) => answer.id === "other")).toMatchObject({
+      result: { content: [{ text: "x".repeat(10) }] },
+    });
+    expect(answers.find((answer) => answer.id === "targeted")).toMatchObject({ error: { code: -32603 } });
+    // The targeted one never reached the server.
+    agent.write(call("count", "count", {}));
+    expect(parsed(await agent.nextLine())).toMatchObject({
+      id: "count",
+      result: { content: [{ text: "2" }] },
+    });
+
+    const observed = test.log.ofKind("OPERATION_OBSERVED");
+    expect(observed.map((event) => [event.path, event.body_hash])).toEqual([
+      ["sized", paramsHash({ name: "sized", arguments: { bytes: 10, padding: text } })],
+      ["echo", paramsHash({ name: "echo", arguments: { text } })],
+      ["count", paramsHash({ name: "count", arguments: {} })],
+    ]);
+    const [other, targeted] = observed.map((event) => event.operation_id);
+    expect(test.log.terminal(other as string)).toMatchObject({ kind: "OPERATION_SUCCEEDED" });
+    expect(test.log.terminal(targeted as string)).toMatchObject({ failure_kind: "injected_rpc_error" });
+  });
+
+  it("holds a large delayed answer apart, so the answers behind it pass it", async () => {
+    const faults = [mcpFaults.latency("slow-sized", tool("sized"), occurrences(1), 1500)];
+    const test = await startTestHost(faults, largeServer());
+    const agent = startAgent(test);
+    agent.write(call("delayed", "sized", { bytes: 1024 * 1024 }));
+    agent.write(call("quick", "echo", { text: "first" }));
+    expect(parsed(await agent.nextLine())).toMatchObject({
+      id: "quick",
+      result: { content: [{ text: "first" }] },
+    });
+    const delayed = parsed(await agent.nextLine());
+    expect(delayed.id).toBe("delayed");
+    expect(delayed.result?.content[0]?.text).toBe("x".repeat(1024 * 1024));
   });
 });

@@ -159,6 +159,7 @@ async function relayUntilEnd(
   // The leader is gone; anything it left in its group goes too.
   if (groupAlive(server.pid)) await stopGroup(server.pid, STOP_GRACE_MS);
   await stopping;
+  relay.settle();
   send(channel, { type: "exited", exitCode });
   const timer = setTimeout(ended, ENDED_TIMEOUT_MS);
   await endedByRun;
