@@ -32,9 +32,10 @@ export interface RelayEnds {
 }
 
 /**
- * The shim's two line relays. Agent → server: each request waits for the run's decision (the
- * lines behind it wait too); everything else passes. Server → agent: the answer to a recorded
- * request waits until the run has recorded its evidence; everything else passes. Malformed
+ * The shim's two line relays. Agent → server: each request a fault targets waits for the run's
+ * decision (the lines behind it wait too); everything else passes. Server → agent: the answer
+ * to a recorded request waits until the run has recorded its evidence (a large one waits only
+ * for its newline); everything else passes. Malformed
  * lines pass unchanged and are counted. A line over the size limit is never held nor relayed:
  * a request or a recorded request's answer is refused with an error answer to the agent and
  * recorded as a `proxy_error`. Payloads never leave the shim: the run gets the method, target
