@@ -18,6 +18,7 @@ import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
+import { relays } from "./measure/relays.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 import { trials } from "./measure/trials.mjs";
@@ -35,8 +36,9 @@ const MEASUREMENTS = {
   longRun,
   longReport,
   trials,
+  relays,
 };
-const DEADLINE_MS = 900_000;
+const DEADLINE_MS = 1_200_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
 async function abort(message, exitCode) {

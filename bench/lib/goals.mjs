@@ -131,6 +131,16 @@ const GOALS = [
     met: (ms) => ms < 150,
     show: (ms) => `${ms.toFixed(1)} ms`,
   },
+  ...["agentToServer", "serverToAgent"].map((way) => ({
+    goal:
+      way === "agentToServer"
+        ? "64 MiB stdio line through the shim, agent -> server"
+        : "  the same, server -> agent",
+    target: "<= 2x direct",
+    from: (r) => r.relays?.shim64MibRatio[way],
+    met: (ratio) => ratio <= 2,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  })),
 ];
 
 function signed(value) {

@@ -198,6 +198,20 @@ const SECTIONS = {
     ),
     `trials / single runs: ${r.ratio}x (rounds: ${r.ratios.map((ratio) => `${ratio}x`).join(", ")})`,
   ],
+  relays: (r) => [
+    `13. Relays: one message of ${r.sizesMib.join(", ")} MiB (median of ${r.runs} runs; ratio = through Agent Chaos / direct)`,
+    formatTable(
+      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio"],
+      r.rows.map((row) => [
+        row.relay,
+        row.mib,
+        row.directMs,
+        row.relayMs ?? row.status,
+        row.mbPerS,
+        row.ratio === null ? "-" : `${row.ratio}x`,
+      ]),
+    ),
+  ],
 };
 
 /** The whole report as text. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { OperationIdentity } from "../events/operation.js";
 import type { RequestBody } from "./body.js";
+import { canonicalJsonHash } from "./canonical-hash.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
 import type { RequestTarget } from "./request-target.js";
 
@@ -68,7 +69,7 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
         return body.hash;
       }
       for (const tokens of pointers) removeAt(parsed, tokens);
-      return sha256Hex(canonicalJson(parsed));
+      return canonicalJsonHash(parsed);
     },
   };
 }

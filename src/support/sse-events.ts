@@ -49,13 +49,24 @@ export class SseEventCounter {
         if (this.#count === stopAt) return index;
       }
     }
+    // The next LF and CR at or after `index` (`length` when there is none), searched natively and
+    // again only once passed: a long line costs two searches, not a step per byte.
+    const bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let nextLf = -1;
+    let nextCr = -1;
     while (index < length) {
-      const byte = chunk[index] as number;
-      index += 1;
-      if (byte !== LF && byte !== CR) {
+      if (nextLf < index) nextLf = found(bytes.indexOf(LF, index), length);
+      if (nextCr < index) nextCr = found(bytes.indexOf(CR, index), length);
+      const end = Math.min(nextLf, nextCr);
+      if (end > index) {
         this.#lineHasBytes = true;
+        index = end;
         continue;
       }
+      const byte = chunk[index] as number;
+      index += 1;
       const endsEvent = !this.#lineHasBytes && this.#blockHasLines;
       if (this.#lineHasBytes) this.#blockHasLines = true;
       this.#lineHasBytes = false;
@@ -83,4 +94,8 @@ export class SseEventCounter {
     this.#afterCr = false;
     return this.#count;
   }
+}
+
+function found(index: number, none: number): number {
+  return index === -1 ? none : index;
 }
