@@ -73,7 +73,8 @@ export async function readLines(
         parts.push(Buffer.from(data.subarray(start)));
       }
     }
-    return { lines, tail: Buffer.concat(parts, partsLength), stopped: false };
+    const tail = parts.length === 0 ? Buffer.alloc(0) : Buffer.concat(parts, partsLength);
+    return { lines, tail, stopped: false };
   } finally {
     await handle.close().catch(() => undefined);
   }
