@@ -4,7 +4,7 @@ import type { EventPayload, FailureKind } from "./types.js";
 import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
 import { UuidSource } from "./uuid-source.js";
 
-/** Operation ids: unique in the process, so across every dependency of a run (v2/evidence.md). */
+/** Operation ids: unique in the process, so across every dependency of a run (docs/evidence.md). */
 const operationIds = new UuidSource();
 
 /** What identifies an operation: the recorded, safe facts of one request. */
@@ -225,7 +225,7 @@ export class Operation {
   }
 
   /**
-   * Schema 2: a fault that selected this operation did not act on it (v2/evidence.md). Must be
+   * Schema 2: a fault that selected this operation did not act on it (docs/evidence.md). Must be
    * recorded before the operation's terminal event.
    */
   notApplied(faultId: string, reason: NotAppliedReason): void {

@@ -27,7 +27,7 @@ interface Profile {
 }
 
 /**
- * A key as it may appear in an error: identifier-like names (all contract keys are) as they
+ * A key as it may appear in an error: identifier-like names (all documented keys are) as they
  * are; anything else is not repeated, since a key is file content too.
  */
 function showKey(key: string): string {
@@ -54,7 +54,7 @@ function profileOf(
   components: Readonly<Record<string, string>>,
 ): Profile {
   const types = Object.keys(payloadFields);
-  /** Envelope keys in contract order; `type`, `component` and `payload` are checked separately. */
+  /** Envelope keys in documented order; `type`, `component` and `payload` are checked separately. */
   const envelope = shapeOf({
     schema_version: { test: (v) => v === version, expected: String(version) },
     event_id: uuid,
@@ -143,7 +143,7 @@ function parseWith(profile: Profile, line: string, lineNumber: number): unknown 
 }
 
 /**
- * Parses and strictly validates one line of events.jsonl (events.md): exactly the envelope
+ * Parses and strictly validates one line of events.jsonl (docs/events.md): exactly the envelope
  * keys, exactly the payload keys of the type, `type` equal to `payload.kind`, the component of
  * the type, integers written as integers. Throws `EventsError` (`EVENTS_INVALID`) naming the
  * line and the key path. Key order is not checked.
@@ -152,7 +152,7 @@ export function parseEventLine(line: string, lineNumber: number): AgentChaosEven
   return parseWith(V1, line, lineNumber) as AgentChaosEvent;
 }
 
-/** `parseEventLine` for event schema 2 (v2/evidence.md): the same rules with the schema-2 payloads. */
+/** `parseEventLine` for event schema 2 (docs/events.md): the same rules with the schema-2 payloads. */
 export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEventV2 {
   return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
 }

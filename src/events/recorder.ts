@@ -44,7 +44,7 @@ function writeAllOnExit(): void {
 
 /**
  * The only writer of events.jsonl, with group commit. `emit` assigns the next sequence number
- * and serialises the envelope in contract order into a batch; the batch is written with one
+ * and serialises the envelope in documented order into a batch; the batch is written with one
  * synchronous `write` at the end of the event-loop turn in which the first of its events was
  * emitted (a `setImmediate`), or earlier when `flush` is called: the proxy's write barrier calls
  * it before any byte (or close) that follows an event. Lines are appended whole and in sequence
@@ -68,7 +68,7 @@ export class Recorder implements EventSink, EventSinkV2 {
   readonly #ids = new UuidSource();
   /** The run's wire form of an internal payload, chosen once by schema. */
   readonly #wireForm: (payload: EventPayload | EventPayloadV2) => EventPayload | EventPayloadV2;
-  /** The envelope's constant parts, in contract order (the text JSON.stringify(event) gives). */
+  /** The envelope's constant parts, in documented order (the text JSON.stringify(event) gives). */
   readonly #opening: string;
   readonly #afterId: string;
   readonly #batch = Buffer.allocUnsafe(BATCH_BYTES);

@@ -12,7 +12,7 @@ interface FailureEntry {
 }
 
 /**
- * Retry correlation (proxy.md, rules 1–5): per fingerprint, a FIFO of unresolved
+ * Retry correlation (docs/evidence.md, retry correlation, rules 1–5): per fingerprint, a FIFO of unresolved
  * fault-related failures. Pure and synchronous; the proxy calls it from one tick at a time,
  * which makes it safe under concurrent requests.
  */

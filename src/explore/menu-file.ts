@@ -1,7 +1,7 @@
 /**
  * `--menu FILE`: a YAML list of fault bodies (type, its own keys, optional `expect`), validated
  * like a scenario's faults — every problem with its key path, line, column and a caret excerpt —
- * and with the same rules (v2/faults.md, v2/mcp.md). `target`, `trigger`, `dependency` and `id`
+ * and with the same rules (docs/faults.md, docs/mcp.md). `target`, `trigger`, `dependency` and `id`
  * are explore's to set.
  */
 import { LineCounter } from "yaml";

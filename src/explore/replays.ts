@@ -1,5 +1,5 @@
 /**
- * `replays/NN-<slug>.yaml` (explore.md step 6): for each failure, a complete schema-2 scenario
+ * `replays/NN-<slug>.yaml` (docs/explore.md, "Output"): for each failure, a complete schema-2 scenario
  * that reproduces it with `agentchaos run`. Relative `cwd`s are written from the replays folder.
  */
 import { join } from "node:path";

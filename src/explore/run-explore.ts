@@ -1,5 +1,5 @@
 /**
- * The explore engine (explore.md): baseline runs, injection points, the menu, depth-1 and
+ * The explore engine (docs/explore.md): baseline runs, injection points, the menu, depth-1 and
  * depth-2 experiments within the budget, confirmation runs (or trials, phases.ts), then the
  * output folder — `explore.json`, `replays/`, every run folder and the reporters' files. The
  * `explore` command and `exploreScenario` are thin shells over `explore()`.

@@ -1,5 +1,5 @@
 /**
- * A schema-2 scenario written back as scenario-file text (v2/scenario.md): what explore puts in
+ * A schema-2 scenario written back as scenario-file text (docs/scenario.md): what explore puts in
  * each run folder's `scenario.yaml` and in every replay. `parseScenario` of the text, with the
  * file placed in `baseDir`, gives the same scenario back (tested).
  */
@@ -105,7 +105,7 @@ function checksData(checks: ChecksConfig): Data {
   };
 }
 
-/** The scenario as plain file data, keys in the order scenario.md writes them. */
+/** The scenario as plain file data, keys in the order docs/scenario.md writes them. */
 export function scenarioData(scenario: ScenarioV2, baseDir: string): Data {
   return {
     schema_version: 2,

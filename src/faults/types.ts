@@ -77,7 +77,7 @@ export interface FaultContext {
     details?: FailureDetails,
   ): boolean;
   /**
-   * Schema 2: records that this fault, although selected, could not act (v2/faults.md); call it
+   * Schema 2: records that this fault, although selected, could not act (docs/faults.md); call it
    * before the operation's terminal event is recorded.
    */
   notApplied(reason: NotAppliedReason): void;

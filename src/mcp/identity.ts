@@ -21,7 +21,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** The target name of a request (v2/mcp.md, Operations): a name or URI, never an argument value. */
+/** The target name of a request (docs/mcp.md, Operations): a name or URI, never an argument value. */
 export function targetName(method: string, params: unknown): string {
   const key = NAMED_BY[method];
   if (key === undefined || !isRecord(params)) return "";

@@ -34,7 +34,7 @@ export class LatencyWaits {
 }
 
 /**
- * The selection section for one MCP operation, in one tick (proxy.md, Triggers): observe →
+ * The selection section for one MCP operation, in one tick (docs/triggers.md, Counting): observe →
  * abandon a delayed twin → retry link → every matching fault counts, the first selected acts,
  * later selections are recorded as not applied.
  */

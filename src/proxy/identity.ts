@@ -5,7 +5,7 @@ import { canonicalJsonHash } from "./canonical-hash.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
 import type { RequestTarget } from "./request-target.js";
 
-/** What makes two requests "the same request" for one dependency (v2/scenario.md, identity). */
+/** What makes two requests "the same request" for one dependency (docs/scenario.md, identity). */
 export interface IdentityRule {
   /** The body hash that takes part in the fingerprint (`body_hash` itself stays the bytes' hash). */
   fingerprintBodyHash(body: RequestBody): string;

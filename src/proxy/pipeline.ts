@@ -64,7 +64,7 @@ export function createRequestHandler(
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
     // Every fault whose target matches counts the occurrence; the first selected one acts and
-    // any later selection is recorded as not applied (v2/scenario.md, Faults).
+    // any later selection is recorded as not applied (docs/scenario.md, Faults).
     let chosen: ArmedFault | null = null;
     const outvoted: ArmedFault[] = [];
     for (const fault of faults) {

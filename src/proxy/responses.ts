@@ -3,7 +3,7 @@ import type { SyntheticResponse } from "../faults/types.js";
 import { httpDate } from "./http-date.js";
 import { upstreamFailure } from "./upstream-failure.js";
 
-/** The methods the proxy forwards (proxy.md). */
+/** The methods the proxy forwards (docs/proxy.md). */
 export const FORWARDED_METHODS: ReadonlySet<string> = new Set([
   "DELETE",
   "GET",

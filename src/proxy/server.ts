@@ -54,7 +54,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // A proxy whose pipeline will serve requests has it, and undici, loaded before it listens.
   if (target === null || faults.length > 0) await Promise.all([pipeline.load(), upstream.ready()]);
   if (target === null) {
-    // Recorded events reach the file before any byte that follows them (events.md).
+    // Recorded events reach the file before any byte that follows them (docs/events.md).
     guardConnections(pipeline.server as HttpServer, ledger);
   } else {
     lane = createLane(

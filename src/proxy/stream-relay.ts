@@ -14,7 +14,7 @@ const NO_BYTES = Buffer.alloc(0);
  * chunk, with chunked transfer encoding. Used for every `text/event-stream` response and by
  * response-stream faults (see `StreamingRelay`). Schema 2 counts the events it relays
  * (`relayed_events`); a workload that closes an event stream nothing acts on is a success
- * with `closed_by_client` (v2/evidence.md), in schema 1 always `client_disconnected`.
+ * with `closed_by_client` (docs/evidence.md), in schema 1 always `client_disconnected`.
  */
 export class StreamRelay implements StreamingRelay {
   readonly #exchange: Exchange;

@@ -159,7 +159,7 @@ function buildV3(input: BuildReportInput, type: string, evidence: ProbabilityEvi
   };
 }
 
-/** The report of a finished run, keys in the order of reports.md. */
+/** The report of a finished run, keys in the order of docs/reports.md. */
 export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
   const fault = input.scenario.fault;
   if (fault?.trigger.kind !== "seeded_probability") return buildV2(input);

@@ -7,7 +7,7 @@ const SETUP_OR_INTERNAL = new Set([
   "INTERNAL_ERROR",
 ]);
 
-/** run.md exit codes: 130 interrupted, 3 setup/internal, 1 failed, 0 passed or recovered. */
+/** docs/cli.md exit codes: 130 interrupted, 3 setup/internal, 1 failed, 0 passed or recovered. */
 export function exitCodeFor(result: RunResult, reasonCode: string, interrupted: boolean): number {
   if (interrupted) return 130;
   if (result !== "FAILED") return 0;

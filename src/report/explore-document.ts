@@ -1,5 +1,5 @@
 /**
- * `explore.json` (explore.md step 6; key names documented in the README): the one record of an
+ * `explore.json` (docs/explore.md, "explore.json"): the one record of an
  * explore, written always — also when the baseline fails or the explore is interrupted.
  * Two-space JSON, keys in the order declared here, final newline. Version 1; version 2 when the
  * experiments ran as trials (see docs/trials.md).

@@ -1,7 +1,7 @@
 /**
- * Reads one saved report strictly (reports.md): a run folder means `<folder>/report.json`, any
+ * Reads one saved report strictly (docs/reports.md): a run folder means `<folder>/report.json`, any
  * other path is read as a report whatever its name. Opens nothing but that one file and never
- * writes. Failures are `ReportError`s with the stable codes of reports.md.
+ * writes. Failures are `ReportError`s with the stable codes of docs/reports.md.
  */
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `suite.json` (suites.md): the one record of a suite, written always, read back by `report`
+ * `suite.json` (docs/suites.md): the one record of a suite, written always, read back by `report`
  * and `merge`. Written atomically with two-space indentation and a final newline. Version 1;
  * version 2 when its entries carry trials (see docs/trials.md), each then with a `trials` object.
  */
@@ -107,7 +107,7 @@ export function compareByteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-/** The file text of a suite document: keys in contract order, two spaces, final newline. */
+/** The file text of a suite document: keys in documented order, two spaces, final newline. */
 export function serializeSuite(document: SuiteDocument): string {
   const entries = document.entries.map((entry) => ({
     path: entry.path,

@@ -1,5 +1,5 @@
 /**
- * The result summary of reports.md, printed by `run` at the end and by `inspect`: one renderer,
+ * The result summary of docs/reports.md, printed by `run` at the end and by `inspect`: one renderer,
  * so live and saved output cannot drift. For reports 1–3 it never prints ids, evidence rows,
  * diagnostics, seeds, payloads, the scenario or logs; report 4 adds lines per dependency, fault
  * and check, and the diagnostics of a failed run (summary-v4.ts).

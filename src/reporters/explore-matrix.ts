@@ -1,5 +1,5 @@
 /**
- * The depth-1 matrix of an explore (explore.md step 6): rows are the injection points, columns
+ * The depth-1 matrix of an explore (docs/explore.md, "Output"): rows are the injection points, columns
  * the menu entries, each cell the experiment of that point and entry — or why there is none.
  * Pure; the terminal and the HTML page both draw it.
  */

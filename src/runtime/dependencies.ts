@@ -33,7 +33,7 @@ export interface StartedDependency {
   endedAt: number | null;
 }
 
-/** Replaces `{port}` in base_url, start.command items and start.env values (v2/scenario.md). */
+/** Replaces `{port}` in base_url, start.command items and start.env values (docs/scenario.md). */
 export function resolvePort(dependency: HttpDependencyV2, port: number | null): ResolvedHttpDependency {
   if (port === null) return { dependency, baseUrl: dependency.baseUrl, start: dependency.start };
   const fill = (text: string): string => text.replaceAll(PORT_PLACEHOLDER, String(port));

@@ -1,5 +1,5 @@
 /**
- * The fixed ports a scenario names (suites.md): the ports of `base_url`s without `{port}` —
+ * The fixed ports a scenario names (docs/suites.md): the ports of `base_url`s without `{port}` —
  * schema 1's `dependency`, schema 2's `dependencies`. Read from the scenario file's data, so
  * the rule follows the file format, not the runtime's types. A URL without an explicit port
  * names its scheme's default port.

@@ -6,7 +6,7 @@ import type { CliStream } from "../support/cli-io.js";
 import { terminalSafe } from "../support/terminal-text.js";
 import { formatHeader, formatLiveLine, useColour } from "./terminal.js";
 
-/** Where and how `agentchaos run`'s terminal output goes (run.md "Terminal output of run"). */
+/** Where and how `agentchaos run`'s terminal output goes (docs/cli.md "Terminal output"). */
 export interface LiveTerminal {
   readonly stream: CliStream;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -15,7 +15,7 @@ function setupFailure(error: unknown, name: string): SetupFailure {
   return new SetupFailure("PROXY_START_FAILED", `${detail} (dependency ${name})`);
 }
 
-/** The proxy of a `protocol: mcp` http dependency (v2/mcp.md, Streamable HTTP). */
+/** The proxy of a `protocol: mcp` http dependency (docs/mcp.md, Streamable HTTP). */
 export async function startMcpProxy(
   context: StepContext,
   dependency: HttpDependencyV2,

@@ -48,10 +48,10 @@ interface Judgement {
 }
 
 /**
- * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
+ * Runs one experiment end to end (docs/cli.md "Lifecycle"): run folder and artifacts,
  * managed dependencies, proxies, workload, cleanup of every process, analysis, report. A
  * schema-1 scenario records events schema 1 and a report 2 or 3; a schema-2 scenario records
- * events schema 2 and a report 4 (v2/README.md, compatibility line). An artifact that cannot
+ * events schema 2 and a report 4 (docs/README.md, versions at a glance). An artifact that cannot
  * be written stops the run early and, once every process is stopped (and the report written
  * when the events are complete), rejects with `RunIoError`.
  */

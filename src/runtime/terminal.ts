@@ -102,7 +102,7 @@ function formatLiveLineV2(event: AgentChaosEventV2, colour: boolean): string | n
   }
 }
 
-/** The live terminal line for an operation event (run.md) or a RUN_ERROR, or null for events that have none. */
+/** The live terminal line for an operation event (docs/cli.md) or a RUN_ERROR, or null for events that have none. */
 export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colour: boolean): string | null {
   if (event.schema_version === 2) return formatLiveLineV2(event, colour);
   const payload = event.payload;
@@ -118,7 +118,7 @@ export function formatLiveLine(event: AgentChaosEvent | AgentChaosEventV2, colou
     case "OPERATION_SUCCEEDED":
       return line(event, "SUCCESS", String(payload.status_code), colour);
     case "RUN_ERROR":
-      // Not in run.md's list: a run with a RUN_ERROR has failed, and the reason belongs on the
+      // Not in the Python tool's lines (docs/cli.md): a run with a RUN_ERROR has failed, and the reason belongs on the
       // terminal; a run without one prints exactly the schema-1 lines.
       return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
     default:

@@ -6,7 +6,7 @@ export function dependencyUrlVariable(name: string): string {
 }
 
 /**
- * The variables Agent Chaos gives a schema-2 workload (v2/scenario.md, Workload environment):
+ * The variables Agent Chaos gives a schema-2 workload (docs/scenario.md, the workload's variables):
  * the run id, each http dependency's proxy URL under `AGENTCHAOS_<NAME>_URL` and its `url_env`,
  * `AGENTCHAOS_PROXY_URL` when there is exactly one http dependency, and what the MCP hosts add.
  */

@@ -1,5 +1,5 @@
 /**
- * Collecting a suite's scenario files (suites.md): each argument is a file, or a folder searched
+ * Collecting a suite's scenario files (docs/suites.md): each argument is a file, or a folder searched
  * recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a dot,
  * `node_modules`, and Agent Chaos output (a folder holding `events.jsonl`, `suite.json` or
  * `trials.json`: run folders keep a `scenario.yaml` copy). Sorted by

@@ -1,5 +1,5 @@
 /**
- * `agentchaos merge` (suites.md): shard outputs into one suite in DIR. Reads the shards, never
+ * `agentchaos merge` (docs/suites.md): shard outputs into one suite in DIR. Reads the shards, never
  * modifies them; a scenario present twice, a shard index given twice or shards of different
  * totals are errors (exit 2), before anything is written — except a scenario run with trials in
  * several shards, whose trials are combined (merge-trials.ts).

@@ -1,5 +1,5 @@
 /**
- * `runSuite` (suites.md): collect, load, filter, shard, run in parallel with fixed ports kept
+ * `runSuite` (docs/suites.md): collect, load, filter, shard, run in parallel with fixed ports kept
  * apart, then write `suite.json` and the reporters' files into `<outputDir>/<suite-id>/`.
  * With trials (N > 1) each scenario runs N times (trial-entries.ts). The `suite` command is a
  * thin shell over `suite()` below.

@@ -1,5 +1,5 @@
 /**
- * The suite's terminal output (suites.md): a line per finished scenario in completion order, a
+ * The suite's terminal output (docs/suites.md): a line per finished scenario in completion order, a
  * live `done/total` counter on a TTY only, colours only on a TTY without NO_COLOR, then the
  * summary table and the paths written. `--quiet` prints only the summary. With trials, a line
  * per finished trial too, and each scenario's line followed by its trials' summary line.

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 
-/** The hop-by-hop set of proxy.md; never forwarded in either direction. */
+/** The hop-by-hop set of docs/proxy.md; never forwarded in either direction. */
 const HOP_BY_HOP = new Set([
   "connection",
   "keep-alive",
@@ -14,7 +14,7 @@ const HOP_BY_HOP = new Set([
 
 /**
  * Request headers never forwarded upstream: the hop-by-hop set, `host` and `content-length`
- * (proxy.md), plus `expect`, which is answered by the proxy's own HTTP server (an upstream
+ * (docs/proxy.md), plus `expect`, which is answered by the proxy's own HTTP server (an upstream
  * `100 Continue` cannot be relayed once the body has been read whole).
  */
 const DROPPED_REQUEST = new Set([...HOP_BY_HOP, "host", "content-length", "expect"]);

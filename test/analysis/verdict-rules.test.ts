@@ -14,7 +14,7 @@ const verdict = (analysis: Schema1Analysis) => ({
 /** A run that recovered from one injected failure: rule 16 unless something else is wrong. */
 const recoveredRun = () => recoveredFault(runBuilder().setup(), "op-1", "op-2");
 
-describe("the result precedence of analysis.md", () => {
+describe("the result precedence of docs/evidence.md", () => {
   it("rule 1: the last RUN_ERROR fails the run with its reason code and message", () => {
     const events = recoveredRun()
       .runError("PROXY_START_FAILED", "proxy failed to start: EADDRINUSE")

@@ -14,7 +14,7 @@ function eventOf(type: EventType) {
 }
 
 describe("lifting a schema-1 event into the internal model", () => {
-  it("gives a valid schema-2 event with the contract's key order for every event type", () => {
+  it("gives a valid schema-2 event with the documented key order for every event type", () => {
     const types = new Set(events.map((event) => event.type));
     expect([...types].sort()).toEqual(Object.keys(EVENT_COMPONENT).sort());
     for (const [i, event] of events.entries()) {

@@ -24,7 +24,7 @@ describe("parseEventLine", () => {
     }
   });
 
-  it("accepts null where the contract allows it", () => {
+  it("accepts null where docs/events.md allows it", () => {
     const failed = edited("OPERATION_FAILED", (e) => {
       e.payload.status_code = null;
     });
@@ -176,7 +176,7 @@ describe("parseEventLine", () => {
     );
   });
 
-  it("rejects null where the contract does not allow it", () => {
+  it("rejects null where docs/events.md does not allow it", () => {
     expectInvalid(
       edited("OPERATION_SUCCEEDED", (e) => (e.payload.status_code = null)),
       "payload.status_code",

@@ -1,6 +1,6 @@
 /**
  * What the official SDKs do under the schema-2 LLM faults, observed through the real proxy in
- * front of the fake LLM: the behaviour the v2 LLM examples and their README rows rely on.
+ * front of the fake LLM: the behaviour the v2 LLM examples and their rows in docs/examples.md rely on.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { FaultV2 } from "../../src/scenario/types-v2.js";

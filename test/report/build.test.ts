@@ -110,7 +110,7 @@ describe("buildReport", () => {
     });
   });
 
-  it("writes an occurrence schedule as schema 2, keys in the order of reports.md", () => {
+  it("writes an occurrence schedule as schema 2, keys in the order of docs/reports.md", () => {
     const report = buildReport({
       scenario: scenario(httpError({ kind: "occurrence_schedule", occurrences: [2, 4] })),
       analysis: analysis(

@@ -33,7 +33,7 @@ describe("CTRF", () => {
     expect(validate(document)).toBe(false);
   });
 
-  it("maps results, messages and extras as suites.md says", () => {
+  it("maps results, messages and extras as docs/suites.md says", () => {
     const document = JSON.parse(renderCtrf(hostileView()));
     expect(document).toMatchObject({ reportFormat: "CTRF", specVersion: "0.0.0" });
     expect(document.results.tool.name).toBe("agentchaos");

@@ -41,7 +41,7 @@ export interface McpStdioHost {
 const STOP_DEADLINE_MS = 3000;
 
 /**
- * The run's side of an `mcp_stdio` dependency (v2/mcp.md): a Unix socket in a private temp
+ * The run's side of an `mcp_stdio` dependency (docs/mcp.md): a Unix socket in a private temp
  * folder (mode 0700) that only shims holding this run's secret can join. It keeps the
  * dependency's trigger counters, retry correlation and operation ledger, so that selection is
  * exact across sessions and concurrent shims.

@@ -1,5 +1,5 @@
 /**
- * `ctrf.json` (suites.md): the Common Test Report Format, valid against the JSON Schema of the
+ * `ctrf.json` (docs/suites.md): the Common Test Report Format, valid against the JSON Schema of the
  * `ctrf` package 0.3.x (spec version 0.0.0). An entry with trials also carries `flaky` (its
  * class is `flaky`) and `retries` (trials − 1), and the summary counts the flaky ones.
  */

@@ -1,5 +1,5 @@
 /**
- * `junit.xml` (suites.md): one `<testsuite name="agentchaos">` inside `<testsuites>`, one
+ * `junit.xml` (docs/suites.md): one `<testsuite name="agentchaos">` inside `<testsuites>`, one
  * `<testcase>` per entry. FAILED entries get `<failure>`, setup errors (exit-3 reasons) and
  * invalid scenarios `<error>`; every user text is escaped (xml.ts). An entry with trials is one
  * test case too: its failure message is the trials' summary line (class and counts), its

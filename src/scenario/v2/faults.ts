@@ -63,7 +63,7 @@ const cutKeys = {
   after_bytes: integer(NON_NEGATIVE, 0n).optional(),
 };
 
-/** Each fault type's own keys (v2/faults.md, v2/mcp.md; schema-1 types keep theirs). */
+/** Each fault type's own keys (docs/faults.md, docs/mcp.md; schema-1 types keep theirs). */
 const OWN_KEYS = {
   http_latency: { latency_ms: positiveInteger },
   http_error: { status_code: integer("an integer from 400 to 599", 400n, 599n) },

@@ -1,5 +1,5 @@
 /**
- * One schema-2 run per reason code of the v2/evidence.md table (and a few more shapes), for
+ * One schema-2 run per reason code of the docs/evidence.md table (and a few more shapes), for
  * tests that need realistic analyses: the report 4 round trip, the summary.
  */
 import type { FaultV2, ScenarioV2 } from "../../../src/scenario/types-v2.js";

@@ -17,7 +17,7 @@ const oneFault = (options: Parameters<typeof httpError>[1] = {}) =>
 const recoveredRun = () => recoveredFault(runBuilderV2().setup(), "op-1", "op-2");
 const RECOVERED = { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", diagnostics: [] };
 
-describe("the result precedence of v2/evidence.md", () => {
+describe("the result precedence of docs/evidence.md", () => {
   it("rules 1-4 as schema 1: run error, not completed, interrupted, timed out", () => {
     const runError = recoveredRun()
       .runError("PROXY_START_FAILED", "proxy failed to start: EADDRINUSE")

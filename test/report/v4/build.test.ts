@@ -58,7 +58,7 @@ describe("buildReportV4", () => {
     },
   );
 
-  it("writes the keys of v2/evidence.md in file order", () => {
+  it("writes the keys of docs/reports.md in file order", () => {
     const report = reportOf(entryNamed("chain resolves 503, 503, 200"));
     expect(Object.keys(report)).toEqual([
       "schema_version",
