@@ -12,13 +12,16 @@ import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { explore } from "./measure/explore.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { longReport } from "./measure/long-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
 import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
+import { relays } from "./measure/relays.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
+import { trials } from "./measure/trials.mjs";
 
 const MEASUREMENTS = {
   cliStart,
@@ -31,8 +34,11 @@ const MEASUREMENTS = {
   explore,
   recorder,
   longRun,
+  longReport,
+  trials,
+  relays,
 };
-const DEADLINE_MS = 900_000;
+const DEADLINE_MS = 1_200_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
 async function abort(message, exitCode) {

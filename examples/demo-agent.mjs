@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small agent-like workload with a retry policy, for the bundled examples.
 // It reads its dependency URL from CUSTOMER_API_URL; knobs and messages are described in
-// the Agent Chaos spec (examples.md). Error classes printed are fixed names, never raw error text.
+// docs/examples.md. Error classes printed are fixed names, never raw error text.
 
 const EXIT_USAGE = 2;
 

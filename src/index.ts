@@ -1,4 +1,4 @@
-/** Library entry: run experiments and suites, load scenarios, read reports, render the summary. */
+/** Library entry: run experiments, trials and suites, load scenarios, read reports, render the summary. */
 
 export type {
   DuplicateWriteFinding,
@@ -10,14 +10,6 @@ export type {
 } from "./checks/types.js";
 export type * from "./events/types.js";
 export type * from "./events/types-v2.js";
-export type {
-  ExperimentRecord,
-  ExploreDocument,
-  ExploreStatus,
-  ExploreSummary,
-  PointRecord,
-  RunRecord,
-} from "./explore/document.js";
 export { ExploreError } from "./explore/errors.js";
 export type { ExploreProgress } from "./explore/progress.js";
 export {
@@ -26,8 +18,26 @@ export {
   runExperiment,
 } from "./library/experiment.js";
 export { type ExploreDone, type ExploreOptions, exploreScenario } from "./library/explore.js";
+export { type RunTrialsOptions, runTrials, type TrialsDone } from "./library/trials.js";
+export type {
+  ExperimentRecord,
+  ExploreDocument,
+  ExploreStatus,
+  ExploreSummary,
+  PointRecord,
+  RunRecord,
+} from "./report/explore-document.js";
 export { readReport } from "./report/reader.js";
+export type { SuiteDocument, SuiteEntry, SuiteShard } from "./report/suite-document.js";
+export { SuiteError } from "./report/suite-errors.js";
 export { renderSummary } from "./report/summary.js";
+export type {
+  TrialClass,
+  TrialOutcome,
+  TrialRun,
+  TrialsRecord,
+  TrialsSummary,
+} from "./report/trials.js";
 export type * from "./report/types.js";
 export type { ReporterName } from "./reporters/names.js";
 export { RunFolderError } from "./runtime/run-folder.js";
@@ -35,6 +45,6 @@ export { ScenarioError } from "./scenario/errors.js";
 export { loadScenario } from "./scenario/load.js";
 export type * from "./scenario/types.js";
 export type * from "./scenario/types-v2.js";
-export type { SuiteDocument, SuiteEntry, SuiteShard } from "./suite/document.js";
-export { SuiteError } from "./suite/errors.js";
 export { type RunSuiteOptions, runSuite } from "./suite/run-suite.js";
+export type { TrialsDocument } from "./trials/document.js";
+export { TrialsError } from "./trials/options.js";

@@ -39,6 +39,14 @@ const longRunGoal = (goal, key) => ({
   show: ({ seconds, peakRssMb }) => `${seconds.toFixed(1)} s, ${peakRssMb.toFixed(0)} MB`,
 });
 
+const longReportGoal = (goal, key, command) => ({
+  goal,
+  target: "exit 0, <= 200 MB",
+  from: (r) => r.longReport?.[key]?.[command],
+  met: ({ code, peakRssMb }) => code === 0 && peakRssMb <= 200,
+  show: ({ code, peakRssMb }) => `exit ${code}, ${peakRssMb.toFixed(0)} MB`,
+});
+
 const GOALS = [
   rpsGoal("req/s at 64 connections vs bare Node pipe", "rpsRatioVsBare"),
   rpsGoal("  the same, schema 2, two dependencies", "rpsRatioVsBareV2"),
@@ -56,6 +64,10 @@ const GOALS = [
   },
   longRunGoal("analysis + report of a 2,000,000-event log", "schema1"),
   longRunGoal("  the same, schema 2, two dependencies", "schema2"),
+  longReportGoal("`report --format html` of a 2,000,000-event run", "schema1", "report"),
+  longReportGoal("  the same, schema 2, two dependencies", "schema2", "report"),
+  longReportGoal("`inspect --recover` of a 2,000,000-event run", "schema1", "recover"),
+  longReportGoal("  the same, schema 2, two dependencies", "schema2", "recover"),
   {
     goal: "SSE time to first byte",
     target: "<= direct + 2 ms",
@@ -106,12 +118,29 @@ const GOALS = [
     show: (ms) => `${ms.toFixed(0)} ms`,
   },
   {
+    goal: "10 trials with --jobs 2 vs 10 single runs ({port} example)",
+    target: "<= 0.60x",
+    from: (r) => r.trials?.ratio,
+    met: (ratio) => ratio <= 0.6,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  },
+  {
     goal: "MCP shim start-up before the server is spawned",
     target: "< 150 ms",
     from: (r) => r.mcpShim?.shimStartUpMs,
     met: (ms) => ms < 150,
     show: (ms) => `${ms.toFixed(1)} ms`,
   },
+  ...["agentToServer", "serverToAgent"].map((way) => ({
+    goal:
+      way === "agentToServer"
+        ? "64 MiB stdio line through the shim, agent -> server"
+        : "  the same, server -> agent",
+    target: "<= 2x direct",
+    from: (r) => r.relays?.shim64MibRatio[way],
+    met: (ratio) => ratio <= 2,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  })),
 ];
 
 function signed(value) {

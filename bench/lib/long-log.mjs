@@ -117,7 +117,7 @@ export function writeLongLog(path, { schema, target }) {
       stampedAt = elapsed;
       stamp = new Date(ORIGIN + elapsed).toISOString();
     }
-    // The envelope in contract order, as the recorder writes it.
+    // The envelope in documented order, as the recorder writes it.
     chunk += `{"schema_version":${schema},"event_id":"${randomUUID()}","run_id":"${RUN_ID}","sequence":${sequence},"timestamp":"${stamp}","elapsed_ms":${elapsed},"type":"${payload.kind}","component":"${COMPONENT[payload.kind] ?? "proxy"}","payload":${JSON.stringify(payload)}}\n`;
     if (chunk.length > 4_000_000) {
       writeSync(fd, chunk);

@@ -162,6 +162,56 @@ const SECTIONS = {
       }),
     ),
   ],
+  longReport: (r) => [
+    "11. `report --format html` and `inspect --recover` of a long run folder (own process each)",
+    formatTable(
+      ["log", "events", "MB", "command", "exit", "wall s", "peak RSS MB", "page KB"],
+      [
+        ["schema 1", "schema1"],
+        ["schema 2, 2 deps", "schema2"],
+      ].flatMap(([name, key]) => {
+        const x = r[key];
+        return [
+          [
+            name,
+            x.events,
+            x.eventsMb,
+            "report",
+            x.report.code,
+            x.report.seconds,
+            x.report.peakRssMb,
+            x.report.htmlKb ?? "-",
+          ],
+          ["", "", "", "inspect --recover", x.recover.code, x.recover.seconds, x.recover.peakRssMb, "-"],
+        ];
+      }),
+    ),
+  ],
+  trials: (r) => [
+    `12. Trials (examples/trials/steady_agent.yaml, {port}; median of ${r.rounds} interleaved rounds)`,
+    formatTable(
+      ["how", "wall ms"],
+      [
+        [`${r.trials} single \`agentchaos run\`s, one after the other`, r.tenSinglesMs],
+        [`\`agentchaos run --trials ${r.trials} --jobs ${r.jobs}\``, r.seriesMs],
+      ],
+    ),
+    `trials / single runs: ${r.ratio}x (rounds: ${r.ratios.map((ratio) => `${ratio}x`).join(", ")})`,
+  ],
+  relays: (r) => [
+    `13. Relays: one message of ${r.sizesMib.join(", ")} MiB (median of ${r.runs} runs; ratio = through Agent Chaos / direct)`,
+    formatTable(
+      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio"],
+      r.rows.map((row) => [
+        row.relay,
+        row.mib,
+        row.directMs,
+        row.relayMs ?? row.status,
+        row.mbPerS,
+        row.ratio === null ? "-" : `${row.ratio}x`,
+      ]),
+    ),
+  ],
 };
 
 /** The whole report as text. */

@@ -12,7 +12,7 @@ import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
 const RUNS = 5;
 const SCENARIO = join(EXAMPLES, "scenarios", "no_fault.yaml");
-const READY_POLL_MS = 10; // tighter than the CLI's ~50 ms (run.md): that gap counts as overhead
+const READY_POLL_MS = 10; // tighter than the CLI's ~50 ms (docs/cli.md): that gap counts as overhead
 const READY_TIMEOUT_MS = 10_000;
 
 export async function runOverhead() {

@@ -48,7 +48,7 @@ if (armed) {
     ),
   );
 } else {
-  proxies = [await startProxy({ upstreamBaseUrl: options.upstream, fault: null, sink: recorder })];
+  proxies = [await startProxy({ upstreamBaseUrl: options.upstream, sink: recorder })];
 }
 
 announce(proxies.map((proxy) => proxy.url).join(" "));

@@ -14,6 +14,10 @@ const { loadScenario } = await fromDist("scenario/load.js");
 const { serializeReport } = await fromDist("report/writer.js");
 const scenario = await loadScenario(options.scenario);
 const runId = "20261201T010000Z-1a2b3c4d";
+// The report-4 builder's module (report/v2/ in builds before it was named by report version).
+const reportV4Module = existsSync(resolve(DIST, "report", "v4", "build.js"))
+  ? "report/v4/build.js"
+  : "report/v2/build.js";
 
 /** RUN_COMPLETED right after the last event, as the recorder would write it. */
 function completion(last, first) {
@@ -69,7 +73,7 @@ if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
     const { buildReport } = await fromDist("report/build.js");
     report = buildReport({ scenario, analysis, runId, managedDependency: false });
   } else {
-    const { buildReportV4 } = await fromDist("report/v2/build.js");
+    const { buildReportV4 } = await fromDist(reportV4Module);
     report = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });
   }
 } else if (scenario.schemaVersion === 1) {
@@ -83,7 +87,7 @@ if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
 } else {
   const { readEventsV2 } = await fromDist("events/reader.js");
   const { analyzeV2 } = await fromDist("analysis/v2/analyze.js");
-  const { buildReportV4 } = await fromDist("report/v2/build.js");
+  const { buildReportV4 } = await fromDist(reportV4Module);
   const events = await readEventsV2(options.events);
   const first = analyzeV2(scenario, events);
   const analysis = analyzeV2(scenario, [...events, completion(events.at(-1), first)]);

@@ -1,6 +1,7 @@
 /**
- * The fixed diagnostic sentences of analysis.md (the Python tool's wording), made only of
- * counts, codes and fixed words. Singular counts keep the plural words, as the Python tool does.
+ * The fixed diagnostic sentences of schema 1 (docs/evidence.md, "Diagnostics"; the Python tool's
+ * wording), made only of counts, codes and fixed words. Singular counts keep the plural words, as
+ * the Python tool does. The internal model's sentences about one fault start with these.
  */
 export const DIAGNOSTICS = {
   workloadNotCompleted: "workload completion was not recorded",

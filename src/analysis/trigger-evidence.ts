@@ -1,17 +1,10 @@
-import type { AgentChaosEvent } from "../events/types.js";
-import { compileTarget } from "../scenario/target.js";
-import type { Fault, OccurrenceScheduleTrigger, SeededProbabilityTrigger } from "../scenario/types.js";
+/** Trigger evidence (docs/evidence.md, "Trigger evidence"). */
+import type { OccurrenceScheduleTrigger, SeededProbabilityTrigger } from "../scenario/types.js";
 import { selectedOccurrences } from "../triggers/probability-selector.js";
-import { eventsOfType } from "./events-of-type.js";
-import type { ProbabilityEvidence, ScheduleEvidence, TriggerEvidence } from "./types.js";
-
-/** Operation ids of the FAULT_INJECTED events, in sequence order. */
-export function injectedOperationIds(events: readonly AgentChaosEvent[]): string[] {
-  return eventsOfType(events, "FAULT_INJECTED").map((event) => event.payload.operation_id);
-}
+import type { ProbabilityEvidence, ScheduleEvidence } from "./types.js";
 
 /**
- * Occurrence-schedule evidence from the number of selections (schema 1: injections): the first
+ * Occurrence-schedule evidence from the number of selections: the first
  * min(selections, schedule length) scheduled ordinals are completed.
  */
 export function scheduleEvidence(trigger: OccurrenceScheduleTrigger, selections: number): ScheduleEvidence {
@@ -26,39 +19,11 @@ export function scheduleEvidence(trigger: OccurrenceScheduleTrigger, selections:
 }
 
 /**
- * The operation ids of the requests the trigger counted, in occurrence order: OPERATION_OBSERVED
- * events matching the target, leaving out operations rejected as `request_body_too_large`.
- */
-function countedOperationIds(fault: Fault, events: readonly AgentChaosEvent[]): string[] {
-  const matches = compileTarget(fault.target);
-  const oversized = new Set(
-    eventsOfType(events, "OPERATION_FAILED")
-      .filter((event) => event.payload.failure_kind === "request_body_too_large")
-      .map((event) => event.payload.operation_id),
-  );
-  return eventsOfType(events, "OPERATION_OBSERVED")
-    .map((event) => event.payload)
-    .filter((op) => matches(op.method, op.path) && !oversized.has(op.operation_id))
-    .map((op) => op.operation_id);
-}
-
-/**
- * Probability-window evidence from the operation ids the trigger counted (in occurrence order)
- * and the ids it selected (schema 1: injected), in sequence order.
+ * Probability-window evidence from how many operations the trigger counted, the ids of (at least)
+ * the first min(that, window end) of them in occurrence order (ordinals past the window never
+ * take part) and the ids it selected, in sequence order.
  */
 export function probabilityEvidence(
-  trigger: SeededProbabilityTrigger,
-  counted: readonly string[],
-  injectedIds: readonly string[],
-): ProbabilityEvidence {
-  return probabilityEvidenceOf(trigger, counted.length, counted, injectedIds);
-}
-
-/**
- * `probabilityEvidence` from how many operations were counted and the ids of (at least) the
- * first min(that, window end) of them: ordinals past the window never take part.
- */
-export function probabilityEvidenceOf(
   trigger: SeededProbabilityTrigger,
   countedTotal: number,
   counted: readonly string[],
@@ -93,15 +58,4 @@ export function probabilityEvidenceOf(
     consistent:
       injectedIds.length === expectedIds.length && injectedIds.every((id, i) => id === expectedIds[i]),
   };
-}
-
-/** Trigger evidence of analysis.md; null for a baseline (no fault configured). */
-export function computeTriggerEvidence(
-  fault: Fault | null,
-  events: readonly AgentChaosEvent[],
-): TriggerEvidence | null {
-  if (fault === null) return null;
-  return fault.trigger.kind === "occurrence_schedule"
-    ? scheduleEvidence(fault.trigger, eventsOfType(events, "FAULT_INJECTED").length)
-    : probabilityEvidence(fault.trigger, countedOperationIds(fault, events), injectedOperationIds(events));
 }

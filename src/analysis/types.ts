@@ -1,5 +1,14 @@
-/** The analysed result of one run: what every reporter (report.json, summary, ...) is built from. */
+/**
+ * The analysed result of a run: what the reports, the summary and the reporters are built from.
+ * `RunAnalysis` is the internal model's (report schema 4); `Schema1Analysis` the schema-1 shape
+ * report schemas 2 and 3 are built from (schema-1.ts). Both share the metrics and trigger evidence.
+ */
+import type { CheckOutcome } from "../checks/types.js";
 import type { RunResult } from "../events/types.js";
+import type { FailureKindV2 } from "../events/types-v2.js";
+import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
+
+export type { CheckOutcome } from "../checks/types.js";
 
 export interface Metrics {
   readonly faultsInjected: number;
@@ -14,7 +23,7 @@ export interface Metrics {
   readonly workloadInterrupted: boolean;
 }
 
-/** One row per fault-related OPERATION_FAILED (analysis.md). Field names as in the report. */
+/** One row per fault-related OPERATION_FAILED (schema 1). Field names as in the report. */
 export interface EvidenceRow {
   readonly failed_operation_id: string;
   readonly retry_operation_id: string | null;
@@ -48,13 +57,74 @@ export interface ProbabilityEvidence {
 
 export type TriggerEvidence = ScheduleEvidence | ProbabilityEvidence;
 
-export interface Analysis {
+/** The schema-1 shape of an analysis. */
+export interface Schema1Analysis {
   readonly result: RunResult;
   readonly reasonCode: string;
   readonly metrics: Metrics;
   readonly recovery: RecoveryEvidence;
   /** null for a baseline (no fault configured). */
   readonly trigger: TriggerEvidence | null;
+  readonly diagnostics: readonly string[];
+  /** Timestamps of the first and last event (null without events). */
+  readonly timing: { readonly startedAt: string; readonly completedAt: string } | null;
+}
+
+export interface DependencyEvidence {
+  readonly name: string;
+  readonly operationsObserved: number;
+  readonly failedOperations: number;
+  /** The safe base URL the run recorded (`{port}` resolved), or null when none was recorded. */
+  readonly baseUrl: string | null;
+}
+
+export interface FaultEvidence {
+  readonly id: string;
+  /** Operation ids of its selections (FAULT_INJECTED, and FAULT_NOT_APPLIED another_fault_acted), in sequence order. */
+  readonly selections: readonly string[];
+  /** Its FAULT_INJECTED events. */
+  readonly injected: number;
+  /** Its FAULT_NOT_APPLIED events (every reason). */
+  readonly notApplied: number;
+  /** Trigger evidence counted on its selections. */
+  readonly trigger: TriggerEvidence;
+  /** Its rows that need resolving (none unless `expect: recover`) and the resolved ones among them. */
+  readonly recovery: { readonly required: number; readonly successful: number };
+}
+
+/** One row per fault-related OPERATION_FAILED that can be attributed to a fault. */
+export interface RecoveryRow {
+  readonly faultId: string;
+  readonly failedOperationId: string;
+  readonly retryOperationId: string | null;
+  readonly recoveryLatencyMs: number | null;
+  readonly failureKind: FailureKindV2;
+  readonly expect: Expectation;
+  /** The first operation that retried this row's chain after the failure, if any. */
+  readonly retriedBy: string | null;
+}
+
+export interface Recovery {
+  readonly mode: RecoveryMode;
+  /** Rows of `recover` faults. */
+  readonly required: number;
+  /** Resolved rows of `recover` faults. */
+  readonly successful: number;
+  readonly rows: readonly RecoveryRow[];
+}
+
+/** The analysis of a run in the internal model. */
+export interface RunAnalysis {
+  readonly result: RunResult;
+  readonly reasonCode: string;
+  readonly metrics: Metrics;
+  /** In scenario order. */
+  readonly dependencies: readonly DependencyEvidence[];
+  /** In scenario order. */
+  readonly faults: readonly FaultEvidence[];
+  readonly recovery: Recovery;
+  /** The checks that are not `off`, in the order retry_after, retry_storm, duplicate_writes. */
+  readonly checks: readonly CheckOutcome[];
   readonly diagnostics: readonly string[];
   /** Timestamps of the first and last event (null without events). */
   readonly timing: { readonly startedAt: string; readonly completedAt: string } | null;

@@ -1,3 +1,9 @@
+/**
+ * The verdict of a run in the internal model: the precedence table of docs/evidence.md ("Result
+ * and reason, schema 2") over the evidence. Rules 1–6 are shared with schema 1
+ * (schema-1-verdict.ts).
+ */
+import { checkReason } from "../checks/evaluate.js";
 import type { RunErrorPayload, RunResult, WorkloadCompletedPayload } from "../events/types.js";
 import {
   DIAGNOSTICS,
@@ -7,7 +13,19 @@ import {
   tooManyInjections,
   windowIncomplete,
 } from "./diagnostics.js";
-import type { RecoveryEvidence, TriggerEvidence } from "./types.js";
+import type { RunEvidence } from "./evidence.js";
+import {
+  aboutFault,
+  duplicateInjection,
+  enforcedCheckHint,
+  faultNotApplied,
+  faultNotTriggered,
+  partialResponseAccepted,
+  UNKNOWN_FAULT_EVIDENCE,
+  unattributedFailure,
+  unexpectedRetry,
+} from "./fault-diagnostics.js";
+import type { RecoveryRow } from "./types.js";
 
 /** What rules 1–6 look at: the run and the workload, not the fault. */
 export interface RunFacts {
@@ -19,22 +37,12 @@ export interface RunFacts {
   readonly duplicateSequences: boolean;
 }
 
-/** Everything the precedence table looks at, already extracted from the events. */
-export interface VerdictFacts extends RunFacts {
-  /** FAULT_INJECTED operation ids in sequence order. */
-  readonly injectedOperationIds: readonly string[];
-  readonly recovery: RecoveryEvidence;
-  /** null exactly when no fault is configured. */
-  readonly trigger: TriggerEvidence | null;
-}
-
 export interface Verdict {
   readonly result: RunResult;
   readonly reasonCode: string;
   readonly diagnostics: readonly string[];
 }
 
-type Rule = (facts: VerdictFacts) => Verdict | undefined;
 type RunRule = (facts: RunFacts) => Verdict | undefined;
 
 export const failed = (reasonCode: string, diagnostic: string): Verdict => ({
@@ -43,12 +51,10 @@ export const failed = (reasonCode: string, diagnostic: string): Verdict => ({
   diagnostics: [diagnostic],
 });
 
-const hasRepeats = (values: readonly string[]): boolean => new Set(values).size !== values.length;
-
 /**
- * Rules 1–6 of analysis.md, which schema 2 keeps (v2/evidence.md, with rule 4a between
- * `timedOut` and the exit code rules). Between rules 4 and 5 a completion without an exit code
- * counts as not completed, the way the strict report reader re-derives the pair (reports.md),
+ * Rules 1–6, which both tables keep (the internal model's with rule 4a between `timedOut` and
+ * the exit code rules). Between rules 4 and 5 a completion without an exit code
+ * counts as not completed, the way the strict report reader re-derives the pair (docs/reports.md),
  * so every report this produces passes that reader.
  */
 export const RUN_RULES = {
@@ -69,60 +75,154 @@ export const RUN_RULES = {
     f.duplicateSequences ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateSequences) : undefined,
 } as const satisfies Record<string, RunRule>;
 
-/** analysis.md "Result and reason": the first rule that applies wins. */
+/** Everything the table looks at: the evidence, the rows of configured faults, the other failures. */
+interface VerdictFacts extends RunEvidence {
+  readonly rows: readonly RecoveryRow[];
+  /** Fault-related failures that belong to no configured fault. */
+  readonly unattributed: readonly string[];
+}
+
+type Rule = (facts: VerdictFacts) => Verdict | undefined;
+
+/** FAILED with one diagnostic per item, when there is any item. */
+function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: T) => string) {
+  return items.length === 0
+    ? undefined
+    : ({ result: "FAILED", reasonCode, diagnostics: items.map(describe) } satisfies Verdict);
+}
+
+const passed = (reasonCode: string): Verdict => ({ result: "PASSED", reasonCode, diagnostics: [] });
+
+const unresolvedRecoverRows = (rows: readonly RecoveryRow[]) =>
+  rows.filter((row) => row.expect === "recover" && row.retryOperationId === null);
+
+/**
+ * Rules 1–20 in order. A completion without an exit code counts as not
+ * completed (as in schema 1) before rule 4a: a workload that never reported its exit did not
+ * end well, whatever it retried.
+ */
 const RULES: readonly Rule[] = [
   RUN_RULES.runError,
   RUN_RULES.notCompleted,
   RUN_RULES.interrupted,
   RUN_RULES.timedOut,
   RUN_RULES.exitCodeNotRecorded,
+  /* 4a */ ({ rows, label }) =>
+    failedFor(
+      "UNEXPECTED_RETRY",
+      rows.filter((row) => row.expect === "give_up" && row.retriedBy !== null),
+      (row) => unexpectedRetry(row, label),
+    ),
   RUN_RULES.exitCodeMismatch,
   RUN_RULES.duplicateSequences,
-  /* 7 */ (f) =>
-    f.trigger === null ? { result: "PASSED", reasonCode: "BASELINE_SUCCEEDED", diagnostics: [] } : undefined,
-  /* 8 */ ({ trigger: t }) =>
-    t?.kind === "seeded_probability" && !t.consistent
-      ? failed("INTERNAL_ERROR", DIAGNOSTICS.probabilityContradicted)
-      : undefined,
-  /* 9 */ (f) =>
-    f.injectedOperationIds.length === 0
-      ? failed("FAULT_NOT_TRIGGERED", DIAGNOSTICS.faultNotTriggered)
-      : undefined,
+  /* 7 */ ({ faults }) => (faults.length === 0 ? passed("BASELINE_SUCCEEDED") : undefined),
+  /* 8 */ ({ faults }) =>
+    failedFor(
+      "INTERNAL_ERROR",
+      faults.filter(({ evidence: { trigger: t } }) => t.kind === "seeded_probability" && !t.consistent),
+      ({ fault }) => aboutFault(fault.id, DIAGNOSTICS.probabilityContradicted),
+    ),
+  /* 9 */ ({ faults }) =>
+    failedFor(
+      "FAULT_NOT_TRIGGERED",
+      faults.filter(({ evidence }) => evidence.selections.length === 0),
+      ({ fault, observed }) => faultNotTriggered(fault.id, observed ?? ""),
+    ),
   /* 10 */ (f) =>
-    hasRepeats(f.injectedOperationIds) ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateInjection) : undefined,
-  /* 11 */ ({ trigger: t, injectedOperationIds: ids }) =>
-    t?.kind === "occurrence_schedule" && ids.length > t.scheduledOccurrences.length
-      ? failed("INTERNAL_ERROR", tooManyInjections(t.scheduledOccurrences.length, ids.length))
-      : undefined,
-  /* 12 */ ({ trigger: t }) =>
-    t?.kind === "occurrence_schedule" && !t.completed
-      ? failed(
-          "FAULT_SCHEDULE_INCOMPLETE",
-          scheduleIncomplete(t.scheduledOccurrences.length, t.completedOccurrences.length),
-        )
-      : undefined,
-  /* 13 */ ({ trigger: t }) =>
-    t?.kind === "seeded_probability" && !t.completed
-      ? failed(
-          "TRIGGER_WINDOW_INCOMPLETE",
+    failedFor(
+      "INTERNAL_ERROR",
+      [
+        ...f.duplicateInjections.map((id) => duplicateInjection(f.label(id))),
+        ...(f.unknownFaultEvidence ? [UNKNOWN_FAULT_EVIDENCE] : []),
+        ...f.unattributed.map((id) => unattributedFailure(f.label(id))),
+      ],
+      (sentence) => sentence,
+    ),
+  /* 11 */ ({ faults }) =>
+    failedFor(
+      "INTERNAL_ERROR",
+      faults.filter(
+        ({ evidence: { trigger: t, selections } }) =>
+          t.kind === "occurrence_schedule" && selections.length > t.scheduledOccurrences.length,
+      ),
+      ({ fault, evidence }) =>
+        aboutFault(
+          fault.id,
+          tooManyInjections(
+            evidence.trigger.kind === "occurrence_schedule"
+              ? evidence.trigger.scheduledOccurrences.length
+              : 0,
+            evidence.selections.length,
+          ),
+        ),
+    ),
+  /* 12 */ ({ faults }) =>
+    failedFor(
+      "FAULT_SCHEDULE_INCOMPLETE",
+      faults.flatMap(({ fault, evidence: { trigger: t } }) =>
+        t.kind === "occurrence_schedule" && !t.completed ? [{ id: fault.id, t }] : [],
+      ),
+      ({ id, t }) =>
+        aboutFault(id, scheduleIncomplete(t.scheduledOccurrences.length, t.completedOccurrences.length)),
+    ),
+  /* 13 */ ({ faults }) =>
+    failedFor(
+      "TRIGGER_WINDOW_INCOMPLETE",
+      faults.flatMap(({ fault, evidence: { trigger: t } }) =>
+        t.kind === "seeded_probability" && !t.completed ? [{ id: fault.id, t }] : [],
+      ),
+      ({ id, t }) =>
+        aboutFault(
+          id,
           windowIncomplete(t.window.endOccurrence - t.window.startOccurrence + 1, t.evaluatedOccurrences),
-        )
-      : undefined,
-  /* 14 */ ({ recovery: r }) =>
-    r.required === 0 ? { result: "PASSED", reasonCode: "FAULT_TOLERATED", diagnostics: [] } : undefined,
-  /* 15 */ ({ recovery: r }) =>
-    r.successful < r.required
-      ? failed("RECOVERY_NOT_OBSERVED", recoveryNotObserved(r.required, r.successful))
+        ),
+    ),
+  /* 14 */ ({ notApplied, label }) =>
+    failedFor("FAULT_NOT_APPLIED", notApplied, (event) =>
+      faultNotApplied(event.fault_id, label(event.operation_id), event.reason),
+    ),
+  /* 15 */ ({ rows }) => (rows.length === 0 ? passed("FAULT_TOLERATED") : undefined),
+  /* 16 */ ({ rows, label }) =>
+    failedFor(
+      "PARTIAL_RESPONSE_ACCEPTED",
+      unresolvedRecoverRows(rows).filter((row) => row.failureKind === "injected_stream_truncated"),
+      (row) => partialResponseAccepted(row, label),
+    ),
+  /* 17 */ ({ faults, rows }) => {
+    const unresolved = new Set(unresolvedRecoverRows(rows).map((row) => row.faultId));
+    return failedFor(
+      "RECOVERY_NOT_OBSERVED",
+      faults.filter(({ fault }) => unresolved.has(fault.id)),
+      ({ fault, evidence: { recovery } }) =>
+        aboutFault(fault.id, recoveryNotObserved(recovery.required, recovery.successful)),
+    );
+  },
+  /* 18 */ ({ checks }) => {
+    const enforced = checks.find((check) => check.mode === "enforce" && check.passed === false);
+    return enforced === undefined
+      ? undefined
+      : failedFor(
+          checkReason(enforced.name),
+          [...enforced.diagnostics, enforcedCheckHint(enforced.name)],
+          (sentence) => sentence,
+        );
+  },
+  /* 19 */ ({ rows }) =>
+    rows.some((row) => row.retryOperationId !== null)
+      ? { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", diagnostics: [] }
       : undefined,
 ];
 
-const RECOVERED: Verdict = { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", diagnostics: [] };
-
-/** The result, reason code and diagnostics: rules 1–15 in order, else rule 16. */
-export function decideVerdict(facts: VerdictFacts): Verdict {
+/** The result, reason code and diagnostics: rules 1–19 in order, else rule 20. */
+export function decideVerdict(evidence: RunEvidence, rows: readonly RecoveryRow[]): Verdict {
+  const facts: VerdictFacts = {
+    ...evidence,
+    rows,
+    unattributed: evidence.failures.flatMap((row) => (row.faultId === null ? [row.failedOperationId] : [])),
+  };
   for (const rule of RULES) {
     const verdict = rule(facts);
     if (verdict !== undefined) return verdict;
   }
-  return RECOVERED;
+  return passed("FAILURE_HANDLED");
 }

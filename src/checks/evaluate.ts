@@ -1,28 +1,8 @@
-import type { Timeline } from "../analysis/v2/timeline.js";
 import type { CheckName, ChecksConfig } from "../scenario/types-v2.js";
-import { CHECK_NAMES, CHECKS } from "./registry.js";
-import type { CheckDefinition, CheckOutcome } from "./types.js";
+import { CHECKS } from "./registry.js";
+import type { CheckDefinition, CheckOutcome, Finding } from "./types.js";
 
 const REGISTRY: { readonly [N in CheckName]: CheckDefinition<N> } = CHECKS;
-
-function evaluate<N extends CheckName>(
-  name: N,
-  timeline: Timeline,
-  config: ChecksConfig[N],
-  workloadRan: boolean,
-): CheckOutcome | null {
-  if (config.mode === "off") return null;
-  if (!workloadRan) return notEvaluated(name, config.mode);
-  const check: CheckDefinition<N> = REGISTRY[name];
-  const findings = check.find(timeline, config);
-  return {
-    name,
-    mode: config.mode,
-    passed: findings.length === 0,
-    findings,
-    diagnostics: findings.map((finding) => check.describe(finding, config, timeline.label)),
-  };
-}
 
 /**
  * A check of a run whose workload never ran (a dependency or the workload could not be
@@ -33,11 +13,27 @@ export function notEvaluated(name: CheckName, mode: CheckOutcome["mode"]): Check
 }
 
 /**
- * The checks that are not `off`, evaluated in registry order (not evaluated when the workload
- * never ran). `report` checks never decide the result.
+ * A check's outcome from its findings, naming operations by `label`; null when the check is
+ * `off`, not evaluated when the workload never ran.
  */
-export function evaluateChecks(timeline: Timeline, config: ChecksConfig, workloadRan = true): CheckOutcome[] {
-  return CHECK_NAMES.flatMap((name) => evaluate(name, timeline, config[name], workloadRan) ?? []);
+export function checkOutcome(
+  name: CheckName,
+  config: ChecksConfig,
+  findings: readonly Finding[],
+  label: (operationId: string) => string,
+  workloadRan: boolean,
+): CheckOutcome | null {
+  const own = config[name];
+  if (own.mode === "off") return null;
+  if (!workloadRan) return notEvaluated(name, own.mode);
+  const check = REGISTRY[name] as CheckDefinition<CheckName>;
+  return {
+    name,
+    mode: own.mode,
+    passed: findings.length === 0,
+    findings,
+    diagnostics: findings.map((finding) => check.describe(finding as never, own as never, label)),
+  };
 }
 
 /** The reason code a check gives when it is enforced and has findings. */

@@ -4,7 +4,7 @@ import { retryAfterCheck } from "./retry-after.js";
 import { retryStormCheck } from "./retry-storm.js";
 import type { CheckDefinition } from "./types.js";
 
-/** Every check by name; also the order of rule 18 and of the report's `checks`. */
+/** Every check by name; also the order of rule 18 (docs/evidence.md) and of the report's `checks`. */
 export const CHECKS = {
   retry_after: retryAfterCheck,
   retry_storm: retryStormCheck,

@@ -1,4 +1,3 @@
-import { retryGaps } from "./retries.js";
 import { coversDependency } from "./scope.js";
 import type { CheckDefinition } from "./types.js";
 
@@ -13,22 +12,18 @@ export function isTooEarly(gapMs: number, retryAfterMs: number): boolean {
 /** `retry_after`: a retry whose previous failure asked for a wait, observed before it was over. */
 export const retryAfterCheck: CheckDefinition<"retry_after"> = {
   reason: "RETRY_AFTER_NOT_HONOURED",
-  find: (timeline, config) =>
-    retryGaps(timeline).flatMap((retry) =>
-      retry.retryAfterMs !== null &&
-      isTooEarly(retry.gapMs, retry.retryAfterMs) &&
-      retry.dependency !== null &&
-      coversDependency(config, retry.dependency)
-        ? [
-            {
-              operation_id: retry.retryId,
-              failed_operation_id: retry.failedId,
-              retry_after_ms: retry.retryAfterMs,
-              gap_ms: retry.gapMs,
-            },
-          ]
-        : [],
-    ),
   describe: (finding, _config, label) =>
     `operation ${label(finding.failed_operation_id)} was retried ${finding.gap_ms} ms after a response that asked for ${finding.retry_after_ms} ms`,
+  retry: (gap, config) =>
+    gap.retryAfterMs !== null &&
+    isTooEarly(gap.gapMs, gap.retryAfterMs) &&
+    gap.dependency !== null &&
+    coversDependency(config, gap.dependency)
+      ? {
+          operation_id: gap.retryId,
+          failed_operation_id: gap.failedId,
+          retry_after_ms: gap.retryAfterMs,
+          gap_ms: gap.gapMs,
+        }
+      : null,
 };

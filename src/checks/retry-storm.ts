@@ -1,4 +1,4 @@
-import { chainDependency, retryGaps } from "./retries.js";
+import type { ChecksConfig } from "../scenario/types-v2.js";
 import { coversDependency } from "./scope.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 
@@ -9,30 +9,23 @@ import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from 
  */
 export const retryStormCheck: CheckDefinition<"retry_storm"> = {
   reason: "RETRY_STORM",
-  find: (timeline, config) => {
-    const findings: RetryStormFinding[] = [];
-    const covered = (dependency: string | null) =>
-      dependency !== null && coversDependency(config, dependency);
-    for (const chain of timeline.chains) {
-      const first = chain[0];
-      if (first !== undefined && chain.length > config.maxAttempts && covered(chainDependency(chain)))
-        findings.push({ first_operation_id: first.id, operations: chain.length });
-    }
-    for (const retry of retryGaps(timeline)) {
-      if (retry.retryAfterMs === null && retry.gapMs < config.minGapMs && covered(retry.dependency))
-        findings.push({
-          operation_id: retry.retryId,
-          failed_operation_id: retry.failedId,
-          gap_ms: retry.gapMs,
-        });
-    }
-    return findings;
-  },
   describe: (finding, config, label) =>
     isChainFinding(finding)
       ? `the retry chain of operation ${label(finding.first_operation_id)} has ${finding.operations} operations, more than ${config.maxAttempts}`
       : `operation ${label(finding.failed_operation_id)} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
+  chain: (chain, config) =>
+    chain.operations > config.maxAttempts && covered(config, chain.dependency)
+      ? { first_operation_id: chain.firstOperationId, operations: chain.operations }
+      : null,
+  retry: (gap, config) =>
+    gap.retryAfterMs === null && gap.gapMs < config.minGapMs && covered(config, gap.dependency)
+      ? { operation_id: gap.retryId, failed_operation_id: gap.failedId, gap_ms: gap.gapMs }
+      : null,
 };
+
+function covered(config: ChecksConfig["retry_storm"], dependency: string | null): boolean {
+  return dependency !== null && coversDependency(config, dependency);
+}
 
 export function isChainFinding(finding: RetryStormFinding): finding is RetryStormChainFinding {
   return "first_operation_id" in finding;

@@ -1,7 +1,6 @@
 /**
  * What a check looks at (see docs/checks.md): every check may be limited to some dependencies;
- * `duplicate_writes` also to some methods and paths. Both analyzers (batch and streaming) use
- * these predicates, so they agree.
+ * `duplicate_writes` also to some methods and paths. The checks' hooks use these predicates.
  *
  * Model calls are not writes: by their API's contract a request to a model creates nothing that a
  * repeat would duplicate. Unless `paths` is given, `duplicate_writes` leaves out every POST whose
@@ -39,11 +38,12 @@ export function writeMatcher(
   readonly path: string;
 }) => boolean {
   const methods = new Set<string>(config.methods);
-  const paths = config.paths?.map((glob) => compileTarget({ method: null, path: glob })) ?? null;
+  const paths =
+    config.paths?.map((glob) => compileTarget({ kind: "http", method: null, path: glob })) ?? null;
   return (op) => {
     if (op.protocol !== "http" || !coversDependency(config, op.dependency)) return false;
     if (!methods.has(op.method.toUpperCase())) return false;
     if (paths === null) return !isModelCall(op.method, op.path);
-    return paths.some((matches) => matches(op.method, op.path));
+    return paths.some((matches) => matches({ method: op.method, path: op.path }));
   };
 }

@@ -1,9 +1,56 @@
 /**
- * The checks of v2/evidence.md: pure functions from a run's timeline to findings, each finding an
- * object of ids and integers only. One file per check, one registry (registry.ts).
+ * The checks (docs/checks.md): incremental folds the analysis calls with the facts it derives
+ * while reading a run, each returning findings — objects of ids and integers only. One file per
+ * check, one registry (registry.ts).
  */
-import type { Timeline } from "../analysis/v2/timeline.js";
+import type {
+  OperationFailedPayloadV2,
+  OperationObservedPayloadV2,
+  OperationSucceededPayloadV2,
+} from "../events/types-v2.js";
 import type { CheckMode, CheckName, ChecksConfig } from "../scenario/types-v2.js";
+
+/** Where an event stands: its position in sequence order ("after" compares these) and its time. */
+export interface Position {
+  readonly index: number;
+  readonly elapsedMs: number;
+}
+
+export type At<P> = Position & { readonly payload: P };
+
+/** What the checks read of one operation: its first event of each kind. */
+export interface OperationFacts {
+  readonly id: string;
+  /** The order in which operations were first named by an event. */
+  readonly order: number;
+  readonly observed: At<OperationObservedPayloadV2> | null;
+  readonly failure: At<OperationFailedPayloadV2> | null;
+  readonly success: At<OperationSucceededPayloadV2> | null;
+}
+
+/**
+ * A retry (an operation with a RETRY_OBSERVED) and its previous failure: the latest
+ * OPERATION_FAILED of a member of its retry chain before the retry's OPERATION_OBSERVED
+ * (docs/checks.md). A retry without an earlier failure in its chain has none.
+ */
+export interface RetryGap {
+  readonly retryId: string;
+  /** The retry's dependency (null when it was never observed). */
+  readonly dependency: string | null;
+  readonly failedId: string;
+  /** Retry observed `elapsed_ms` − previous failure `elapsed_ms`. */
+  readonly gapMs: number;
+  /** What the previous failure's response asked for, or null. */
+  readonly retryAfterMs: number | null;
+}
+
+/** A retry chain of two or more operations. */
+export interface RetryChain {
+  readonly firstOperationId: string;
+  /** The dependency of its operations (retries never cross dependencies); null if none was observed. */
+  readonly dependency: string | null;
+  readonly operations: number;
+}
 
 /** `retry_after`: a retry observed sooner than its previous failure asked (minus the tolerance). */
 export interface RetryAfterFinding {
@@ -49,16 +96,30 @@ export interface FindingOf {
 
 export type Finding = FindingOf[CheckName];
 
-/** One check: how it finds, the reason code when enforced, and how a finding reads. */
+/**
+ * One check: the reason code when enforced, how a finding reads, and one hook per fact the
+ * analysis derives, of which a check defines those it needs. A check's findings are those of
+ * its `chain` hook, then of `retry`, then of `repeat`, each in the order given below.
+ */
 export interface CheckDefinition<N extends CheckName> {
   readonly reason: string;
-  readonly find: (timeline: Timeline, config: ChecksConfig[N]) => FindingOf[N][];
   /** One sentence naming the operations (by `label`, see docs/explore.md) and the numbers. */
   readonly describe: (
     finding: FindingOf[N],
     config: ChecksConfig[N],
     label: (operationId: string) => string,
   ) => string;
+  /** Every retry, in sequence order, with the failure before it in its chain. */
+  readonly retry?: (gap: RetryGap, config: ChecksConfig[N]) => FindingOf[N] | null;
+  /** Every retry chain of two or more operations, in the order of their first operations. */
+  readonly chain?: (chain: RetryChain, config: ChecksConfig[N]) => FindingOf[N] | null;
+  /** Whether an operation's response was lost after the upstream accepted it (a write to watch). */
+  readonly lostWrite?: (op: OperationFacts, config: ChecksConfig[N]) => boolean;
+  /**
+   * An operation of the same dependency and fingerprint as a lost write, observed after the loss
+   * (pairs in the order of the lost write, then of the later operation).
+   */
+  readonly repeat?: (lost: OperationFacts, later: OperationFacts) => FindingOf[N] | null;
 }
 
 /** A check that is not `off`, evaluated. */

@@ -1,7 +1,7 @@
+import { type CliIo, EXIT } from "../support/cli-io.js";
+import { packageVersion } from "../support/version.js";
 import { type ArgsSpec, asksForHelp, type ParsedArgs, parseCommandArgs } from "./args.js";
-import { type CliIo, EXIT } from "./io.js";
 import { usageError } from "./usage.js";
-import { packageVersion } from "./version.js";
 
 export const HELP = `Usage: agentchaos <command> [options]
 
@@ -10,14 +10,16 @@ decide from recorded evidence whether it PASSED, RECOVERED or FAILED.
 
 Commands:
   run <scenario> [--output-dir PATH] [--reporter LIST]
+      [--trials N] [--jobs N] [--min-pass-rate R]
                                        run an experiment (default output: .agentchaos/runs);
                                        a folder means its scenario.yaml
   suite <scenario-or-folder>... [--jobs N] [--shard I/N] [--output-dir DIR]
         [--reporter LIST] [--grep TEXT] [--grep-invert TEXT] [--exclude GLOB]...
-        [--fail-fast] [--quiet]
+        [--fail-fast] [--quiet] [--trials N] [--min-pass-rate R]
                                        run many scenarios (default output: .agentchaos/suites)
   explore <scenario> [--menu FILE] [--depth 1|2] [--budget N] [--jobs N]
           [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
+          [--trials N] [--min-pass-rate R]
                                        inject each fault into each call the agent makes
                                        (default output: .agentchaos/explore)
   validate <scenario>                  check a scenario file (or a folder's scenario.yaml)
@@ -39,6 +41,8 @@ Options:
   --help                               print this help
 
 Reporters (--reporter, a comma list): junit, ctrf, html, json.
+Trials (--trials N, 1 to 100): run each experiment N times in parallel under --jobs and
+judge its pass rate; --min-pass-rate R (0 to 1, default 1) is the least that passes.
 Exit codes: 0 passed or recovered, 1 failed, 2 invalid input or usage,
 3 setup or internal error, 130 interrupted.
 `;
@@ -56,12 +60,20 @@ function only(args: ParsedArgs): string {
 
 const OUTPUT_DIR = { type: "string", needs: "a path" } as const;
 const REPORTER = { type: "string", needs: "a list of reporters" } as const;
+const TRIALS = { type: "string", needs: "a number" } as const;
+const MIN_PASS_RATE = { type: "string", needs: "a number from 0 to 1" } as const;
 
 /** Every command but help and version. Adding a command is adding one entry. */
 const COMMANDS: Readonly<Record<string, Command>> = {
   run: {
     needs: "a scenario file",
-    options: { "output-dir": OUTPUT_DIR, reporter: REPORTER },
+    options: {
+      "output-dir": OUTPUT_DIR,
+      reporter: REPORTER,
+      trials: TRIALS,
+      jobs: { type: "string", needs: "a number" },
+      "min-pass-rate": MIN_PASS_RATE,
+    },
     positionals: { min: 1, max: 1 },
     execute: async (args, io) => (await import("./commands/run.js")).runCommand(args, io),
   },
@@ -96,6 +108,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       exclude: { type: "string", needs: "a glob", repeatable: true },
       "fail-fast": { type: "boolean" },
       quiet: { type: "boolean" },
+      trials: TRIALS,
+      "min-pass-rate": MIN_PASS_RATE,
     },
     positionals: { min: 1, max: Number.POSITIVE_INFINITY },
     execute: async (args, io) => (await import("./commands/suite.js")).suiteCommand(args, io),
@@ -111,6 +125,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       seed: { type: "string", needs: "a number" },
       "output-dir": OUTPUT_DIR,
       reporter: REPORTER,
+      trials: TRIALS,
+      "min-pass-rate": MIN_PASS_RATE,
     },
     positionals: { min: 1, max: 1 },
     execute: async (args, io) => (await import("./commands/explore.js")).exploreCommand(args, io),

@@ -1,5 +1,5 @@
-import { terminalSafe } from "../terminal-text.js";
-import { type CliIo, EXIT } from "./io.js";
+import { type CliIo, EXIT } from "../support/cli-io.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 /** Prints a one-line usage error and returns exit code 2. */
 export function usageError(io: CliIo, message: string): number {

@@ -1,4 +1,4 @@
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "../support/errors.js";
 
 export type EventsErrorCode =
   | "EVENTS_NOT_FOUND"

@@ -41,7 +41,7 @@ export const integerRecord: FieldCheck = {
   expected: "an object of integers",
 };
 
-/** One of a fixed set of strings; the message lists the set (contract words, not file content). */
+/** One of a fixed set of strings; the message lists the set (documented words, not file content). */
 export function oneOf(values: readonly string[]): FieldCheck {
   const allowed = new Set(values);
   return {

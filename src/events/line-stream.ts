@@ -1,10 +1,78 @@
+/**
+ * Reading events.jsonl line by line: the file is read through the one regular-file reader (a
+ * FIFO, socket, device or folder is refused, nothing blocks), one chunk and one line at a time,
+ * and every line is bounded by `EVENT_LINE_MAX_BYTES`.
+ */
 import { isUtf8 } from "node:buffer";
-import { open } from "node:fs/promises";
-import { decodeLine, fileError, type ReadEventsOptions, truncatedTail } from "./reader.js";
+import { readLines } from "../support/line-reader.js";
+import { FileReadError, sizeText } from "../support/regular-file.js";
+import { EventsError } from "./events-error.js";
 
-/** Bytes read at a time: the whole file is never in memory. */
-const CHUNK_BYTES = 1024 * 1024;
-const EMPTY = Buffer.alloc(0);
+/**
+ * The longest line of events.jsonl read (65 MiB). The longest field of an event is an
+ * operation's `path`: bounded by HTTP's header limit for HTTP, and by the message for MCP over
+ * stdio, whose JSON-RPC lines pass through up to 64 MiB; the envelope adds far less than 1 MiB.
+ */
+export const EVENT_LINE_MAX_BYTES = 65 * 1024 * 1024;
+
+export interface ReadEventsOptions {
+  /**
+   * Drop a last line that has no final `\n` (what a crash mid-write leaves) instead of
+   * failing with `EVENTS_TRUNCATED`. The dropped line is not parsed at all.
+   */
+  readonly allowTruncatedTail?: boolean;
+}
+
+/** The error of a last line without its final newline. */
+export function truncatedTail(line: number): EventsError {
+  return new EventsError(
+    "EVENTS_TRUNCATED",
+    `Invalid event on line ${line}: the last line is not terminated.`,
+    {
+      line,
+      keyPath: "",
+    },
+  );
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A line's bytes as text; `EVENTS_INVALID` when they are not valid UTF-8. */
+export function decodeLine(bytes: Uint8Array, line: number): string {
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  try {
+    return utf8.decode(bytes);
+  } catch (cause) {
+    throw new EventsError("EVENTS_INVALID", `Invalid event on line ${line}: the line is not valid UTF-8.`, {
+      line,
+      keyPath: "",
+      cause,
+    });
+  }
+}
+
+/**
+ * The `EventsError` of a file that cannot be read: `EVENTS_NOT_FOUND`, `EVENTS_UNREADABLE` (its
+ * message says why: not a regular file, a read failure), or `EVENTS_INVALID` for a line over
+ * the limit.
+ */
+export function fileError(cause: unknown): EventsError {
+  if (cause instanceof EventsError) return cause;
+  if (cause instanceof FileReadError) {
+    if (cause.code === "FILE_NOT_FOUND")
+      return new EventsError("EVENTS_NOT_FOUND", "Events file not found.", { cause });
+    if (cause.code === "FILE_LINE_TOO_LONG") {
+      const line = cause.line ?? 0;
+      return new EventsError(
+        "EVENTS_INVALID",
+        `Invalid event on line ${line}: the line is longer than the ${sizeText(EVENT_LINE_MAX_BYTES)} limit.`,
+        { line, keyPath: "", cause },
+      );
+    }
+    return new EventsError("EVENTS_UNREADABLE", `Events file ${cause.reason}.`, { cause });
+  }
+  return new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
+}
 
 /**
  * Reads an events file line by line, strictly (the rules and errors of `readEvents`), handing
@@ -17,42 +85,15 @@ export async function streamEventLines<E>(
   take: (event: E) => boolean,
   options: ReadEventsOptions = {},
 ): Promise<"read" | "stopped"> {
-  let file: Awaited<ReturnType<typeof open>>;
+  let read: Awaited<ReturnType<typeof readLines>>;
   try {
-    file = await open(path, "r");
-  } catch (cause) {
-    throw fileError(cause);
+    read = await readLines(path, EVENT_LINE_MAX_BYTES, (bytes, lineNumber) =>
+      take(parseLine(decodeLine(bytes, lineNumber), lineNumber)),
+    );
+  } catch (error) {
+    throw error instanceof FileReadError ? fileError(error) : error;
   }
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry: Buffer = EMPTY;
-    let lineNumber = 0;
-    for (;;) {
-      let bytesRead: number;
-      try {
-        ({ bytesRead } = await file.read(chunk, 0, CHUNK_BYTES, null));
-      } catch (cause) {
-        throw fileError(cause);
-      }
-      if (bytesRead === 0) break;
-      const data = chunk.subarray(0, bytesRead);
-      let start = 0;
-      for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
-        lineNumber += 1;
-        // A line begun in the previous chunk is joined with its end (a short copy).
-        const bytes =
-          carry.length === 0 ? data.subarray(start, end) : Buffer.concat([carry, data.subarray(0, end)]);
-        carry = EMPTY;
-        const text = isUtf8(bytes) ? bytes.toString("utf8") : decodeLine(bytes, lineNumber);
-        if (!take(parseLine(text, lineNumber))) return "stopped";
-        start = end + 1;
-      }
-      // The unfinished line is copied: `chunk` is reused for the next read.
-      carry = start < bytesRead ? Buffer.concat([carry, data.subarray(start)]) : carry;
-    }
-    if (carry.length > 0 && options.allowTruncatedTail !== true) throw truncatedTail(lineNumber + 1);
-    return "read";
-  } finally {
-    await file.close();
-  }
+  if (read.stopped) return "stopped";
+  if (read.tail.length > 0 && options.allowTruncatedTail !== true) throw truncatedTail(read.lines + 1);
+  return "read";
 }

@@ -1,4 +1,4 @@
-/** The payload keys and value checks of event schema 2 (spec v2/evidence.md "Events schema 2"). */
+/** The payload keys and value checks of event schema 2 (docs/events.md "Events schema 2"). */
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import {
   boolean,
@@ -46,7 +46,7 @@ export const NOT_APPLIED_REASONS = Object.keys({
 const protocol = oneOf(["http", "mcp"]);
 
 /**
- * The payload keys of every schema-2 event type after `kind`, in contract order, with the check
+ * The payload keys of every schema-2 event type after `kind`, in documented order, with the check
  * each value must pass. Types whose payload is unchanged reuse the schema-1 entry.
  */
 export const PAYLOAD_FIELDS_V2 = {

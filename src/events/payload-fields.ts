@@ -40,7 +40,7 @@ const RUN_RESULTS = Object.keys({ PASSED: true, RECOVERED: true, FAILED: true } 
 const http: FieldCheck = { test: (v) => v === "http", expected: '"http"' };
 
 /**
- * The payload keys of every event type after `kind`, in contract order (events.md), with the
+ * The payload keys of every event type after `kind`, in documented order (docs/events.md), with the
  * check each value must pass.
  */
 export const PAYLOAD_FIELDS = {

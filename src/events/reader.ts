@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { EventsError } from "./events-error.js";
 import {
   type FieldCheck,
@@ -11,20 +10,14 @@ import {
   uuid,
 } from "./field-checks.js";
 import { parseJsonLine } from "./json-line.js";
+import { type ReadEventsOptions, streamEventLines, truncatedTail } from "./line-stream.js";
 import { PAYLOAD_FIELDS } from "./payload-fields.js";
 import { PAYLOAD_FIELDS_V2 } from "./payload-fields-v2.js";
 import { type AgentChaosEvent, EVENT_COMPONENT } from "./types.js";
 import { type AgentChaosEventV2, EVENT_COMPONENT_V2 } from "./types-v2.js";
 
 export { EventsError, type EventsErrorCode } from "./events-error.js";
-
-export interface ReadEventsOptions {
-  /**
-   * Drop a last line that has no final `\n` (what a crash mid-write leaves) instead of
-   * failing with `EVENTS_TRUNCATED`. The dropped line is not parsed at all.
-   */
-  readonly allowTruncatedTail?: boolean;
-}
+export type { ReadEventsOptions } from "./line-stream.js";
 
 /** What differs between the event schemas: the version, the payload shapes and the components. */
 interface Profile {
@@ -34,7 +27,7 @@ interface Profile {
 }
 
 /**
- * A key as it may appear in an error: identifier-like names (all contract keys are) as they
+ * A key as it may appear in an error: identifier-like names (all documented keys are) as they
  * are; anything else is not repeated, since a key is file content too.
  */
 function showKey(key: string): string {
@@ -61,7 +54,7 @@ function profileOf(
   components: Readonly<Record<string, string>>,
 ): Profile {
   const types = Object.keys(payloadFields);
-  /** Envelope keys in contract order; `type`, `component` and `payload` are checked separately. */
+  /** Envelope keys in documented order; `type`, `component` and `payload` are checked separately. */
   const envelope = shapeOf({
     schema_version: { test: (v) => v === version, expected: String(version) },
     event_id: uuid,
@@ -150,7 +143,7 @@ function parseWith(profile: Profile, line: string, lineNumber: number): unknown 
 }
 
 /**
- * Parses and strictly validates one line of events.jsonl (events.md): exactly the envelope
+ * Parses and strictly validates one line of events.jsonl (docs/events.md): exactly the envelope
  * keys, exactly the payload keys of the type, `type` equal to `payload.kind`, the component of
  * the type, integers written as integers. Throws `EventsError` (`EVENTS_INVALID`) naming the
  * line and the key path. Key order is not checked.
@@ -159,21 +152,9 @@ export function parseEventLine(line: string, lineNumber: number): AgentChaosEven
   return parseWith(V1, line, lineNumber) as AgentChaosEvent;
 }
 
-/** `parseEventLine` for event schema 2 (v2/evidence.md): the same rules with the schema-2 payloads. */
+/** `parseEventLine` for event schema 2 (docs/events.md): the same rules with the schema-2 payloads. */
 export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEventV2 {
   return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
-}
-
-/** The error of a last line without its final newline. */
-export function truncatedTail(line: number): EventsError {
-  return new EventsError(
-    "EVENTS_TRUNCATED",
-    `Invalid event on line ${line}: the last line is not terminated.`,
-    {
-      line,
-      keyPath: "",
-    },
-  );
 }
 
 /**
@@ -194,56 +175,14 @@ export function parseEventsText(text: string, options: ReadEventsOptions = {}): 
   return events;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** A line's bytes as text; `EVENTS_INVALID` when they are not valid UTF-8. */
-export function decodeLine(bytes: Uint8Array, line: number): string {
-  try {
-    return utf8.decode(bytes);
-  } catch (cause) {
-    throw new EventsError("EVENTS_INVALID", `Invalid event on line ${line}: the line is not valid UTF-8.`, {
-      line,
-      keyPath: "",
-      cause,
-    });
-  }
-}
-
-async function readBytes(path: string): Promise<Uint8Array> {
-  try {
-    return await readFile(path);
-  } catch (cause) {
-    throw fileError(cause);
-  }
-}
-
-/** `EVENTS_NOT_FOUND` or `EVENTS_UNREADABLE` for a failure to open or read the file. */
-export function fileError(cause: unknown): EventsError {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") {
-    return new EventsError("EVENTS_NOT_FOUND", "Events file not found.", { cause });
-  }
-  return new EventsError("EVENTS_UNREADABLE", "Events file is unreadable.", { cause });
-}
-
-/**
- * Decodes and parses the lines of an events file one at a time (the whole text is never one
- * string); the tail after the last newline stays bytes, since a crash may have cut a UTF-8
- * sequence.
- */
-function parseLines<E>(
-  bytes: Uint8Array,
-  options: ReadEventsOptions,
+/** Reads a whole events file with `parseLine` (see `streamEventLines`), the events in an array. */
+async function readAll<E>(
+  path: string,
   parseLine: (line: string, lineNumber: number) => E,
-): E[] {
+  options: ReadEventsOptions,
+): Promise<E[]> {
   const events: E[] = [];
-  let start = 0;
-  for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
-    const line = events.length + 1;
-    events.push(parseLine(decodeLine(bytes.subarray(start, end), line), line));
-    start = end + 1;
-  }
-  if (start < bytes.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
+  await streamEventLines(path, parseLine, (event) => events.push(event) > 0, options);
   return events;
 }
 
@@ -253,7 +192,7 @@ function parseLines<E>(
  * `parseEventsText`).
  */
 export async function readEvents(path: string, options: ReadEventsOptions = {}): Promise<AgentChaosEvent[]> {
-  return parseLines(await readBytes(path), options, parseEventLine);
+  return readAll(path, parseEventLine, options);
 }
 
 /** `readEvents` for event schema 2: every line must be a valid schema-2 event. */
@@ -261,7 +200,7 @@ export async function readEventsV2(
   path: string,
   options: ReadEventsOptions = {},
 ): Promise<AgentChaosEventV2[]> {
-  return parseLines(await readBytes(path), options, parseEventLineV2);
+  return readAll(path, parseEventLineV2, options);
 }
 
 /** The events of a file of either schema, tagged with it. */
@@ -273,11 +212,9 @@ export type AnyEvents =
  * The schema of a file, from its first complete line: 2 when that line is a JSON object with
  * `schema_version: 2`, otherwise 1 (so a first line that is not valid gets schema 1's error).
  */
-function schemaOf(bytes: Uint8Array): 1 | 2 {
-  const end = bytes.indexOf(10);
-  if (end === -1) return 1;
+function schemaOf(firstLine: string): 1 | 2 {
   try {
-    const first = parseJsonLine(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end)));
+    const first = parseJsonLine(firstLine);
     return isPlainObject(first) && first.schema_version === 2 ? 2 : 1;
   } catch {
     return 1;
@@ -291,8 +228,17 @@ function schemaOf(bytes: Uint8Array): 1 | 2 {
  * `readEvents`.
  */
 export async function readEventsAny(path: string, options: ReadEventsOptions = {}): Promise<AnyEvents> {
-  const bytes = await readBytes(path);
-  return schemaOf(bytes) === 2
-    ? { schema: 2, events: parseLines(bytes, options, parseEventLineV2) }
-    : { schema: 1, events: parseLines(bytes, options, parseEventLine) };
+  // Set by the parser of the first line (a closure the compiler does not follow).
+  let schema = null as 1 | 2 | null;
+  const events = await readAll(
+    path,
+    (line, lineNumber): AgentChaosEvent | AgentChaosEventV2 => {
+      schema ??= schemaOf(line);
+      return schema === 2 ? parseEventLineV2(line, lineNumber) : parseEventLine(line, lineNumber);
+    },
+    options,
+  );
+  return schema === 2
+    ? { schema: 2, events: events as AgentChaosEventV2[] }
+    : { schema: 1, events: events as AgentChaosEvent[] };
 }

@@ -8,6 +8,7 @@ import {
   type EventSinkV2,
 } from "./types-v2.js";
 import { UuidSource } from "./uuid-source.js";
+import { toSchema1Payload } from "./wire-schema-1.js";
 
 export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
 
@@ -43,7 +44,7 @@ function writeAllOnExit(): void {
 
 /**
  * The only writer of events.jsonl, with group commit. `emit` assigns the next sequence number
- * and serialises the envelope in contract order into a batch; the batch is written with one
+ * and serialises the envelope in documented order into a batch; the batch is written with one
  * synchronous `write` at the end of the event-loop turn in which the first of its events was
  * emitted (a `setImmediate`), or earlier when `flush` is called: the proxy's write barrier calls
  * it before any byte (or close) that follows an event. Lines are appended whole and in sequence
@@ -65,7 +66,9 @@ export class Recorder implements EventSink, EventSinkV2 {
   readonly #errorListeners: ((code: string) => void)[] = [];
   #writeError: string | null = null;
   readonly #ids = new UuidSource();
-  /** The envelope's constant parts, in contract order (the text JSON.stringify(event) gives). */
+  /** The run's wire form of an internal payload, chosen once by schema. */
+  readonly #wireForm: (payload: EventPayload | EventPayloadV2) => EventPayload | EventPayloadV2;
+  /** The envelope's constant parts, in documented order (the text JSON.stringify(event) gives). */
   readonly #opening: string;
   readonly #afterId: string;
   readonly #batch = Buffer.allocUnsafe(BATCH_BYTES);
@@ -83,6 +86,7 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.path = path;
     this.runId = runId;
     this.schemaVersion = schemaVersion;
+    this.#wireForm = schemaVersion === 1 ? toSchema1Payload : (payload) => payload;
     this.#opening = `{"schema_version":${schemaVersion},"event_id":"`;
     this.#afterId = `","run_id":${JSON.stringify(runId)},"sequence":`;
     this.#fd = openSync(path, "a");
@@ -119,7 +123,8 @@ export class Recorder implements EventSink, EventSinkV2 {
 
   emit<P extends EventPayload>(payload: P): AgentChaosEvent<P>;
   emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
-  emit(payload: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
+  emit(internal: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
+    const payload = this.#wireForm(internal);
     if (this.#fd === null) throw new Error("recorder is closed");
     const now = Date.now();
     if (now !== this.#stampedAt) {

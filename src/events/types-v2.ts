@@ -1,6 +1,6 @@
 /**
- * Event schema 2 (spec v2/evidence.md). Envelope as schema 1 with `schema_version: 2`; payload
- * keys are declared in their contract order: builders create payload objects with `kind` first
+ * Event schema 2 (docs/events.md). Envelope as schema 1 with `schema_version: 2`; payload
+ * keys are declared in their documented order: builders create payload objects with `kind` first
  * and the other keys in this order.
  */
 import type {
@@ -168,7 +168,7 @@ export const EVENT_COMPONENT_V2 = {
   RUN_COMPLETED: "orchestrator",
 } as const satisfies Record<EventTypeV2, Component>;
 
-/** One line of a schema-2 events.jsonl, envelope keys in contract order. */
+/** One line of a schema-2 events.jsonl, envelope keys in documented order. */
 export interface AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> {
   schema_version: 2;
   event_id: string;

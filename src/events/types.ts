@@ -1,5 +1,5 @@
 /**
- * Event schema 1 (spec events.md). Payload keys are declared in their contract order;
+ * Event schema 1 (docs/events.md). Payload keys are declared in their documented order;
  * builders must create payload objects with `kind` first and the other keys in this order.
  */
 
@@ -132,7 +132,7 @@ export type EventPayload =
 
 export type EventType = EventPayload["kind"];
 
-/** The component each event type is emitted by (events.md). */
+/** The component each event type is emitted by (docs/events.md). */
 export const EVENT_COMPONENT = {
   RUN_STARTED: "orchestrator",
   DEPENDENCY_STARTED: "dependency",
@@ -150,7 +150,7 @@ export const EVENT_COMPONENT = {
   RUN_COMPLETED: "orchestrator",
 } as const satisfies Record<EventType, Component>;
 
-/** One line of events.jsonl, envelope keys in contract order. */
+/** One line of events.jsonl, envelope keys in documented order. */
 export interface AgentChaosEvent<P extends EventPayload = EventPayload> {
   schema_version: 1;
   event_id: string;

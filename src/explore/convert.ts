@@ -1,11 +1,12 @@
 /**
- * The scenario explore starts from: schema 2, faults removed. A schema-1 scenario is converted
- * in memory (README, "Explore"): its one dependency becomes the http dependency `api`, its
- * `proxy_url_env` that dependency's `url_env`, its workload env values are escaped so that
- * schema 2's `${NAME}` and `$$` leave them as written; recovery and checks take schema 2's
- * defaults (`recovery: chain`, `retry_after` enforced).
+ * The scenario explore starts from: schema 2, faults removed. A schema-1 scenario goes through
+ * the same upgrade as every schema-1 run (see docs/explore.md): its one dependency becomes the
+ * http dependency `api`, its `proxy_url_env` that dependency's `url_env`, its workload env values
+ * are kept as written; recovery and checks take schema 2's defaults (`recovery: chain`,
+ * `retry_after` enforced). What schema 2 cannot say is refused.
  */
 
+import { LEGACY_DEPENDENCY, upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { Scenario } from "../scenario/types.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
@@ -13,14 +14,9 @@ import { DEFAULT_CHECKS } from "../scenario/v2/checks.js";
 import { ExploreError } from "./errors.js";
 
 /** The name a schema-1 scenario's dependency gets in schema 2. */
-export const CONVERTED_DEPENDENCY = "api";
+export const CONVERTED_DEPENDENCY = LEGACY_DEPENDENCY;
 
 const PORT = "{port}";
-
-/** `$` written twice: schema 2 reads `$$` as one literal `$`, so every value stays as written. */
-function escapeDollars(value: string): string {
-  return value.replace(/\$/g, () => "$$");
-}
 
 function fromSchema1(scenario: Scenario): ScenarioV2 {
   const { dependency, workload } = scenario;
@@ -40,35 +36,15 @@ function fromSchema1(scenario: Scenario): ScenarioV2 {
       `workload.proxy_url_env ${urlEnv} starts with AGENTCHAOS_, which schema 2 reserves; convert the scenario to schema 2 by hand`,
     );
   }
+  const { legacy: _legacy, ...upgraded } = upgradeScenario(scenario);
   return {
-    schemaVersion: 2,
-    name: scenario.name,
-    dependencies: [
-      {
-        name: CONVERTED_DEPENDENCY,
-        type: "http",
-        baseUrl: dependency.baseUrl,
-        start: dependency.start,
-        urlEnv,
-        protocol: "http",
-        ignoreJsonFields: [],
-        usesPortPlaceholder: false,
-      },
-    ],
-    workload: {
-      name: workload.name,
-      command: workload.command,
-      cwd: workload.cwd,
-      env: Object.fromEntries(
-        Object.entries(workload.env).map(([key, value]) => [key, escapeDollars(value)]),
-      ),
-    },
+    ...upgraded,
+    dependencies: upgraded.dependencies.map((entry) =>
+      entry.type === "http" && entry.name === LEGACY_DEPENDENCY ? { ...entry, urlEnv } : entry,
+    ),
     faults: [],
     recovery: "chain",
     checks: DEFAULT_CHECKS,
-    success: scenario.success,
-    timeoutSeconds: scenario.timeoutSeconds,
-    sourcePath: scenario.sourcePath,
   };
 }
 

@@ -1,5 +1,5 @@
-import { AgentChaosError } from "../errors.js";
 import type { ScenarioProblem } from "../scenario/errors.js";
+import { AgentChaosError } from "../support/errors.js";
 
 export type ExploreErrorCode =
   /** A schema-1 scenario that schema 2 cannot express. */

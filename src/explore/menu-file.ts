@@ -1,12 +1,11 @@
 /**
  * `--menu FILE`: a YAML list of fault bodies (type, its own keys, optional `expect`), validated
  * like a scenario's faults — every problem with its key path, line, column and a caret excerpt —
- * and with the same rules (v2/faults.md, v2/mcp.md). `target`, `trigger`, `dependency` and `id`
+ * and with the same rules (docs/faults.md, docs/mcp.md). `target`, `trigger`, `dependency` and `id`
  * are explore's to set.
  */
 import { LineCounter } from "yaml";
 import type * as z from "zod";
-import { readRegularFile } from "../bounded-read.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { toProblems } from "../scenario/problems.js";
@@ -14,6 +13,7 @@ import { readYamlDocument, toPlainData } from "../scenario/read-yaml.js";
 import { secretMasks } from "../scenario/secret-masks.js";
 import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
 import { validateFaults } from "../scenario/v2/faults.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { ExploreError } from "./errors.js";
 import { type MenuEntry, menuLabel } from "./menu.js";
 
@@ -171,21 +171,25 @@ export function parseMenu(bytes: Uint8Array, checks: MenuChecks = {}): MenuEntry
   return entries;
 }
 
-/** Reads and validates a menu file. */
-export async function loadMenu(path: string, checks: MenuChecks = {}): Promise<MenuEntry[]> {
-  const read = await readRegularFile(path, SCENARIO_LIMITS.maxBytes).catch((cause: unknown) => {
-    const code = (cause as NodeJS.ErrnoException | null)?.code;
-    if (code === "ENOENT" || code === "ENOTDIR")
-      throw new ExploreError("MENU_NOT_FOUND", "file not found", { cause });
-    throw new ExploreError("MENU_UNREADABLE", `cannot read the file (${code ?? "error"})`, { cause });
-  });
-  if (read.kind === "folder") throw new ExploreError("MENU_UNREADABLE", "is a folder, not a menu file");
-  if (read.kind === "not-regular") throw new ExploreError("MENU_UNREADABLE", "is not a regular file");
-  if (read.kind === "too-large") {
-    throw new ExploreError(
+function menuReadError(cause: unknown): ExploreError {
+  if (!(cause instanceof FileReadError)) throw cause;
+  if (cause.code === "FILE_NOT_FOUND") return new ExploreError("MENU_NOT_FOUND", "file not found", { cause });
+  if (cause.kind === "folder") return new ExploreError("MENU_UNREADABLE", "is a folder, not a menu file");
+  if (cause.code === "FILE_NOT_REGULAR")
+    return new ExploreError("MENU_UNREADABLE", `is not a regular file (a ${cause.kind})`);
+  if (cause.code === "FILE_TOO_LARGE") {
+    return new ExploreError(
       "MENU_UNREADABLE",
       `is larger than the limit of ${SCENARIO_LIMITS.maxBytes} bytes (1 MiB)`,
     );
   }
-  return parseMenu(read.bytes, checks);
+  return new ExploreError("MENU_UNREADABLE", `cannot read the file (${cause.errno ?? "error"})`, { cause });
+}
+
+/** Reads and validates a menu file. */
+export async function loadMenu(path: string, checks: MenuChecks = {}): Promise<MenuEntry[]> {
+  const bytes = await readRegularFile(path, SCENARIO_LIMITS.maxBytes).catch((cause: unknown) => {
+    throw menuReadError(cause);
+  });
+  return parseMenu(bytes, checks);
 }

@@ -1,10 +1,10 @@
 /**
- * The menu (explore.md step 2): the faults to try at each injection point. An entry is a fault
+ * The menu (docs/explore.md, step 3): the faults to try at each injection point. An entry is a fault
  * body (type, its own keys, optional `expect`); explore adds dependency, target and trigger per
  * point. The default menu depends on the point; a menu file's entries apply wherever their type
  * fits. Pure.
  */
-import { faultParameters } from "../report/v2/fault-parameters.js";
+import { faultParameters } from "../report/v4/fault-parameters.js";
 import type { DependencyV2, FaultV2, McpTarget } from "../scenario/types-v2.js";
 import type { ObservedPoint } from "./points.js";
 
@@ -45,7 +45,7 @@ const CLASSIC_HTTP = new Set([
   "http_disconnect",
 ]);
 
-/** Whether the fault's type can act on the point (v2/scenario.md pairings, v2/faults.md cut points). */
+/** Whether the fault's type can act on the point (docs/scenario.md pairings, docs/faults.md cut points). */
 export function typeFits(fault: FaultV2, point: ObservedPoint, dependency: DependencyV2): boolean {
   if (fault.type.startsWith("mcp_")) {
     if (point.protocol !== "mcp") return false;
@@ -89,7 +89,7 @@ const HTTP_TARGET = { kind: "http", method: null, path: "/" } as const;
 const MCP_TARGET: McpTarget = { kind: "mcp", method: null, name: "*" };
 const CUT = { afterEvents: 1, afterBytes: null } as const;
 
-/** The default menu (explore.md step 2), in column order. */
+/** The default menu (docs/explore.md, step 3), in column order. */
 export function defaultMenu(): MenuEntry[] {
   const http = { ...PLACEHOLDER, target: HTTP_TARGET };
   const mcp = { ...PLACEHOLDER, target: MCP_TARGET };

@@ -1,5 +1,5 @@
 /**
- * Which experiments explore can run (explore.md steps 3 and 4) and the scenario of each. Pure.
+ * Which experiments explore can run (docs/explore.md, steps 4–6) and the scenario of each. Pure.
  *
  * - Depth 1: one candidate per (point, menu entry that applies to it), in matrix order.
  * - Depth 2: ordered pairs of depth-1 experiments that passed or recovered, the first one's

@@ -1,5 +1,5 @@
 /**
- * Injection points (explore.md step 1): each operation a baseline run observed, named by
+ * Injection points (docs/explore.md, step 2): each operation a baseline run observed, named by
  * (dependency, method, exact path or MCP name, k), k its ordinal among that run's operations
  * with the same dependency, protocol, method and path. Pure functions of the events.
  */

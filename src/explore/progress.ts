@@ -1,5 +1,5 @@
 /** What the explore engine reports as it goes (the terminal and library callers listen). */
-import type { ExperimentRecord, RunRecord, UnavailableRecord } from "./document.js";
+import type { ExperimentRecord, RunRecord, UnavailableRecord } from "../report/explore-document.js";
 import type { MenuEntry } from "./menu.js";
 import type { InjectionPoint, SkippedPoint } from "./points.js";
 
@@ -15,6 +15,9 @@ export type ExploreProgress =
       readonly depth: 1 | 2;
       readonly budget: number;
       readonly baselineRuns: number;
+      /** Runs of each experiment (1: one, failures confirmed by a second). */
+      readonly trials: number;
+      readonly minPassRate: number;
     }
   | {
       readonly kind: "phase";

@@ -1,11 +1,11 @@
 /**
- * `replays/NN-<slug>.yaml` (explore.md step 6): for each failure, a complete schema-2 scenario
+ * `replays/NN-<slug>.yaml` (docs/explore.md, "Output"): for each failure, a complete schema-2 scenario
  * that reproduces it with `agentchaos run`. Relative `cwd`s are written from the replays folder.
  */
 import { join } from "node:path";
-import { writeFileAtomically } from "../reporters/write-file.js";
 import { makeFolders } from "../runtime/run-folder.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { writeFileAtomically } from "../support/write-file.js";
 import { scenarioText } from "./scenario-text.js";
 
 export const REPLAYS_FOLDER = "replays";

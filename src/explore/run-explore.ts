@@ -1,150 +1,74 @@
 /**
- * The explore engine (explore.md): baseline runs, injection points, the menu, depth-1 and
- * depth-2 experiments within the budget, confirmation runs, then the output folder —
- * `explore.json`, `replays/`, every run folder and the reporters' files. The `explore` command
- * and `exploreScenario` are thin shells over `explore()`.
+ * The explore engine (docs/explore.md): baseline runs, injection points, the menu, depth-1 and
+ * depth-2 experiments within the budget, confirmation runs (or trials, phases.ts), then the
+ * output folder — `explore.json`, `replays/`, every run folder and the reporters' files. The
+ * `explore` command and `exploreScenario` are thin shells over `explore()`.
  */
 import { availableParallelism } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import { writeExploreReporters } from "../reporters/explore-files.js";
-import type { ReporterName } from "../reporters/names.js";
-import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
-import { unsupportedFeature } from "../runtime/support.js";
-import type { AnyScenario } from "../scenario/parse.js";
-import type { DependencyV2, ScenarioV2 } from "../scenario/types-v2.js";
-import { unavailableFault } from "./availability.js";
-import { baseScenario } from "./convert.js";
 import {
   EXPLORE_FILE_NAME,
-  type ExperimentRecord,
   type ExploreDocument,
   type ExploreStatus,
   type RunRecord,
   serializeExplore,
   summarize,
   type UnavailableRecord,
-} from "./document.js";
+} from "../report/explore-document.js";
+import { writeExploreReporters } from "../reporters/explore-files.js";
+import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
+import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { unsupportedFeature } from "../runtime/support.js";
+import type { AnyScenario } from "../scenario/parse.js";
+import type { DependencyV2 } from "../scenario/types-v2.js";
+import { writeFileAtomically } from "../support/write-file.js";
+import { trialSettings } from "../trials/options.js";
+import { unavailableFault } from "./availability.js";
+import { baseScenario } from "./convert.js";
 import { ExploreError } from "./errors.js";
 import { applies, defaultMenu, type MenuEntry, menuBody } from "./menu.js";
 import { loadMenu } from "./menu-file.js";
+import {
+  checkOptions,
+  DEFAULT_BASELINE_RUNS,
+  DEFAULT_BUDGET,
+  DEFAULT_EXPLORE_DIR,
+  type ExploreDone,
+  type ExploreOptions,
+  type ExploreSettings,
+} from "./options.js";
+import { type PhaseContext, runPhase } from "./phases.js";
 import {
   type Candidate,
   depthOneCandidates,
   depthTwoCandidates,
   experimentScenario,
   type PassedSingle,
-  plannedFault,
 } from "./plan.js";
 import {
   type InjectionPoint,
   type ObservedPoint,
   observedPoints,
   operationCounts,
-  pointLabel,
   type SkippedPoint,
   stablePoints,
 } from "./points.js";
 import type { ExploreProgress } from "./progress.js";
+import {
+  compact,
+  experimentRecord,
+  isFlaky,
+  observedText,
+  type PlannedExperiment,
+  pointRecord,
+  skippedRecord,
+} from "./records.js";
 import { writeReplays } from "./replays.js";
 import { type Job, type RunSettings, runAll, runEvents } from "./runner.js";
-import { MAX_SEED, randomSeed, seededSample } from "./sample.js";
-import { faultData, scenarioText } from "./scenario-text.js";
+import { randomSeed, seededSample } from "./sample.js";
+import { scenarioText } from "./scenario-text.js";
 
-export const DEFAULT_EXPLORE_DIR = ".agentchaos/explore";
-export const DEFAULT_BUDGET = 200;
-export const DEFAULT_BASELINE_RUNS = 2;
-export const MAX_BASELINE_RUNS = 20;
-
-export interface ExploreOptions {
-  /** A menu file (relative to the working directory); default: the default menu. */
-  readonly menu?: string;
-  /** 1 (default): single faults; 2: then ordered pairs of passing singles. */
-  readonly depth?: 1 | 2;
-  /** Most experiments to run, confirmation runs not counted (default 200). */
-  readonly budget?: number;
-  /** Runs at once (default: the number of CPUs). */
-  readonly jobs?: number;
-  /** Baseline runs, each of which must pass (default 2). */
-  readonly baselineRuns?: number;
-  /** Seed of the sample taken over budget (default: a random one, recorded). */
-  readonly seed?: number;
-  /** Default `.agentchaos/explore`, relative to the working directory. */
-  readonly outputDir?: string;
-  /** Default `["junit", "html"]`; explore.json is always written. */
-  readonly reporters?: readonly ReporterName[];
-  /** Aborting it stops the explore like SIGINT: running experiments are stopped, finished ones kept. */
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: ExploreProgress) => void;
-}
-
-export interface ExploreSettings extends ExploreOptions {
-  /** Absolute; the menu path and the output folder resolve against it. */
-  readonly cwd: string;
-  readonly forceStop?: AbortSignal;
-}
-
-export interface ExploreDone {
-  readonly document: ExploreDocument;
-  /** Absolute explore folder. */
-  readonly folder: string;
-  /** Absolute paths: explore.json first, then the reporters' files. */
-  readonly written: readonly string[];
-  /** 0 nothing failed, 1 a failure or a failing baseline, 2 nothing to explore, 3 baseline setup error, 130 interrupted. */
-  readonly exitCode: number;
-}
-
-function checkOptions(options: ExploreOptions): void {
-  const bad = (message: string): never => {
-    throw new ExploreError("EXPLORE_BAD_OPTION", message);
-  };
-  const whole = (value: number | undefined, min: number, max: number): boolean =>
-    value === undefined || (Number.isSafeInteger(value) && value >= min && value <= max);
-  if (options.depth !== undefined && options.depth !== 1 && options.depth !== 2) bad("depth must be 1 or 2");
-  if (!whole(options.budget, 1, Number.MAX_SAFE_INTEGER)) bad("budget must be a positive integer");
-  if (!whole(options.jobs, 1, 9999)) bad("jobs must be a positive integer");
-  if (!whole(options.baselineRuns, 1, MAX_BASELINE_RUNS))
-    bad(`baseline runs must be an integer from 1 to ${MAX_BASELINE_RUNS}`);
-  if (!whole(options.seed, 0, MAX_SEED)) bad(`seed must be an integer from 0 to ${MAX_SEED}`);
-}
-
-/** An experiment while it is being run: its plan, its run, its confirmation. */
-interface Trial {
-  readonly id: string;
-  readonly candidate: Candidate;
-  readonly scenario: ScenarioV2;
-  run: RunRecord | null;
-  runFolder: string | null;
-  confirmation: RunRecord | null;
-}
-
-function pointRecord(point: InjectionPoint, menu: readonly string[]) {
-  return {
-    id: point.id,
-    label: pointLabel(point),
-    dependency: point.dependency,
-    protocol: point.protocol,
-    method: point.method,
-    path: point.path,
-    k: point.k,
-    relayed_events: point.relayedEvents,
-    menu,
-  };
-}
-
-function skippedRecord(point: SkippedPoint) {
-  return {
-    label: pointLabel(point),
-    dependency: point.dependency,
-    protocol: point.protocol,
-    method: point.method,
-    path: point.path,
-    k: point.k,
-    reason: point.reason,
-    seen_in_runs: point.seenInRuns,
-  };
-}
+export type { ExploreDone, ExploreOptions, ExploreSettings };
 
 /** The explore engine: returns the document, its folder, the files written and the exit code. */
 export async function explore(scenario: AnyScenario, settings: ExploreSettings): Promise<ExploreDone> {
@@ -163,6 +87,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   const baselineRuns = settings.baselineRuns ?? DEFAULT_BASELINE_RUNS;
   const seed = settings.seed ?? randomSeed();
   const reporters = settings.reporters ?? DEFAULT_SUITE_REPORTERS;
+  const { trials, minPassRate } = trialSettings(settings);
   const signal = settings.signal;
   const progress = (event: ExploreProgress): void => {
     try {
@@ -197,6 +122,8 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     depth,
     budget,
     baselineRuns,
+    trials,
+    minPassRate,
   });
 
   const runSettings: RunSettings = {
@@ -218,37 +145,45 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   let columns: MenuEntry[] = [];
   const notAvailable: UnavailableRecord[] = [];
   const candidates = { depth_1: 0, depth_2: 0 };
-  const trials: Trial[] = [];
+  const planned: PlannedExperiment[] = [];
 
   const finish = async (
     status: ExploreStatus,
     message: string | null,
     exitCode: number,
   ): Promise<ExploreDone> => {
-    const failures = trials.filter((trial) => trial.run?.result === "FAILED" && !isFlaky(trial));
+    const failures = planned.filter((each) => each.run?.result === "FAILED" && !isFlaky(each));
     const replayPaths = await writeReplays(
       folder,
       exploreId,
-      failures.map((trial) => ({
-        scenario: trial.scenario,
-        label: trial.candidate.key,
-        experimentId: trial.id,
-        observed: `${trial.run?.result} / ${trial.run?.reason_code}${trial.confirmation === null ? "" : " (confirmed by a second run)"}`,
+      failures.map((each) => ({
+        scenario: each.scenario,
+        label: each.candidate.key,
+        experimentId: each.id,
+        observed: observedText(each),
       })),
     );
-    const replayOf = new Map(failures.map((trial, index) => [trial, replayPaths[index] ?? null]));
-    const experiments = trials.flatMap((trial) =>
-      trial.run === null ? [] : [experimentRecord(trial, replayOf.get(trial) ?? null)],
+    const replayOf = new Map(failures.map((each, index) => [each, replayPaths[index] ?? null]));
+    const experiments = planned.flatMap((each) =>
+      each.run === null ? [] : [experimentRecord(each, replayOf.get(each) ?? null)],
     );
     const document: ExploreDocument = {
-      schema_version: 1,
+      schema_version: trials > 1 ? 2 : 1,
       explore_id: exploreId,
       scenario: { path: scenarioPath, name: base.name, schema_version: scenario.schemaVersion },
       started_at: startedAt,
       finished_at: new Date().toISOString(),
       status,
       message,
-      settings: { depth, budget, jobs, baseline_runs: baselineRuns, seed, menu: settings.menu ?? "default" },
+      settings: {
+        depth,
+        budget,
+        jobs,
+        baseline_runs: baselineRuns,
+        seed,
+        menu: settings.menu ?? "default",
+        ...(trials > 1 ? { trials, min_pass_rate: minPassRate } : {}),
+      },
       baseline,
       points: points.map((point) =>
         pointRecord(
@@ -352,25 +287,34 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   const singles = depthOneCandidates(points, columns, dependencyOf);
   candidates.depth_1 = singles.length;
   const chosen = seededSample(singles, budget, seed, (candidate) => candidate.key);
-  const plan = (list: readonly Candidate[]): Trial[] =>
+  const plan = (list: readonly Candidate[]): PlannedExperiment[] =>
     list.map((candidate) => {
-      const trial: Trial = {
-        id: `E${trials.length + 1}`,
+      const experiment: PlannedExperiment = {
+        id: `E${planned.length + 1}`,
         candidate,
         scenario: experimentScenario(base, candidate),
         run: null,
         runFolder: null,
         confirmation: null,
+        trials: null,
       };
-      trials.push(trial);
-      return trial;
+      planned.push(experiment);
+      return experiment;
     });
-  const jobOf = (trial: Trial): Job => ({
-    scenario: trial.scenario,
-    text: scenarioText(trial.scenario, textDir, [
-      `Explore ${exploreId}, experiment ${trial.id}: ${trial.candidate.key}`,
-    ]),
-  });
+  const phaseContext: PhaseContext = {
+    runSettings,
+    jobOf: (experiment) => ({
+      scenario: experiment.scenario,
+      text: scenarioText(experiment.scenario, textDir, [
+        `Explore ${exploreId}, experiment ${experiment.id}: ${experiment.candidate.key}`,
+      ]),
+    }),
+    progress,
+    trials,
+    minPassRate,
+    scenario: { path: scenarioPath, name: base.name },
+    now: Date.now,
+  };
   progress({
     kind: "plan",
     points,
@@ -381,41 +325,8 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     candidates: singles.length,
     planned: chosen.length,
   });
-  const runPhase = async (list: Trial[], phase: "depth_1" | "depth_2"): Promise<void> => {
-    const started = Date.now();
-    let done = 0;
-    progress({ kind: "phase", phase, total: list.length });
-    await runAll(list, jobOf, runSettings, (trial, finished) => {
-      trial.run = finished.run;
-      trial.runFolder = finished.runFolder;
-      done += 1;
-      const eta =
-        done === list.length ? 0 : Math.round(((Date.now() - started) / done) * (list.length - done));
-      progress({
-        kind: "experiment",
-        phase,
-        trial: experimentRecord(trial, null),
-        done,
-        total: list.length,
-        etaMs: eta,
-      });
-    });
-  };
-  const confirm = async (list: Trial[]): Promise<void> => {
-    const failed = list.filter((trial) => trial.run?.result === "FAILED");
-    if (failed.length === 0) return;
-    let done = 0;
-    progress({ kind: "phase", phase: "confirm", total: failed.length });
-    await runAll(failed, jobOf, runSettings, (trial, finished) => {
-      trial.confirmation = finished.run;
-      done += 1;
-      progress({ kind: "confirmation", trial: experimentRecord(trial, null), done, total: failed.length });
-    });
-  };
   const firstTrials = plan(chosen);
-  await runPhase(firstTrials, "depth_1");
-  if (interrupted()) return stopInterrupted();
-  await confirm(firstTrials);
+  await runPhase(firstTrials, "depth_1", phaseContext);
   if (interrupted()) return stopInterrupted();
 
   // 5. Depth 2.
@@ -443,47 +354,10 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
       planned: chosenPairs.length,
     });
     const pairTrials = plan(chosenPairs);
-    await runPhase(pairTrials, "depth_2");
-    if (interrupted()) return stopInterrupted();
-    await confirm(pairTrials);
+    await runPhase(pairTrials, "depth_2", phaseContext);
     if (interrupted()) return stopInterrupted();
   }
 
-  const anyFailed = trials.some((trial) => trial.run?.result === "FAILED" && !isFlaky(trial));
+  const anyFailed = planned.some((each) => each.run?.result === "FAILED" && !isFlaky(each));
   return finish("completed", null, anyFailed ? 1 : 0);
-}
-
-/** Drops the holes a partly finished baseline leaves (runs are kept in their order). */
-function compact(runs: RunRecord[]): void {
-  const kept = runs.filter((run) => run !== undefined);
-  runs.length = 0;
-  runs.push(...kept);
-}
-
-function isFlaky(trial: Trial): boolean {
-  return (
-    trial.run?.result === "FAILED" && trial.confirmation !== null && trial.confirmation.result !== "FAILED"
-  );
-}
-
-function experimentRecord(trial: Trial, replay: string | null): ExperimentRecord {
-  const run = trial.run as RunRecord;
-  return {
-    id: trial.id,
-    depth: trial.candidate.depth,
-    label: trial.candidate.key,
-    faults: trial.candidate.faults.map((planned) => ({
-      point: planned.point.id,
-      menu: planned.entry.id,
-      fault: faultData(plannedFault(planned)),
-    })),
-    result: run.result,
-    reason_code: run.reason_code,
-    exit_code: run.exit_code,
-    duration_ms: run.duration_ms,
-    run_folder: run.run_folder,
-    flaky: isFlaky(trial),
-    confirmation: trial.confirmation,
-    replay,
-  };
 }

@@ -6,12 +6,12 @@
 import { join, relative } from "node:path";
 import { readEventsV2 } from "../events/reader.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { experiment } from "../library/experiment.js";
+import type { RunRecord } from "../report/explore-document.js";
 import type { ReporterName } from "../reporters/names.js";
+import { experiment } from "../runtime/experiment.js";
+import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
+import { runScheduled } from "../runtime/run-scheduler.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
-import { fixedPorts } from "../suite/ports.js";
-import { runScheduled } from "../suite/scheduler.js";
-import type { RunRecord } from "./document.js";
 
 export interface RunSettings {
   /** The explore folder (absolute): run folders are made in it. */
@@ -33,15 +33,6 @@ export interface Finished {
   readonly run: RunRecord;
   /** The run folder (absolute), or null when none was made. */
   readonly runFolder: string | null;
-}
-
-/** The fixed ports of a scenario's dependencies (suites.md), read as the suite reads them. */
-export function scenarioPorts(scenario: ScenarioV2): number[] {
-  const dependencies: Record<string, unknown> = {};
-  for (const dependency of scenario.dependencies) {
-    if (dependency.type === "http") dependencies[dependency.name] = { base_url: dependency.baseUrl };
-  }
-  return fixedPorts({ dependencies });
 }
 
 /** Reasons of a run that could not be set up: they say nothing about the agent (a fault acts only on its traffic). */
@@ -107,7 +98,7 @@ export async function runAll<T>(
 ): Promise<void> {
   const scheduled = items.map((item) => {
     const job = jobOf(item);
-    return { item, job, ports: scenarioPorts(job.scenario) };
+    return { item, job, ports: scenarioFixedPorts(job.scenario) };
   });
   await runScheduled(scheduled, {
     jobs: settings.jobs,

@@ -1,6 +1,6 @@
 /**
- * The seeded sample taken when there are more candidate experiments than budget (explore.md
- * steps 3 and 4). Each candidate gets the SHA-256 of `<seed>:<key>` (its key names its points
+ * The seeded sample taken when there are more candidate experiments than budget (docs/explore.md,
+ * step 6). Each candidate gets the SHA-256 of `<seed>:<key>` (its key names its points
  * and menu entries, e.g. `llm POST /v1/chat/completions #1 | http_error status_code=503`); the
  * candidates with the smallest hashes (hex order, ties by key) are kept, in their original
  * order. The same seed and the same candidates always give the same sample, and a candidate's

@@ -1,11 +1,11 @@
 /**
- * A schema-2 scenario written back as scenario-file text (v2/scenario.md): what explore puts in
+ * A schema-2 scenario written back as scenario-file text (docs/scenario.md): what explore puts in
  * each run folder's `scenario.yaml` and in every replay. `parseScenario` of the text, with the
  * file placed in `baseDir`, gives the same scenario back (tested).
  */
 import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
-import { faultParameters, reportTarget } from "../report/v2/fault-parameters.js";
+import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
 import type { Trigger } from "../scenario/types.js";
 import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
 
@@ -105,7 +105,7 @@ function checksData(checks: ChecksConfig): Data {
   };
 }
 
-/** The scenario as plain file data, keys in the order scenario.md writes them. */
+/** The scenario as plain file data, keys in the order docs/scenario.md writes them. */
 export function scenarioData(scenario: ScenarioV2, baseDir: string): Data {
   return {
     schema_version: 2,

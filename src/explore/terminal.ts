@@ -5,10 +5,11 @@
  * on a terminal without NO_COLOR; the live `done/total` counter only on a terminal.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import type { LiveTerminal } from "../library/live-output.js";
-import { useColour } from "../runtime/terminal.js";
-import type { ExploreDocument } from "./document.js";
-import { cellText, exploreMatrix } from "./matrix.js";
+import type { ExploreDocument } from "../report/explore-document.js";
+import { rateText } from "../report/trials.js";
+import { cellText, exploreMatrix } from "../reporters/explore-matrix.js";
+import type { LiveTerminal } from "../runtime/live-output.js";
+import { formatEta, useColour } from "../runtime/terminal.js";
 import { pointLabel } from "./points.js";
 import type { ExploreProgress } from "./progress.js";
 import type { ExploreDone } from "./run-explore.js";
@@ -17,15 +18,6 @@ const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FA
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
-}
-
-/** `45s`, `3m05s`, `1h02m`. */
-export function formatEta(ms: number): string {
-  const total = Math.round(ms / 1000);
-  if (total < 60) return `${total}s`;
-  const minutes = Math.floor(total / 60);
-  if (minutes < 60) return `${minutes}m${String(total % 60).padStart(2, "0")}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 /** The matrix as text: a heading row, then one row per point; columns padded to their widest cell. */
@@ -84,7 +76,7 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
       switch (event.kind) {
         case "start":
           write(
-            `Agent Chaos explore\n\nScenario: ${event.scenarioName} (${event.scenarioPath})\nOutput:   ${shown(event.folder)}\nSeed:     ${event.seed}\nDepth: ${event.depth}   Budget: ${event.budget}   Jobs: ${event.jobs}\n\nBaseline: ${event.baselineRuns} ${event.baselineRuns === 1 ? "run" : "runs"}\n`,
+            `Agent Chaos explore\n\nScenario: ${event.scenarioName} (${event.scenarioPath})\nOutput:   ${shown(event.folder)}\nSeed:     ${event.seed}\nDepth: ${event.depth}   Budget: ${event.budget}   Jobs: ${event.jobs}\n${event.trials > 1 ? `Trials: ${event.trials} per experiment, minimum pass rate ${event.minPassRate}\n` : ""}\nBaseline: ${event.baselineRuns} ${event.baselineRuns === 1 ? "run" : "runs"}\n`,
           );
           break;
         case "baseline":
@@ -117,12 +109,16 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
         case "experiment": {
           const { trial, done, total, etaMs } = event;
           const eta = done < total ? `  (ETA ${formatEta(etaMs)})` : "";
+          const rate =
+            trial.trials === undefined
+              ? ""
+              : `  ${trial.trials.passed}/${trial.trials.trials} passed, pass rate ${rateText(trial.trials)}, ${trial.trials.class}`;
           write(
             line(
               trial.result,
               trial.reason_code,
               trial.duration_ms,
-              `[${done}/${total}] ${trial.label}${eta}`,
+              `[${done}/${total}] ${trial.label}${rate}${eta}`,
             ),
           );
           showCounter(`${done}/${total} done, about ${formatEta(etaMs)} left`);

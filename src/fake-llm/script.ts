@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
-import { AgentChaosError } from "../errors.js";
 import type { ScenarioProblem } from "../scenario/errors.js";
 import { toProblems } from "../scenario/problems.js";
+import { AgentChaosError } from "../support/errors.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { type Script, scriptSchema } from "./script-schema.js";
 
 export type ScriptErrorCode = "SCRIPT_NOT_FOUND" | "SCRIPT_UNREADABLE" | "SCRIPT_SYNTAX" | "SCRIPT_INVALID";
@@ -24,22 +24,24 @@ export class ScriptError extends AgentChaosError {
   }
 }
 
-function errnoCode(error: unknown): string {
-  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  return typeof code === "string" ? code : "unknown error";
-}
+/** The largest script read (1 MiB, as a scenario): a script is a hand-written list of rules. */
+export const SCRIPT_MAX_BYTES = 1024 * 1024;
 
 async function readText(path: string): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path, SCRIPT_MAX_BYTES);
   } catch (cause) {
-    const code = errnoCode(cause);
-    if (code === "ENOENT" || code === "ENOTDIR")
+    if (!(cause instanceof FileReadError)) throw cause;
+    if (cause.code === "FILE_NOT_FOUND")
       throw new ScriptError("SCRIPT_NOT_FOUND", "file not found", { cause });
-    if (code === "EISDIR")
+    if (cause.kind === "folder")
       throw new ScriptError("SCRIPT_UNREADABLE", "is a folder, not a script file", { cause });
-    throw new ScriptError("SCRIPT_UNREADABLE", `cannot read the file (${code})`, { cause });
+    if (cause.code === "FILE_UNREADABLE")
+      throw new ScriptError("SCRIPT_UNREADABLE", `cannot read the file (${cause.errno ?? "error"})`, {
+        cause,
+      });
+    throw new ScriptError("SCRIPT_UNREADABLE", cause.reason, { cause });
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

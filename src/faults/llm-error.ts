@@ -3,7 +3,7 @@ import type { FaultExecutor, FaultOf, SyntheticResponse } from "./types.js";
 
 type Provider = LlmErrorFault["provider"];
 
-/** The error `type` (and OpenAI `code`) a provider sends with a status (v2/faults.md). */
+/** The error `type` (and OpenAI `code`) a provider sends with a status (docs/faults.md). */
 function errorShape(provider: Provider, status: number): { type: string; code: string | null } {
   if (provider === "anthropic") {
     const type = ANTHROPIC_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");

@@ -1,5 +1,5 @@
-import type { InjectedFault, OperationIdentity } from "../proxy/operation.js";
-import { compileTargetV2 } from "../scenario/target.js";
+import type { InjectedFault, OperationIdentity } from "../events/operation.js";
+import { compileTarget } from "../scenario/target.js";
 import type { Fault } from "../scenario/types.js";
 import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
@@ -55,7 +55,7 @@ export function armFault(fault: HttpFault): ArmedFault {
   const executor = FAULT_EXECUTORS[fault.type] as FaultExecutor<HttpFault>;
   const trigger = createTriggerState(fault.trigger);
   const target = "kind" in fault.target ? fault.target : { kind: "http" as const, ...fault.target };
-  const matches = compileTargetV2(target);
+  const matches = compileTarget(target);
   const id = "id" in fault ? fault.id : "";
   // A jittered latency draws its delay when it is selected: each injection has its own parameters.
   const draw =

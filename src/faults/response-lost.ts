@@ -1,4 +1,4 @@
-import { BODY_LIMIT } from "../proxy/responses.js";
+import { BODY_LIMIT } from "../support/body-limit.js";
 import type { FaultContext, FaultExecutor, FaultOf, ResponseRelay, UpstreamControl } from "./types.js";
 
 /**

@@ -3,7 +3,7 @@ import { relayWithCut } from "./stream/cut-relay.js";
 import { cutParameters } from "./stream/parameters.js";
 import type { FaultExecutor, FaultOf } from "./types.js";
 
-/** The provider-shaped error event, byte for byte (v2/faults.md). */
+/** The provider-shaped error event, byte for byte (docs/faults.md). */
 export const ERROR_EVENT_FRAMES: Readonly<Record<StreamErrorEventFault["format"], string>> = {
   anthropic:
     'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',

@@ -1,6 +1,6 @@
+import type { FailureDetails } from "../events/operation.js";
 import type { FailureKind } from "../events/types.js";
 import type { FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
-import type { FailureDetails } from "../proxy/operation.js";
 import type { FaultV2 } from "../scenario/types-v2.js";
 
 /** A fixed response a fault answers with; never built from dependency traffic. */
@@ -77,7 +77,7 @@ export interface FaultContext {
     details?: FailureDetails,
   ): boolean;
   /**
-   * Schema 2: records that this fault, although selected, could not act (v2/faults.md); call it
+   * Schema 2: records that this fault, although selected, could not act (docs/faults.md); call it
    * before the operation's terminal event is recorded.
    */
   notApplied(reason: NotAppliedReason): void;

@@ -1,6 +1,6 @@
+import type { OperationIdentity } from "../events/operation.js";
+import { canonicalJsonHash } from "../proxy/canonical-hash.js";
 import { sha256Hex } from "../proxy/fingerprint.js";
-import { canonicalJson } from "../proxy/identity.js";
-import type { OperationIdentity } from "../proxy/operation.js";
 
 /** The recorded facts of one JSON-RPC request, computed where the request is read. */
 export interface McpRequestFacts {
@@ -21,7 +21,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** The target name of a request (v2/mcp.md, Operations): a name or URI, never an argument value. */
+/** The target name of a request (docs/mcp.md, Operations): a name or URI, never an argument value. */
 export function targetName(method: string, params: unknown): string {
   const key = NAMED_BY[method];
   if (key === undefined || !isRecord(params)) return "";
@@ -29,12 +29,15 @@ export function targetName(method: string, params: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-/** `body_hash` of an MCP operation: absent or null params hash as `null`; `_meta` never takes part. */
-export function paramsHash(params: unknown): string {
+/**
+ * `body_hash` of an MCP operation: absent or null params hash as `null`; `_meta` never takes
+ * part. `escapeFree`: the params were parsed from text without a backslash (a faster hash).
+ */
+export function paramsHash(params: unknown, escapeFree = false): string {
   if (params === undefined || params === null) return sha256Hex("null");
-  if (!isRecord(params) || !("_meta" in params)) return sha256Hex(canonicalJson(params));
+  if (!isRecord(params) || !("_meta" in params)) return canonicalJsonHash(params, escapeFree);
   const { _meta: _ignored, ...rest } = params;
-  return sha256Hex(canonicalJson(rest));
+  return canonicalJsonHash(rest, escapeFree);
 }
 
 export function requestFacts(method: string, params: unknown): McpRequestFacts {

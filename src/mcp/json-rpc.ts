@@ -1,6 +1,6 @@
 import { rawMember } from "./raw-member.js";
 
-/** How a JSON-RPC response ended its request (v2/mcp.md, terminal evidence). */
+/** How a JSON-RPC response ended its request (docs/mcp.md, terminal evidence). */
 export type ResponseOutcome =
   | { readonly kind: "result" }
   | { readonly kind: "tool_error" }

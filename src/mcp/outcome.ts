@@ -1,8 +1,8 @@
-import type { Operation, SuccessDetails } from "../proxy/operation.js";
+import type { Operation, SuccessDetails } from "../events/operation.js";
 import type { ResponseOutcome } from "./json-rpc.js";
 
 /**
- * Records the terminal evidence of a JSON-RPC response (v2/mcp.md): a result succeeds (status
+ * Records the terminal evidence of a JSON-RPC response (docs/mcp.md): a result succeeds (status
  * null), `isError: true` is a `tool_error`, an error an `rpc_error` with its code. Returns false,
  * recording nothing, when the operation already has its terminal event.
  */

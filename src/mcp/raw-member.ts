@@ -13,16 +13,20 @@ function skipWhitespace(text: string, at: number): number {
   return index;
 }
 
-/** `at` is an opening quote; returns the index just past the closing one. */
+/**
+ * `at` is an opening quote; returns the index just past the closing one. Quotes are found with
+ * `indexOf`; one is escaped when an odd run of backslashes stands right before it.
+ */
 function skipString(text: string, at: number): number {
   let index = at + 1;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (code === 0x5c) index += 2;
-    else if (code === 0x22) return index + 1;
-    else index++;
+  for (;;) {
+    const quote = text.indexOf('"', index);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > at && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    index = quote + 1;
   }
-  return index;
 }
 
 /** Returns the index just past the value starting at `at`. */

@@ -1,5 +1,5 @@
+import type { Operation } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
-import type { Operation } from "../proxy/operation.js";
 import type { ArmedMcpFault } from "./faults/registry.js";
 
 /** A fault that may act on an MCP operation: at the JSON-RPC layer, or (HTTP only) on its exchange. */
@@ -34,7 +34,7 @@ export class LatencyWaits {
 }
 
 /**
- * The selection section for one MCP operation, in one tick (proxy.md, Triggers): observe →
+ * The selection section for one MCP operation, in one tick (docs/triggers.md, Counting): observe →
  * abandon a delayed twin → retry link → every matching fault counts, the first selected acts,
  * later selections are recorded as not applied.
  */

@@ -1,4 +1,4 @@
-import { groupAlive, signalGroup } from "../runtime/process-group.js";
+import { groupAlive, signalGroup } from "../support/process-group.js";
 
 const POLL_MS = 20;
 

@@ -15,3 +15,8 @@ export function baseUrlParts(url: URL): BaseUrlParts {
         : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`,
   };
 }
+
+/** A URL's `hostname` as `net.connect` and the resolver take it: an IPv6 address without its brackets. */
+export function hostAddress(hostname: string): string {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { BODY_LIMIT } from "../support/body-limit.js";
 import { bodyHash } from "./fingerprint.js";
-import { BODY_LIMIT } from "./responses.js";
 
 export interface RequestBody {
   /** The whole body, or null when it is empty or exceeded the limit. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Operation } from "./operation.js";
+import type { Operation } from "../events/operation.js";
 
 /** One operation together with the workload's side of its HTTP exchange. */
 export interface Exchange {

@@ -19,6 +19,13 @@ function loadPool(): Promise<PoolConstructor> {
   return poolLoading;
 }
 
+/**
+ * The pool waits on a slow upstream as long as the fast lane does (forever: undici's own
+ * 300 s limits on the head and between body chunks would cut a slow stream the lane relays).
+ * The workload's own timeouts decide; a timeout nobody configured is a fault nobody injected.
+ */
+export const POOL_OPTIONS = { headersTimeout: 0, bodyTimeout: 0 } as const;
+
 /** One request as it goes upstream. */
 export interface UpstreamRequest {
   readonly method: string;
@@ -107,7 +114,7 @@ export class Upstream {
       }
       return null;
     }
-    this.#pool = new poolClass(this.#origin);
+    this.#pool = new poolClass(this.#origin, POOL_OPTIONS);
     return this.#pool;
   }
 

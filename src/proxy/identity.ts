@@ -1,10 +1,11 @@
 import type { IncomingMessage } from "node:http";
+import type { OperationIdentity } from "../events/operation.js";
 import type { RequestBody } from "./body.js";
+import { canonicalJsonHash } from "./canonical-hash.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
-import type { OperationIdentity } from "./operation.js";
 import type { RequestTarget } from "./request-target.js";
 
-/** What makes two requests "the same request" for one dependency (v2/scenario.md, identity). */
+/** What makes two requests "the same request" for one dependency (docs/scenario.md, identity). */
 export interface IdentityRule {
   /** The body hash that takes part in the fingerprint (`body_hash` itself stays the bytes' hash). */
   fingerprintBodyHash(body: RequestBody): string;
@@ -68,7 +69,7 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
         return body.hash;
       }
       for (const tokens of pointers) removeAt(parsed, tokens);
-      return sha256Hex(canonicalJson(parsed));
+      return canonicalJsonHash(parsed);
     },
   };
 }

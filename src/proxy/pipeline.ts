@@ -1,18 +1,25 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import type { OperationLedger } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
 import type { ResponseRelay } from "../faults/types.js";
+import { upstreamRequestHeaders } from "../support/http-headers.js";
 import { type RequestBody, readBody } from "./body.js";
+import { takeTurn } from "./connection-turns.js";
 import { type Exchange, failInternally } from "./exchange.js";
 import { createFaultContext } from "./fault-context.js";
 import type { Upstream } from "./forward.js";
-import { upstreamRequestHeaders } from "./headers.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
-import type { OperationLedger } from "./operation.js";
 import { defaultRelay } from "./relay.js";
 import { splitTarget } from "./request-target.js";
-import { FORWARDED_METHODS, METHOD_NOT_ALLOWED, REQUEST_TOO_LARGE, sendSynthetic } from "./responses.js";
+import {
+  FORWARDED_METHODS,
+  MALFORMED_REQUEST,
+  METHOD_NOT_ALLOWED,
+  REQUEST_TOO_LARGE,
+  sendSynthetic,
+} from "./responses.js";
 
 export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRelay) => ResponseRelay) => void;
 
@@ -57,7 +64,7 @@ export function createRequestHandler(
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
     // Every fault whose target matches counts the occurrence; the first selected one acts and
-    // any later selection is recorded as not applied (v2/scenario.md, Faults).
+    // any later selection is recorded as not applied (docs/scenario.md, Faults).
     let chosen: ArmedFault | null = null;
     const outvoted: ArmedFault[] = [];
     for (const fault of faults) {
@@ -93,6 +100,11 @@ export function createRequestHandler(
       receivedAt,
     );
     const exchange: Exchange = { operation, request, response, target: target.forward, body: body.bytes };
+    // A workload that leaves before any byte of its answer was sent got none, whatever the
+    // upstream answers later (an answer being streamed records its own end).
+    response.once("close", () => {
+      if (!response.headersSent) operation.fail("client_disconnected", null);
+    });
     try {
       if (body.tooLarge) {
         operation.observe();
@@ -112,9 +124,15 @@ export function createRequestHandler(
     }
   };
 
-  return (request, response) => {
+  const start = (request: IncomingMessage, response: ServerResponse) => {
     const receivedAt = performance.now();
     try {
+      if (request.httpVersion === "1.1" && request.headers.host === undefined) {
+        // HTTP/1.1 requires `Host`: refused as the fast lane refuses it, and the connection closes.
+        response.shouldKeepAlive = false;
+        sendSynthetic(response, MALFORMED_REQUEST);
+        return;
+      }
       if (!FORWARDED_METHODS.has(request.method ?? "")) {
         sendSynthetic(response, METHOD_NOT_ALLOWED);
         return;
@@ -130,4 +148,6 @@ export function createRequestHandler(
       response.destroy();
     }
   };
+
+  return (request, response) => takeTurn(request, response, () => start(request, response));
 }

@@ -1,7 +1,8 @@
-import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import type { ResponseRelay, SyntheticResponse, UpstreamControl } from "../faults/types.js";
+import { BODY_LIMIT } from "../support/body-limit.js";
+import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
 import type { Exchange } from "./exchange.js";
-import { clientResponseHeaders, isEventStream } from "./headers.js";
-import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
+import { sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
 import { settleUpstream } from "./settle.js";
 import { StreamRelay } from "./stream-relay.js";
 
@@ -75,8 +76,7 @@ class BufferedRelay implements ResponseRelay {
     this.#done = true;
     this.#chunks = [];
     this.#control?.abort();
-    this.#exchange.operation.fail("proxy_error", 502);
-    sendSynthetic(this.#exchange.response, UPSTREAM_TOO_LARGE);
+    this.#answerSynthetic(UPSTREAM_TOO_LARGE);
   }
 
   end(): void {
@@ -87,7 +87,8 @@ class BufferedRelay implements ResponseRelay {
     const status = this.#status;
     if (request.method !== "HEAD" && status !== 204 && status !== 304) headers["content-length"] = this.#size;
     if (response.destroyed) {
-      settleUpstream(operation, status, this.#headers);
+      // The workload left before its answer: it got none, whatever the upstream said.
+      operation.fail("client_disconnected", null);
       return;
     }
     try {
@@ -105,7 +106,17 @@ class BufferedRelay implements ResponseRelay {
     if (this.#done) return;
     this.#done = true;
     this.#chunks = [];
-    this.#exchange.operation.fail("proxy_error", 502);
-    sendSynthetic(this.#exchange.response, upstreamFailed(error));
+    this.#answerSynthetic(upstreamFailed(error));
+  }
+
+  /** The proxy's own 502 in place of the upstream's answer (recorded as such unless the workload left). */
+  #answerSynthetic(synthetic: SyntheticResponse): void {
+    const { operation, response } = this.#exchange;
+    if (response.destroyed) {
+      operation.fail("client_disconnected", null);
+      return;
+    }
+    operation.fail("proxy_error", 502);
+    sendSynthetic(response, synthetic);
   }
 }

@@ -1,7 +1,9 @@
-import type { ServerResponse } from "node:http";
+import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { SyntheticResponse } from "../faults/types.js";
+import { httpDate } from "./http-date.js";
+import { upstreamFailure } from "./upstream-failure.js";
 
-/** The methods the proxy forwards (proxy.md). */
+/** The methods the proxy forwards (docs/proxy.md). */
 export const FORWARDED_METHODS: ReadonlySet<string> = new Set([
   "DELETE",
   "GET",
@@ -11,9 +13,6 @@ export const FORWARDED_METHODS: ReadonlySet<string> = new Set([
   "POST",
   "PUT",
 ]);
-
-/** 10 MiB: the cap on a request body and on a buffered upstream body. */
-export const BODY_LIMIT = 10 * 1024 * 1024;
 
 const JSON_TYPE = { "Content-Type": "application/json" } as const;
 
@@ -36,18 +35,46 @@ export const METHOD_NOT_ALLOWED: SyntheticResponse = {
   body: '{"error": "method not supported by proxy"}',
 };
 
-/** The 502 of an upstream transport failure: the error's class name only, never its message. */
+/**
+ * Answer to a request the proxy cannot read (bad syntax, conflicting framing, a request cut
+ * short by a half-close): never recorded, never forwarded, and the connection closes after it.
+ */
+export const MALFORMED_REQUEST: SyntheticResponse = {
+  status: 400,
+  headers: JSON_TYPE,
+  body: '{"error": "malformed request"}',
+};
+
+/** Answer to a request head over the proxy's limit (see docs/proxy.md); the connection closes after it. */
+export const HEAD_TOO_LARGE: SyntheticResponse = {
+  status: 431,
+  headers: JSON_TYPE,
+  body: '{"error": "request head exceeds proxy limit"}',
+};
+
+/**
+ * The 502 of an upstream transport failure: the class name of the failure (one vocabulary
+ * for every path, see `upstreamFailure`), never the error's message.
+ */
 export function upstreamFailed(error: unknown): SyntheticResponse {
   return {
     status: 502,
     headers: JSON_TYPE,
-    body: `{"error": "upstream request failed", "detail": "${errorClassName(error)}"}`,
+    body: `{"error": "upstream request failed", "detail": "${upstreamFailure(error).constructor.name}"}`,
   };
 }
 
-function errorClassName(error: unknown): string {
-  const name = error instanceof Error ? error.constructor.name : "";
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : "Error";
+/**
+ * A complete fixed response as bytes, for a connection the proxy writes to itself: the same
+ * status line and header set Node's HTTP server writes for `sendSynthetic` (an answer to
+ * `HEAD` keeps its length and drops its body).
+ */
+export function syntheticBytes(synthetic: SyntheticResponse, keepAlive: boolean, head = false): Buffer {
+  const body = Buffer.from(synthetic.body, "utf8");
+  let text = `HTTP/1.1 ${synthetic.status} ${STATUS_CODES[synthetic.status] ?? "unknown"}\r\n`;
+  for (const [name, value] of Object.entries(synthetic.headers)) text += `${name}: ${value}\r\n`;
+  text += `content-length: ${body.length}\r\ndate: ${httpDate()}\r\nconnection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+  return head ? Buffer.from(text, "latin1") : Buffer.concat([Buffer.from(text, "latin1"), body]);
 }
 
 /** Writes a complete fixed response with its own framing. */

@@ -1,5 +1,5 @@
 /**
- * `retry_after_ms` of v2/evidence.md: the wait a response asked for. Pure; the proxy calls it
+ * `retry_after_ms` of docs/checks.md: the wait a response asked for. Pure; the proxy calls it
  * with the headers of the response the workload received and the time that response was sent.
  */
 
@@ -46,7 +46,7 @@ function utc(year: number, month: string, day: number, hour: number, minute: num
 }
 
 /**
- * An HTTP date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms) in
+ * An HTTP date (IMF-fixdate, or the obsolete RFC 850 and asctime forms of HTTP; docs/checks.md) in
  * ms since the epoch, or null. A two-digit RFC 850 year is the most recent year with those
  * digits that is not more than 50 years after `nowMs`.
  */
@@ -73,7 +73,7 @@ export function parseHttpDate(text: string, nowMs: number): number | null {
 }
 
 /**
- * The wait in whole milliseconds that a response asks for (v2/evidence.md `retry_after_ms`):
+ * The wait in whole milliseconds that a response asks for (docs/checks.md, `retry_after_ms`):
  * `retry-after-ms` when it is a non-negative decimal number (a fraction is rounded up);
  * otherwise `Retry-After` as integer seconds × 1000, or as an HTTP date minus
  * `responseTimeMs` (at least 0); otherwise, or when a value is malformed, null.

@@ -1,22 +1,19 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
+import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
-import type { Fault } from "../scenario/types.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { createLane, type Lane } from "./lane/lane.js";
 import { upstreamTarget } from "./lane/upstream-link.js";
-import { OperationLedger, type PayloadSink } from "./operation.js";
 import type { PipelineParts } from "./pipeline.js";
 import { guardConnections } from "./write-barrier.js";
 
 export interface ProxyOptions {
   readonly upstreamBaseUrl: string;
-  /** Schema 1: the scenario's one fault (or null). */
-  readonly fault?: Fault | null;
-  /** Schema 2: this dependency's faults, in scenario order (first selected acts). */
+  /** This dependency's faults, in scenario order (first selected acts); none by default. */
   readonly faults?: readonly ArmableHttpFault[];
   readonly sink: PayloadSink;
   /** Schema 2: the dependency name its events carry; absent = schema-1 events. */
@@ -37,7 +34,7 @@ export interface RunningProxy {
  * upstream URL is unusable or it cannot listen.
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const configured = options.faults ?? (options.fault == null ? [] : [options.fault]);
+  const configured = options.faults ?? [];
   let upstream: Upstream;
   try {
     upstream = new Upstream(options.upstreamBaseUrl);
@@ -57,11 +54,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // A proxy whose pipeline will serve requests has it, and undici, loaded before it listens.
   if (target === null || faults.length > 0) await Promise.all([pipeline.load(), upstream.ready()]);
   if (target === null) {
-    // Recorded events reach the file before any byte that follows them (events.md).
+    // Recorded events reach the file before any byte that follows them (docs/events.md).
     guardConnections(pipeline.server as HttpServer, ledger);
   } else {
     lane = createLane(
-      { ledger, holds, faults, identity, upstream: target, handOff: (socket) => pipeline.take(socket) },
+      {
+        ledger,
+        holds,
+        faults,
+        identity,
+        upstream: target,
+        handOff: (socket, unread, ended) => pipeline.take(socket, unread, ended),
+      },
       ledger,
     );
   }
@@ -130,12 +134,23 @@ class LazyPipeline {
     return this.#loading;
   }
 
-  /** Takes a connection from the fast lane (paused, unread bytes put back) and lets it flow again. */
-  take(socket: Socket): void {
+  /**
+   * Takes a connection from the fast lane (paused) with the bytes the lane read and did not
+   * consume, and lets it flow again. `ended`: the workload already shut its side (the socket
+   * can take no bytes back); the server gets the bytes and then the end it did not see.
+   */
+  take(socket: Socket, unread: Buffer, ended: boolean): void {
+    // Put back at once: the end of the stream cannot overtake bytes waiting in it.
+    if (!ended && unread.length > 0) socket.unshift(unread);
     const give = (server: HttpServer) => {
       if (socket.destroyed) return;
       server.emit("connection", socket);
-      socket.resume();
+      if (!ended) {
+        socket.resume();
+        return;
+      }
+      if (unread.length > 0) socket.emit("data", unread);
+      socket.emit("end");
     };
     if (this.#server !== null) give(this.#server);
     else this.load().then(give, () => socket.destroy());

@@ -1,4 +1,4 @@
-import type { FailureDetails, Operation, SuccessDetails } from "./operation.js";
+import type { FailureDetails, Operation, SuccessDetails } from "../events/operation.js";
 import { retryAfterMs } from "./retry-after.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;

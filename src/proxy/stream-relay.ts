@@ -1,18 +1,20 @@
 import type { StreamingRelay, UpstreamControl } from "../faults/types.js";
+import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
+import { SseEventCounter } from "../support/sse-events.js";
 import { cutConnection, type Exchange } from "./exchange.js";
-import { clientResponseHeaders, isEventStream } from "./headers.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
 import { settleUpstream } from "./settle.js";
-import { SseEventCounter } from "./sse-events.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+const NO_BYTES = Buffer.alloc(0);
 
 /**
  * Relays a response to the workload as it arrives: status and headers at once, then each
  * chunk, with chunked transfer encoding. Used for every `text/event-stream` response and by
  * response-stream faults (see `StreamingRelay`). Schema 2 counts the events it relays
  * (`relayed_events`); a workload that closes an event stream nothing acts on is a success
- * with `closed_by_client` (v2/evidence.md), in schema 1 always `client_disconnected`.
+ * with `closed_by_client` (docs/evidence.md), in schema 1 always `client_disconnected`.
  */
 export class StreamRelay implements StreamingRelay {
   readonly #exchange: Exchange;
@@ -57,7 +59,9 @@ export class StreamRelay implements StreamingRelay {
     if (operation.dependency !== null && isEventStream(headers)) this.#events = new SseEventCounter();
     response.on("drain", () => control.resume());
     response.once("close", () => this.#closed());
-    response.flushHeaders();
+    // Sends the head now, as latin1 (every byte as the upstream sent it): `flushHeaders` would
+    // encode it as UTF-8, mangling any obs-text byte of a header value.
+    response.write(NO_BYTES);
   }
 
   data(chunk: Buffer): void {

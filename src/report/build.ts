@@ -3,14 +3,14 @@
  * Schema 3 exactly when the fault uses a seeded probability window; otherwise schema 2
  * (baselines and occurrence schedules), the shape the Python tool 0.4.0 writes.
  */
-import type { Analysis, ProbabilityEvidence } from "../analysis/types.js";
-import { AgentChaosError } from "../errors.js";
+import type { ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
 import type { Scenario } from "../scenario/types.js";
+import { AgentChaosError } from "../support/errors.js";
 import type { ReportArtifacts, ReportTiming, ReportV2, ReportV3, ReportWorkload } from "./types.js";
 
 export interface BuildReportInput {
   readonly scenario: Scenario;
-  readonly analysis: Analysis;
+  readonly analysis: Schema1Analysis;
   readonly runId: string;
   /** Whether the scenario started its dependency (`dependency.start`), which adds its two logs. */
   readonly managedDependency: boolean;
@@ -49,7 +49,7 @@ export interface ReportHeadSource {
     readonly workload: { readonly name: string | null; readonly command: readonly [string, ...string[]] };
     readonly success: { readonly exitCode: number };
   };
-  readonly analysis: Pick<Analysis, "result" | "reasonCode" | "metrics" | "timing">;
+  readonly analysis: Pick<Schema1Analysis, "result" | "reasonCode" | "metrics" | "timing">;
   readonly runId: string;
 }
 
@@ -79,7 +79,7 @@ export function reportHead({ scenario, analysis, runId }: ReportHeadSource) {
   };
 }
 
-export function reportTiming(analysis: Pick<Analysis, "timing">): ReportTiming {
+export function reportTiming(analysis: Pick<Schema1Analysis, "timing">): ReportTiming {
   return {
     started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
     completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,
@@ -159,7 +159,7 @@ function buildV3(input: BuildReportInput, type: string, evidence: ProbabilityEvi
   };
 }
 
-/** The report of a finished run, keys in the order of reports.md. */
+/** The report of a finished run, keys in the order of docs/reports.md. */
 export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
   const fault = input.scenario.fault;
   if (fault?.trigger.kind !== "seeded_probability") return buildV2(input);

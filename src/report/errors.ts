@@ -1,4 +1,4 @@
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "../support/errors.js";
 
 export type ReportErrorCode =
   | "REPORT_NOT_FOUND"
@@ -7,7 +7,7 @@ export type ReportErrorCode =
   | "REPORT_SCHEMA_UNSUPPORTED"
   | "REPORT_SCHEMA_INVALID";
 
-/** The user-facing texts of reports.md, printed after `Cannot inspect report: `. */
+/** The user-facing texts of docs/reports.md, printed after `Cannot inspect report: `. */
 export const REPORT_ERROR_MESSAGES: Readonly<Record<ReportErrorCode, string>> = {
   REPORT_NOT_FOUND: "Report not found.",
   REPORT_UNREADABLE: "Report is unreadable.",
@@ -17,7 +17,7 @@ export const REPORT_ERROR_MESSAGES: Readonly<Record<ReportErrorCode, string>> = 
 };
 
 /**
- * A saved report could not be read. The message is the fixed text of reports.md; for
+ * A saved report could not be read. The message is the fixed text of docs/reports.md; for
  * `REPORT_SCHEMA_INVALID` it may be followed by the offending key path (`fault.trigger.seed`),
  * which names only keys of the report schema, never values, and for `REPORT_UNREADABLE` by a
  * fixed reason (not a regular file, over the size limit).

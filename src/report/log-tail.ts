@@ -12,7 +12,7 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { secretParts } from "../scenario/secret-masks.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 /** Lines shown at most, bytes read from the end of the file at most, characters kept per line. */
 export const LOG_TAIL_LIMITS = { lines: 10, bytes: 16 * 1024, lineChars: 300 } as const;

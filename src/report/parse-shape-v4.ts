@@ -1,5 +1,5 @@
 /**
- * Shapes and types of report schema 4 (v2/evidence.md): turns a parsed JSON tree into a typed
+ * Shapes and types of report schema 4 (docs/reports.md): turns a parsed JSON tree into a typed
  * `ReportV4`. Cross-field rules live in `rules/v4/`.
  */
 import { CHECK_NAMES } from "../checks/registry.js";
@@ -70,7 +70,7 @@ const CHECK_KEYS = ["name", "mode", "passed", "findings"];
 const ARTIFACT_KEYS = ["scenario", "events", "stdout", "stderr", "dependencies", "report"];
 const LOG_KEYS = ["stdout", "stderr"];
 
-/** The names the scenario allows (v2/scenario.md); a report naming anything else is invalid. */
+/** The names the scenario allows (docs/scenario.md); a report naming anything else is invalid. */
 const DEPENDENCY_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const PARAMETER_NAME = /^[a-z][a-z0-9_]{0,63}$/;

@@ -1,17 +1,34 @@
 /**
- * Reads one saved report strictly (reports.md): a run folder means `<folder>/report.json`, any
+ * Reads one saved report strictly (docs/reports.md): a run folder means `<folder>/report.json`, any
  * other path is read as a report whatever its name. Opens nothing but that one file and never
- * writes. Failures are `ReportError`s with the stable codes of reports.md.
+ * writes. Failures are `ReportError`s with the stable codes of docs/reports.md.
  */
 import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "lossless-json";
-import { readRegularFile } from "../bounded-read.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { REPORT_LIMITS } from "./limits.js";
 import { parseReportShape } from "./parse-shape.js";
 import { consistencyViolations } from "./rules/consistency.js";
 import type { Report } from "./types.js";
+
+/** The `ReportError` of a report file that cannot be read. */
+function readError(error: unknown): ReportError {
+  if (!(error instanceof FileReadError)) return ioError(error);
+  switch (error.code) {
+    case "FILE_NOT_FOUND":
+      return new ReportError("REPORT_NOT_FOUND", { cause: error });
+    case "FILE_NOT_REGULAR":
+      return error.kind === "folder"
+        ? new ReportError("REPORT_UNREADABLE")
+        : new ReportError("REPORT_UNREADABLE", { reason: "It is not a regular file." });
+    case "FILE_TOO_LARGE":
+      return new ReportError("REPORT_UNREADABLE", { reason: "It is larger than the 16 MiB limit." });
+    default:
+      return new ReportError("REPORT_UNREADABLE", { cause: error });
+  }
+}
 
 function ioError(error: unknown): ReportError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -59,18 +76,9 @@ export async function readReport(path: string): Promise<{ report: Report; path: 
   let bytes: Uint8Array;
   try {
     reportPath = await realpath(candidate);
-    const read = await readRegularFile(reportPath, REPORT_LIMITS.maxBytes);
-    if (read.kind === "folder") throw new ReportError("REPORT_UNREADABLE");
-    if (read.kind === "not-regular") {
-      throw new ReportError("REPORT_UNREADABLE", { reason: "It is not a regular file." });
-    }
-    if (read.kind === "too-large") {
-      throw new ReportError("REPORT_UNREADABLE", { reason: "It is larger than the 16 MiB limit." });
-    }
-    bytes = read.bytes;
+    bytes = await readRegularFile(reportPath, REPORT_LIMITS.maxBytes);
   } catch (error) {
-    if (error instanceof ReportError) throw error;
-    throw ioError(error);
+    throw readError(error);
   }
   return { report: validateReport(parseJson(bytes)), path: reportPath };
 }

@@ -1,26 +1,33 @@
 /**
  * The verdict of a run that did not finish (killed, crashed, disk full), drawn from what it left:
  * the copy of its scenario and the valid prefix of its events. Analysed exactly as a finished
- * run is (analysis.md), and marked as recovered: its report names `report.recovered.json` as
+ * run is (docs/evidence.md), and marked as recovered: its report names `report.recovered.json` as
  * its own file, which is also where `writeRecoveredReport` puts it (never over anything).
  */
 import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { analyze } from "../analysis/analyze.js";
-import { analyzeV2 } from "../analysis/v2/analyze.js";
-import { readRegularFile } from "../bounded-read.js";
-import { AgentChaosError } from "../errors.js";
+import { AnalysisStream } from "../analysis/analysis-stream.js";
+import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
+import type { AnalysisPlan } from "../analysis/plan.js";
+import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
+import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { EventsError } from "../events/events-error.js";
-import { type EventsPrefix, readEventsPrefix } from "../events/prefix-reader.js";
-import { parseEventLineV2 } from "../events/reader.js";
-import type { AgentChaosEvent } from "../events/types.js";
+import { liftSchema1Event } from "../events/lift-schema-1.js";
+import { type PrefixRead, readEventsPrefix, streamEventsPrefix } from "../events/prefix-reader.js";
+import { parseEventLine, parseEventLineV2 } from "../events/reader.js";
+
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { parseScenario } from "../scenario/parse.js";
+import type { Scenario } from "../scenario/types.js";
+import type { ScenarioV2 } from "../scenario/types-v2.js";
+import { AgentChaosError } from "../support/errors.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { buildReport } from "./build.js";
 import type { Report } from "./types.js";
-import { buildReportV4 } from "./v2/build.js";
+import { buildReportV4 } from "./v4/build.js";
 import { serializeReport } from "./writer.js";
 
 export const RECOVERED_REPORT_FILE = "report.recovered.json";
@@ -47,16 +54,13 @@ async function readScenarioCopy(runDir: string) {
   const path = join(runDir, "scenario.yaml");
   let bytes: Uint8Array;
   try {
-    const read = await readRegularFile(path, SCENARIO_LIMITS.maxBytes);
-    if (read.kind !== "file") throw new RecoveryError("scenario.yaml is not a readable scenario file");
-    bytes = read.bytes;
+    bytes = await readRegularFile(path, SCENARIO_LIMITS.maxBytes);
   } catch (error) {
-    if (error instanceof RecoveryError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
+    if (!(error instanceof FileReadError)) throw error;
     throw new RecoveryError(
-      code === "ENOENT" || code === "ENOTDIR"
+      error.code === "FILE_NOT_FOUND"
         ? "no scenario.yaml in the run folder"
-        : "scenario.yaml is unreadable",
+        : `scenario.yaml ${error.reason}`,
       { cause: error },
     );
   }
@@ -69,49 +73,135 @@ async function readScenarioCopy(runDir: string) {
   }
 }
 
+/** The analysis of the prefix of events, and what the command says about it. */
+interface PrefixAnalysis<A> {
+  readonly analysis: A;
+  readonly count: number;
+  readonly stoppedAtLine: number | null;
+  readonly runId: string | null;
+  readonly runCompleted: boolean;
+}
+
+/** A run's format at the edges of the one analysis: how a line parses and how a verdict is drawn. */
+interface Format<A> {
+  readonly plan: AnalysisPlan;
+  /** A line of events.jsonl as an event of the internal model. */
+  readonly parse: (text: string, line: number) => AgentChaosEventV2;
+  readonly conclude: (evidence: RunEvidence) => A;
+}
+
+function schema1Format(scenario: Scenario): Format<Schema1Analysis> {
+  return {
+    plan: schema1Plan(scenario),
+    parse: (text, line) => liftSchema1Event(parseEventLine(text, line)),
+    conclude: schema1AnalysisOf,
+  };
+}
+
+function internalFormat(scenario: ScenarioV2): Format<RunAnalysis> {
+  return { plan: scenario, parse: parseEventLineV2, conclude: runAnalysisOf };
+}
+
+function eventsError(error: unknown): RecoveryError {
+  if (!(error instanceof EventsError)) throw error;
+  const cause = error.cause;
+  return new RecoveryError(
+    error.code === "EVENTS_NOT_FOUND"
+      ? "no events.jsonl in the run folder"
+      : cause instanceof FileReadError
+        ? `events.jsonl ${cause.reason}`
+        : "events.jsonl is unreadable",
+    { cause: error },
+  );
+}
+
+function contradiction(error: unknown): RecoveryError {
+  return new RecoveryError("the events contradict the scenario's fault trigger", { cause: error });
+}
+
+/**
+ * Analyses the valid prefix of events.jsonl as it is read: memory holds what the analysis still
+ * depends on, not the events. A log the streaming analysis cannot judge alone (never one the
+ * recorder writes) is read again whole, its first `count` events, and judged by the batch
+ * analyzer: the result is the same either way.
+ */
+async function analysePrefix<A>(format: Format<A>, path: string): Promise<PrefixAnalysis<A>> {
+  let runId: string | null = null;
+  let runCompleted = false;
+  /** One reading of the prefix into a stream; its analysis is null when the stream cannot judge the log. */
+  const attempt = async (whole: boolean) => {
+    const stream = new AnalysisStream(format.plan, { whole });
+    let usable = true;
+    runId = null;
+    runCompleted = false;
+    const read = await streamEventsPrefix(path, format.parse, (event) => {
+      runId ??= event.run_id;
+      if (event.type === "RUN_COMPLETED") runCompleted = true;
+      if (usable) usable = stream.push(event);
+      return true;
+    });
+    return { read, stream: usable ? stream : null };
+  };
+  let read: PrefixRead;
+  let stream: AnalysisStream | null;
+  try {
+    ({ read, stream } = await attempt(false));
+    if (read.count > 0 && stream === null) ({ read, stream } = await attempt(true));
+  } catch (error) {
+    if (error instanceof EventsError) throw eventsError(error);
+    throw contradiction(error);
+  }
+  if (read.count === 0) throw new RecoveryError("events.jsonl holds no valid event");
+  try {
+    if (stream !== null)
+      return { analysis: format.conclude(evidenceOf(stream)), ...read, runId, runCompleted };
+  } catch (error) {
+    throw contradiction(error);
+  }
+  // Events out of sequence order: the prefix is read whole and analysed sorted.
+  const prefix = await readEventsPrefix(path, format.parse).catch((error: unknown) => {
+    throw eventsError(error);
+  });
+  try {
+    const events = prefix.events.slice(0, read.count);
+    return { analysis: format.conclude(analyzeEvents(format.plan, events)), ...read, runId, runCompleted };
+  } catch (error) {
+    throw contradiction(error);
+  }
+}
+
 /** Recovers the verdict of the run in `runDir` from its scenario copy and its events prefix. */
 export async function recoverRun(folder: string): Promise<RecoveredRun> {
   const runDir = resolve(folder);
   const scenario = await readScenarioCopy(runDir);
-  let prefix: EventsPrefix<AgentChaosEvent | AgentChaosEventV2>;
-  try {
-    const path = join(runDir, "events.jsonl");
-    prefix =
-      scenario.schemaVersion === 1
-        ? await readEventsPrefix(path)
-        : await readEventsPrefix<AgentChaosEventV2>(path, parseEventLineV2);
-  } catch (error) {
-    if (!(error instanceof EventsError)) throw error;
-    throw new RecoveryError(
-      error.code === "EVENTS_NOT_FOUND" ? "no events.jsonl in the run folder" : "events.jsonl is unreadable",
-      { cause: error },
-    );
-  }
-  const { events, stoppedAtLine } = prefix;
-  if (events.length === 0) throw new RecoveryError("events.jsonl holds no valid event");
-  const runId = events[0]?.run_id ?? basename(runDir);
+  const path = join(runDir, "events.jsonl");
   let report: Report;
+  let prefix: PrefixAnalysis<unknown>;
   try {
     if (scenario.schemaVersion === 1) {
-      const analysis = analyze(scenario, events as AgentChaosEvent[]);
+      const done = await analysePrefix(schema1Format(scenario), path);
+      prefix = done;
       const managedDependency = scenario.dependency.start !== null;
-      report = buildReport({ scenario, analysis, runId, managedDependency });
+      const runId = done.runId ?? basename(runDir);
+      report = buildReport({ scenario, analysis: done.analysis, runId, managedDependency });
     } else {
-      const analysis = analyzeV2(scenario, events as AgentChaosEventV2[]);
+      const done = await analysePrefix(internalFormat(scenario), path);
+      prefix = done;
       const managedDependencies = scenario.dependencies.flatMap((dependency) =>
         dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
       );
-      report = buildReportV4({ scenario, analysis, runId, managedDependencies });
+      const runId = done.runId ?? basename(runDir);
+      report = buildReportV4({ scenario, analysis: done.analysis, runId, managedDependencies });
     }
   } catch (error) {
-    throw new RecoveryError("the events contradict the scenario's fault trigger", { cause: error });
+    throw error instanceof RecoveryError ? error : contradiction(error);
   }
   return {
     runDir,
     report: { ...report, artifacts: { ...report.artifacts, report: RECOVERED_REPORT_FILE } } as Report,
-    eventCount: events.length,
-    runCompleted: events.some((event) => event.type === "RUN_COMPLETED"),
-    stoppedAtLine,
+    eventCount: prefix.count,
+    runCompleted: prefix.runCompleted,
+    stoppedAtLine: prefix.stoppedAtLine,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { describeExitCode } from "../events/exit-status.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 import type { LogExcerpt } from "./failure-excerpts.js";
 import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";

@@ -1,11 +1,11 @@
 /**
- * The result summary of reports.md, printed by `run` at the end and by `inspect`: one renderer,
+ * The result summary of docs/reports.md, printed by `run` at the end and by `inspect`: one renderer,
  * so live and saved output cannot drift. For reports 1–3 it never prints ids, evidence rows,
  * diagnostics, seeds, payloads, the scenario or logs; report 4 adds lines per dependency, fault
  * and check, and the diagnostics of a failed run (summary-v4.ts).
  */
 import { resolve } from "node:path";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 import type { LogExcerpt } from "./failure-excerpts.js";
 import { renderSummaryBodyV4, renderSummaryV4 } from "./summary-v4.js";
 import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";

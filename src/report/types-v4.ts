@@ -1,5 +1,5 @@
 /**
- * Report schema 4 (v2/evidence.md "Report schema 4"), written for every schema-2 scenario:
+ * Report schema 4 (docs/reports.md "Schema 4"), written for every schema-2 scenario:
  * every top-level key of schema 2 except `fault`, plus `dependencies`, `faults`, `checks`, a
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */

@@ -1,5 +1,5 @@
 /**
- * The `report.json` objects of schemas 1, 2 and 3 (spec reports.md; schema 4 in types-v4.ts), with the key names and the
+ * The `report.json` objects of schemas 1, 2 and 3 (docs/reports.md; schema 4 in types-v4.ts), with the key names and the
  * key order of the file. Plain data: built by `buildReport`, read by `readReport`.
  * Every name starts with `Report` because the library entry re-exports these types next to the
  * scenario and event types.

@@ -1,5 +1,5 @@
 /**
- * Writes `report.json` atomically (reports.md): two-space JSON with a final newline, written to
+ * Writes `report.json` atomically (docs/reports.md): two-space JSON with a final newline, written to
  * `report.json.tmp`, flushed, then renamed over `report.json`. The schema-3 seed (a bigint) is
  * written as exact integer digits, never through a float and never quoted.
  */

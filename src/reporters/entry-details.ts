@@ -5,8 +5,9 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readReport } from "../report/reader.js";
+import type { SuiteDocument, SuiteEntry } from "../report/suite-document.js";
 import { renderSummary } from "../report/summary.js";
-import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
+import { type TrialsRecord, trialRunLine, trialsLine } from "../report/trials.js";
 import { readSavedReport } from "./saved-run.js";
 
 export interface EntryDetail {
@@ -15,6 +16,8 @@ export interface EntryDetail {
   readonly summary: string;
   /** Link to the run's page, relative to the folder holding the suite's files; null without a run. */
   readonly page: string | null;
+  /** An entry with trials: the link to each trial's run page (null without one), in `trials.runs` order. */
+  readonly trialPages?: readonly (string | null)[];
 }
 
 /** A suite document with each entry's details (same order), as the reporters take it. */
@@ -32,7 +35,29 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** The link to a run folder's page: report.html when written, else report.json. */
+async function pageOf(base: string, runFolder: string, linkPrefix: string): Promise<string> {
+  const file = (await exists(join(resolve(base, runFolder), "report.html"))) ? "report.html" : "report.json";
+  return [linkPrefix, runFolder, file].filter((part) => part !== "" && part !== ".").join("/");
+}
+
+/** An entry with trials: its summary line, each trial's line, a link per trial. */
+async function trialsDetailOf(base: string, trials: TrialsRecord, linkPrefix: string): Promise<EntryDetail> {
+  const trialPages: (string | null)[] = [];
+  for (const run of trials.runs) {
+    trialPages.push(run.run_folder === null ? null : await pageOf(base, run.run_folder, linkPrefix));
+  }
+  const lines = trials.runs.map((run) => trialRunLine(run, trials.trials, { folder: true }));
+  return {
+    diagnostics: [`${trialsLine(trials)}; minimum pass rate ${trials.min_pass_rate}`],
+    summary: `${lines.join("\n")}\n${trialsLine(trials)}\n`,
+    page: null,
+    trialPages,
+  };
+}
+
 async function detailOf(base: string, entry: SuiteEntry, linkPrefix: string): Promise<EntryDetail> {
+  if (entry.trials !== undefined) return trialsDetailOf(base, entry.trials, linkPrefix);
   if (entry.run_folder === null) {
     const problems = entry.problems ?? [];
     return {
@@ -42,8 +67,7 @@ async function detailOf(base: string, entry: SuiteEntry, linkPrefix: string): Pr
     };
   }
   const folder = resolve(base, entry.run_folder);
-  const file = (await exists(join(folder, "report.html"))) ? "report.html" : "report.json";
-  const page = [linkPrefix, entry.run_folder, file].filter((part) => part !== "" && part !== ".").join("/");
+  const page = await pageOf(base, entry.run_folder, linkPrefix);
   try {
     const { report, path } = await readReport(folder);
     return { diagnostics: report.diagnostics, summary: renderSummary(report, path), page };

@@ -5,14 +5,14 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExploreDocument } from "../explore/document.js";
-import type { SuiteDocument, SuiteEntry } from "../suite/document.js";
+import type { ExploreDocument } from "../report/explore-document.js";
+import { type SuiteDocument, type SuiteEntry, suiteVersion } from "../report/suite-document.js";
+import { writeFileAtomically } from "../support/write-file.js";
 import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView } from "./entry-details.js";
 import { renderExplorePage } from "./html/explore-page.js";
 import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
-import { writeFileAtomically } from "./write-file.js";
 
 /** The experiments as suite entries, in experiment order. */
 export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
@@ -26,10 +26,11 @@ export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
       exit_code: shown.exit_code,
       duration_ms: shown.duration_ms,
       run_folder: shown.run_folder,
+      ...(experiment.trials === undefined ? {} : { trials: experiment.trials }),
     };
   });
   return {
-    schema_version: 1,
+    schema_version: suiteVersion(entries),
     suite_id: document.explore_id,
     started_at: document.started_at,
     finished_at: document.finished_at,
@@ -54,6 +55,7 @@ async function runPages(folder: string, document: ExploreDocument): Promise<Map<
     ...document.experiments.flatMap((experiment) => [
       experiment.run_folder,
       experiment.confirmation?.run_folder ?? null,
+      ...(experiment.trials?.runs.map((run) => run.run_folder) ?? []),
     ]),
   ];
   const pages = new Map<string, string>();

@@ -1,4 +1,4 @@
-/** The reporter names `--reporter` accepts (suites.md); `json` means suite.json / report.json only. */
+/** The reporter names `--reporter` accepts (docs/suites.md); `json` means suite.json / report.json only. */
 export const REPORTER_NAMES = ["junit", "ctrf", "html", "json"] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];

@@ -1,14 +1,14 @@
 /** Reporter files of a single run (`agentchaos run --reporter`, `report <run-folder>`). */
 import type { RunResult } from "../events/types.js";
-import { exitCodeFor } from "../runtime/exit-code.js";
-import type { SuiteDocument } from "../suite/document.js";
+import { exitCodeFor } from "../report/exit-code.js";
+import type { SuiteDocument } from "../report/suite-document.js";
+import { writeFileAtomically } from "../support/write-file.js";
 import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView, type SuiteView } from "./entry-details.js";
 import { renderRunFolder } from "./html/run-page.js";
 import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
 import { readSavedReport } from "./saved-run.js";
-import { writeFileAtomically } from "./write-file.js";
 
 export type { ReporterName };
 

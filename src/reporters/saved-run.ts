@@ -1,12 +1,18 @@
 /**
  * Reading a saved run folder for the reporters: `report.json` of any schema this tool writes
  * (1–4) and `events.jsonl`, read loosely (the strict readers are `inspect`'s). Opens nothing
- * else and never writes. Large integers (a probability seed) are kept as their digits.
+ * else and never writes; reads regular files only (a FIFO or device is refused, never waited
+ * on), `report.json` up to the report size limit, `events.jsonl` a line at a time. Large
+ * integers (a probability seed) are kept as their digits.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "lossless-json";
-import { AgentChaosError } from "../errors.js";
+import { EVENT_LINE_MAX_BYTES } from "../events/line-stream.js";
+import { REPORT_LIMITS } from "../report/limits.js";
+import { AgentChaosError } from "../support/errors.js";
+import { readLines } from "../support/line-reader.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 
 export class SavedRunError extends AgentChaosError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -21,9 +27,12 @@ function parseNumber(text: string): number | string {
   return /^-?\d+$/.test(text) && !Number.isSafeInteger(value) ? text : value;
 }
 
-function errnoCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === "string" ? code : "error";
+/** The error of a saved run's file `name` that cannot be read; a file not found is `missing`. */
+function unreadable(name: string, error: unknown, missing: string): SavedRunError {
+  if (!(error instanceof FileReadError)) throw error;
+  return new SavedRunError(error.code === "FILE_NOT_FOUND" ? missing : `${name} ${error.reason}`, {
+    cause: error,
+  });
 }
 
 /** Whether a path is a folder (false when it does not exist). */
@@ -35,24 +44,25 @@ export async function isFolder(path: string): Promise<boolean> {
   }
 }
 
+export interface SavedReport {
+  readonly report: JsonObject;
+  readonly path: string;
+  /** The file's bytes, as read. */
+  readonly bytes: Buffer;
+}
+
 /** The run folder's `report.json` as a JSON object with a supported `schema_version`. */
-export async function readSavedReport(folder: string): Promise<{ report: JsonObject; path: string }> {
+export async function readSavedReport(folder: string): Promise<SavedReport> {
   const path = resolve(join(folder, "report.json"));
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readRegularFile(path, REPORT_LIMITS.maxBytes);
   } catch (error) {
-    const code = errnoCode(error);
-    throw new SavedRunError(
-      code === "ENOENT" ? "report.json not found" : `report.json is unreadable (${code})`,
-      {
-        cause: error,
-      },
-    );
+    throw unreadable("report.json", error, "report.json not found");
   }
   let report: unknown;
   try {
-    report = parse(text, null, parseNumber);
+    report = parse(bytes.toString("utf8"), null, parseNumber);
   } catch (error) {
     throw new SavedRunError("report.json is malformed JSON", { cause: error });
   }
@@ -63,31 +73,45 @@ export async function readSavedReport(folder: string): Promise<{ report: JsonObj
   if (version !== 1 && version !== 2 && version !== 3 && version !== 4) {
     throw new SavedRunError("report.json schema version is unsupported");
   }
-  return { report: report as JsonObject, path };
+  return { report: report as JsonObject, path, bytes };
+}
+
+/** A line as an event: a JSON object, or null (a torn or foreign line, skipped). */
+function eventOf(bytes: Buffer): JsonObject | null {
+  if (bytes.length === 0) return null;
+  try {
+    const event = JSON.parse(bytes.toString("utf8")) as unknown;
+    return typeof event === "object" && event !== null && !Array.isArray(event)
+      ? (event as JsonObject)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * The run folder's events, one object per line that parses (a crash may leave a last partial
- * line, which is skipped). A missing file gives no events.
+ * Hands the run folder's events to `take` one at a time, in file order: one object per line that
+ * parses (a crash may leave a last partial line, which is skipped). `take` returning false
+ * stops the reading. A missing file has no events. A line longer than `EVENT_LINE_MAX_BYTES` is
+ * a `SavedRunError` naming it.
  */
-export async function readSavedEvents(folder: string): Promise<JsonObject[]> {
-  let text: string;
+export async function forEachSavedEvent(folder: string, take: (event: JsonObject) => boolean): Promise<void> {
   try {
-    text = await readFile(join(folder, "events.jsonl"), "utf8");
+    const read = await readLines(join(folder, "events.jsonl"), EVENT_LINE_MAX_BYTES, (bytes) => {
+      const event = eventOf(bytes);
+      return event === null || take(event);
+    });
+    const last = read.stopped ? null : eventOf(read.tail);
+    if (last !== null) take(last);
   } catch (error) {
-    if (errnoCode(error) === "ENOENT") return [];
-    throw new SavedRunError(`events.jsonl is unreadable (${errnoCode(error)})`, { cause: error });
+    if (error instanceof FileReadError && error.code === "FILE_NOT_FOUND") return;
+    throw unreadable("events.jsonl", error, "events.jsonl not found");
   }
+}
+
+/** The run folder's events, all at once (see `forEachSavedEvent`). */
+export async function readSavedEvents(folder: string): Promise<JsonObject[]> {
   const events: JsonObject[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    try {
-      const event = JSON.parse(line) as unknown;
-      if (typeof event === "object" && event !== null && !Array.isArray(event))
-        events.push(event as JsonObject);
-    } catch {
-      // A torn last line.
-    }
-  }
+  await forEachSavedEvent(folder, (event) => events.push(event) > 0);
   return events;
 }

@@ -1,11 +1,11 @@
 /** Reporter files of a suite (`suite`, `merge`, `report <suite-folder>`). */
-import type { SuiteDocument } from "../suite/document.js";
+import type { SuiteDocument } from "../report/suite-document.js";
+import { writeFileAtomically } from "../support/write-file.js";
 import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView, type SuiteView } from "./entry-details.js";
 import { renderSuitePage } from "./html/suite-page.js";
 import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
-import { writeFileAtomically } from "./write-file.js";
 
 /** Renders one format of a suite view; `json` is suite.json itself. */
 export function renderSuiteFormat(view: SuiteView, format: "html" | "junit" | "ctrf"): string {

@@ -3,10 +3,10 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { basename } from "node:path";
 import type { Readable } from "node:stream";
-import { AgentChaosError } from "../errors.js";
 import type { CommandSpec } from "../scenario/types.js";
+import { AgentChaosError } from "../support/errors.js";
+import { groupAlive, signalGroup } from "../support/process-group.js";
 import { LineSplitter } from "./line-splitter.js";
-import { groupAlive, signalGroup } from "./process-group.js";
 import { supervisor } from "./supervisor.js";
 
 /** How a managed process ended: exit code, or the negative signal number when a signal killed it. */

@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { readRegularFileSync } from "../support/regular-file.js";
 
 /** Where the OS picks ports for outgoing connections and `listen(0)` (Linux default 32768–60999). */
 function ephemeralRange(): { readonly low: number; readonly high: number } {
   try {
-    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+    const [low, high] = readRegularFileSync("/proc/sys/net/ipv4/ip_local_port_range", 4096)
+      .toString("utf8")
       .trim()
       .split(/\s+/)
       .map(Number);

@@ -1,17 +1,23 @@
 /**
- * The post-run judgement of `agentchaos run` (run.md): read the recorded events.jsonl back,
+ * The post-run judgement of `agentchaos run` (docs/cli.md): read the recorded events.jsonl back,
  * analyse it, record RUN_COMPLETED with that first verdict, and analyse again with it. The
  * analysis streams: events are analysed as they are read, in memory bounded by the open
- * operations and the unresolved evidence, not by the length of the run. A log the stream cannot
- * judge alone (never one the recorder writes) is read whole and judged by the batch analyzer;
+ * operations and the unresolved evidence, not by the length of the run. A log the bounded stream
+ * cannot judge alone (never one the recorder writes) is read again into the analysis that keeps
+ * every operation (read into memory and sorted first if its events are out of sequence order);
  * the result is the same either way, byte for byte.
+ *
+ * The run's schema decides only the edges: how a line is read (a schema-1 event is lifted into
+ * the internal model), what the analysis reads of the scenario, and which verdict policy and
+ * result shape conclude it.
  */
-import { analyze } from "../analysis/analyze.js";
-import { AnalysisStream } from "../analysis/stream/analysis-stream.js";
-import { AnalysisStreamV2 } from "../analysis/stream/analysis-stream-v2.js";
-import type { Analysis } from "../analysis/types.js";
-import { analyzeV2 } from "../analysis/v2/analyze.js";
-import type { AnalysisV2 } from "../analysis/v2/types.js";
+import { AnalysisStream } from "../analysis/analysis-stream.js";
+import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
+import type { AnalysisPlan } from "../analysis/plan.js";
+import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
+import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
+import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { streamEventLines } from "../events/line-stream.js";
 import { parseEventLine, parseEventLineV2, readEvents, readEventsV2 } from "../events/reader.js";
 import type { AgentChaosEvent, RunResult } from "../events/types.js";
@@ -27,75 +33,93 @@ export interface JudgeHooks<E> {
   unreadable(code: string): E;
 }
 
-interface Analyzer<S, E, A> {
-  readonly stream: (scenario: S) => { push(event: E): boolean; result(): A };
-  readonly parseLine: (line: string, lineNumber: number) => E;
-  readonly readAll: (path: string) => Promise<E[]>;
-  readonly batch: (scenario: S, events: readonly E[]) => A;
+/** A run's format at the edges of the one analysis. */
+interface Format<E, A> {
+  readonly plan: AnalysisPlan;
+  /** An event as recorded, in the internal model. */
+  readonly lift: (event: E) => AgentChaosEventV2;
+  readonly parseLine: (line: string, lineNumber: number) => AgentChaosEventV2;
+  readonly readAll: (path: string) => Promise<AgentChaosEventV2[]>;
+  readonly conclude: (evidence: RunEvidence) => A;
 }
 
-const V1: Analyzer<Scenario, AgentChaosEvent, Analysis> = {
-  stream: (scenario) => new AnalysisStream(scenario),
-  parseLine: parseEventLine,
-  readAll: (path) => readEvents(path),
-  batch: analyze,
-};
+function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Schema1Analysis> {
+  return {
+    plan: schema1Plan(scenario),
+    lift: liftSchema1Event,
+    parseLine: (line, lineNumber) => liftSchema1Event(parseEventLine(line, lineNumber)),
+    readAll: async (path) => (await readEvents(path)).map(liftSchema1Event),
+    conclude: schema1AnalysisOf,
+  };
+}
 
-const V2: Analyzer<ScenarioV2, AgentChaosEventV2, AnalysisV2> = {
-  stream: (scenario) => new AnalysisStreamV2(scenario),
-  parseLine: parseEventLineV2,
-  readAll: (path) => readEventsV2(path),
-  batch: analyzeV2,
-};
+function internalFormat(scenario: ScenarioV2): Format<AgentChaosEventV2, RunAnalysis> {
+  return {
+    plan: scenario,
+    lift: (event) => event,
+    parseLine: parseEventLineV2,
+    readAll: (path) => readEventsV2(path),
+    conclude: runAnalysisOf,
+  };
+}
 
 export function judgeRun(
   scenario: Scenario,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEvent>,
-): Promise<Analysis>;
+): Promise<Schema1Analysis>;
 export function judgeRun(
   scenario: ScenarioV2,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEventV2>,
-): Promise<AnalysisV2>;
+): Promise<RunAnalysis>;
 export function judgeRun(
   scenario: Scenario | ScenarioV2,
   eventsPath: string,
   hooks: JudgeHooks<AgentChaosEvent> | JudgeHooks<AgentChaosEventV2>,
-): Promise<Analysis | AnalysisV2> {
+): Promise<Schema1Analysis | RunAnalysis> {
   return scenario.schemaVersion === 1
-    ? judgeWith(V1, scenario, eventsPath, hooks as JudgeHooks<AgentChaosEvent>)
-    : judgeWith(V2, scenario, eventsPath, hooks as JudgeHooks<AgentChaosEventV2>);
+    ? judgeWith(schema1Format(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEvent>)
+    : judgeWith(internalFormat(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEventV2>);
 }
 
-async function judgeWith<S, E, A extends { result: RunResult; reasonCode: string }>(
-  analyzer: Analyzer<S, E, A>,
-  scenario: S,
+async function judgeWith<E, A extends { result: RunResult; reasonCode: string }>(
+  format: Format<E, A>,
   eventsPath: string,
   hooks: JudgeHooks<E>,
 ): Promise<A> {
-  const stream = analyzer.stream(scenario);
+  const { plan, conclude } = format;
   let count = 0;
-  let read: "read" | "stopped";
-  let events: E[] = [];
-  try {
-    read = await streamEventLines(eventsPath, analyzer.parseLine, (event) => {
+  /** One reading of the file into a stream; null when the stream cannot judge the log. */
+  const stream = async (whole: boolean): Promise<AnalysisStream | null> => {
+    const analysis = new AnalysisStream(plan, { whole });
+    count = 0;
+    const read = await streamEventLines(eventsPath, format.parseLine, (event) => {
       count += 1;
-      return stream.push(event);
+      return analysis.push(event);
     });
-    if (read === "stopped") events = await analyzer.readAll(eventsPath);
+    return read === "read" ? analysis : null;
+  };
+  let analysis: AnalysisStream | null = null;
+  let events: AgentChaosEventV2[] = [];
+  try {
+    // Bounded first; a log it cannot judge is read again into the whole-log form, and read into
+    // memory and sorted only when its events are out of sequence order.
+    analysis = (await stream(false)) ?? (await stream(true));
+    if (analysis === null) events = await format.readAll(eventsPath);
   } catch (error) {
     // Should the recorded stream ever be unreadable, the run is judged on that alone.
     const code = (error as { code?: unknown }).code;
-    events = [hooks.unreadable(typeof code === "string" ? code : "error")];
-    read = "stopped";
+    events = [format.lift(hooks.unreadable(typeof code === "string" ? code : "error"))];
+    analysis = null;
   }
-  if (read === "read") {
-    const completed = hooks.complete(stream.result());
-    if (stream.push(completed)) return stream.result();
+  if (analysis !== null) {
+    const completed = format.lift(hooks.complete(conclude(evidenceOf(analysis))));
+    if (analysis.push(completed)) return conclude(evidenceOf(analysis));
     // The file now ends with RUN_COMPLETED too: the judgement takes the lines read before it.
-    return analyzer.batch(scenario, [...(await analyzer.readAll(eventsPath)).slice(0, count), completed]);
+    const before = (await format.readAll(eventsPath)).slice(0, count);
+    return conclude(analyzeEvents(plan, [...before, completed]));
   }
-  const first = analyzer.batch(scenario, events);
-  return analyzer.batch(scenario, [...events, hooks.complete(first)]);
+  const first = conclude(analyzeEvents(plan, events));
+  return conclude(analyzeEvents(plan, [...events, format.lift(hooks.complete(first))]));
 }

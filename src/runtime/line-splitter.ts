@@ -6,8 +6,9 @@ export const MAX_ECHO_LINE = 4096;
 /**
  * Cuts a byte stream into lines for terminal echo: UTF-8 decoded across chunk boundaries, the
  * newline (and a `\r` before it) removed, and a line longer than `width` characters split into
- * pieces of `width`. Each character is looked at a fixed number of times and at most `width`
- * characters are ever held back, however long the output runs without a newline.
+ * pieces of `width` (a piece goes out once a character beyond it arrives, so the pieces do not
+ * depend on where the chunks end). Each character is looked at a fixed number of times and at
+ * most `width` characters are ever held back, however long the output runs without a newline.
  */
 export class LineSplitter {
   readonly #decoder = new StringDecoder("utf8");
@@ -33,8 +34,9 @@ export class LineSplitter {
         this.#pending = "";
         start = end + 1;
         this.#onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-      } else if (end - start >= room) {
-        const cut = pieceEnd(text, start, start + room);
+      } else if (end - start > room) {
+        // With characters held back, the piece may take none of the new ones (never half a pair).
+        const cut = pieceEnd(text, start, start + room, this.#pending === "" ? start + 1 : start);
         const piece = this.#pending + text.slice(start, cut);
         this.#pending = "";
         start = cut;
@@ -54,8 +56,8 @@ export class LineSplitter {
   }
 }
 
-/** `end`, moved back by one when it would split a surrogate pair (never below `start + 1`). */
-function pieceEnd(text: string, start: number, end: number): number {
+/** `end`, moved back by one when it would split a surrogate pair (never below `lowest`). */
+function pieceEnd(text: string, start: number, end: number, lowest: number): number {
   const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff && end - 1 > start ? end - 1 : end;
+  return last >= 0xd800 && last <= 0xdbff && end > start && end - 1 >= lowest ? end - 1 : end;
 }

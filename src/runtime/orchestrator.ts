@@ -1,21 +1,20 @@
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Analysis } from "../analysis/types.js";
-import type { AnalysisV2 } from "../analysis/v2/types.js";
+import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { Recorder } from "../events/recorder.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
 import { withJitterSeeds } from "../faults/jitter.js";
+import { exitCodeFor } from "../report/exit-code.js";
 import type { Report } from "../report/types.js";
+import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
-import { exitCodeFor } from "./exit-code.js";
 import type { JudgeHooks } from "./judge.js";
 import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
-import { runStepsV2 } from "./steps-v2.js";
 
 export interface ExperimentOptions {
   /** Where the run folder is created (with parents); relative paths resolve against the process cwd. */
@@ -38,22 +37,22 @@ export interface ExperimentOutcome {
   readonly reportPath: string;
   /** Schema 2 or 3 for a schema-1 scenario, schema 4 for a schema-2 scenario. */
   readonly report: Report;
-  readonly analysis: Analysis | AnalysisV2;
+  readonly analysis: Schema1Analysis | RunAnalysis;
   readonly interrupted: boolean;
   readonly exitCode: number;
 }
 
 /** The analysed run and its report, for one scenario schema. */
 interface Judgement {
-  readonly analysis: Analysis | AnalysisV2;
+  readonly analysis: Schema1Analysis | RunAnalysis;
   readonly report: Report;
 }
 
 /**
- * Runs one experiment end to end (run.md "Lifecycle of run"): run folder and artifacts,
+ * Runs one experiment end to end (docs/cli.md "Lifecycle"): run folder and artifacts,
  * managed dependencies, proxies, workload, cleanup of every process, analysis, report. A
  * schema-1 scenario records events schema 1 and a report 2 or 3; a schema-2 scenario records
- * events schema 2 and a report 4 (v2/README.md, compatibility line). An artifact that cannot
+ * events schema 2 and a report 4 (docs/README.md, versions at a glance). An artifact that cannot
  * be written stops the run early and, once every process is stopped (and the report written
  * when the events are complete), rejects with `RunIoError`.
  */
@@ -107,8 +106,10 @@ export async function runExperiment(
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
-  if (scenario.schemaVersion === 1) await runSteps({ ...shared, scenario });
-  else await runStepsV2({ ...shared, scenario });
+  await runSteps({
+    ...shared,
+    scenario: scenario.schemaVersion === 1 ? upgradeScenario(scenario) : scenario,
+  });
   abort.stopRecording();
   // Whatever the last turn recorded is written now, so a failed write is known before judging.
   recorder.flush();

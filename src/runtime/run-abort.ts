@@ -1,5 +1,5 @@
-import { AgentChaosError } from "../errors.js";
 import type { EventSink, RunErrorReason } from "../events/types.js";
+import { AgentChaosError } from "../support/errors.js";
 import { errorLabel } from "./error-label.js";
 
 /** Why a run stopped early by itself. `file` is set when an artifact could not be written. */

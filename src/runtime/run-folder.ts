@@ -1,6 +1,6 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { AgentChaosError } from "../errors.js";
+import { AgentChaosError } from "../support/errors.js";
 import { makeRunId } from "./run-id.js";
 
 /** No run folder could be made; nothing was started or written. */

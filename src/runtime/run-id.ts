@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-/** `YYYYMMDDTHHMMSSZ-<8 lowercase hex>` in UTC (run.md). */
+/** `YYYYMMDDTHHMMSSZ-<8 lowercase hex>` in UTC (docs/cli.md). */
 export function makeRunId(now: Date = new Date()): string {
   const stamp = now
     .toISOString()

@@ -1,6 +1,6 @@
 /**
  * The modules a run needs only once its dependency is starting: the proxy, the event reader,
- * the analyzers and the report builders and writer. They are imported while the dependencies
+ * the judgement (which loads the analysis) and the report builders and writer. They are imported while the dependencies
  * boot (other processes, another core), so their load time overlaps with it instead of adding
  * to every run.
  */
@@ -8,10 +8,8 @@ export interface RunModules {
   readonly startProxy: typeof import("../proxy/server.js").startProxy;
   readonly readEvents: typeof import("../events/reader.js").readEvents;
   readonly readEventsV2: typeof import("../events/reader.js").readEventsV2;
-  readonly analyze: typeof import("../analysis/analyze.js").analyze;
-  readonly analyzeV2: typeof import("../analysis/v2/analyze.js").analyzeV2;
   readonly buildReport: typeof import("../report/build.js").buildReport;
-  readonly buildReportV4: typeof import("../report/v2/build.js").buildReportV4;
+  readonly buildReportV4: typeof import("../report/v4/build.js").buildReportV4;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
   readonly judgeRun: typeof import("./judge.js").judgeRun;
 }
@@ -20,18 +18,14 @@ export function loadRunModules(): Promise<RunModules> {
   return Promise.all([
     import("../proxy/server.js"),
     import("../events/reader.js"),
-    import("../analysis/analyze.js"),
-    import("../analysis/v2/analyze.js"),
     import("../report/build.js"),
-    import("../report/v2/build.js"),
+    import("../report/v4/build.js"),
     import("../report/writer.js"),
     import("./judge.js"),
-  ]).then(([proxy, reader, analysis, analysisV2, build, buildV4, writer, judge]) => ({
+  ]).then(([proxy, reader, build, buildV4, writer, judge]) => ({
     startProxy: proxy.startProxy,
     readEvents: reader.readEvents,
     readEventsV2: reader.readEventsV2,
-    analyze: analysis.analyze,
-    analyzeV2: analysisV2.analyzeV2,
     buildReport: build.buildReport,
     buildReportV4: buildV4.buildReportV4,
     writeReport: writer.writeReport,

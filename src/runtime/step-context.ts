@@ -1,14 +1,14 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
 import type { EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
-import type { AnyScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { errorLabel } from "./error-label.js";
 import type { RunAbort } from "./run-abort.js";
 
 /** What each step of a run needs. */
-export interface StepContext<S extends AnyScenario = Scenario> {
-  readonly scenario: S;
+export interface StepContext {
+  /** The scenario in the internal model (a schema-1 scenario upgraded). */
+  readonly scenario: RunScenario;
   readonly runId: string;
   readonly runDir: string;
   readonly sink: EventSink & EventSinkV2;

@@ -1,64 +1,129 @@
+import { isArmable } from "../faults/registry.js";
+import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
-import type { RunningProxy } from "../proxy/server.js";
+import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
-import type { ManagedProcess } from "./child-process.js";
-import { startDependency } from "./dependency.js";
-import { errorLabel } from "./error-label.js";
+import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import {
+  awaitReadiness,
+  type ResolvedHttpDependency,
+  resolveHttpDependencies,
+  type StartedDependency,
+  spawnDependency,
+  stopDependencies,
+} from "./dependencies.js";
+import { wordingOf } from "./dependency-wording.js";
+import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
-import { runWorkload, workloadEnvV1 } from "./workload.js";
+import { runWorkload } from "./workload.js";
+import { interpolateEnv, runVariables } from "./workload-env.js";
 
 export type { StepContext } from "./step-context.js";
 
+/** The faults that act on one http dependency, in scenario order (all armable: see support.ts). */
+function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+  return scenario.faults.filter((fault) => fault.dependency === dependency.name).filter(isArmable);
+}
+
 /**
- * Steps 4–8 of the run lifecycle. Every failure becomes a RUN_ERROR; whatever happened, the
- * proxy is stopped and every process is stopped (and DEPENDENCY_STOPPED recorded) before returning.
+ * Steps 4–8 of the run lifecycle, for a scenario of either schema in the internal model:
+ * managed dependencies start in scenario order and become ready in parallel, one proxy per http
+ * dependency records into the one recorder, then the workload runs with every URL variable.
+ * Every failure becomes a RUN_ERROR; whatever happened, proxies are closed and dependencies
+ * stopped in reverse order before returning.
  */
 export async function runSteps(context: StepContext): Promise<void> {
   const { scenario, sink } = context;
-  let dependency: ManagedProcess | null = null;
-  let proxy: RunningProxy | null = null;
-  let phase = "starting the dependency";
+  const wording = wordingOf(scenario);
+  const started: StartedDependency[] = [];
+  const proxies: RunningProxy[] = [];
+  const mcpHosts: McpStdioHost[] = [];
+  let phase = wording.startingPhase;
   try {
-    if (scenario.dependency.start !== null) {
-      dependency = await startDependency(context);
-      if (dependency === null) return;
+    const resolved = await resolveHttpDependencies(scenario);
+    for (const entry of resolved) {
+      if (context.interrupt.aborted) return;
+      await spawnDependency(context, entry, started);
     }
-    phase = "starting the proxy";
-    try {
-      proxy = await context.startProxy({
-        upstreamBaseUrl: scenario.dependency.baseUrl,
-        fault: scenario.fault,
-        sink,
+    if (started.length > 0) {
+      context.preload();
+      if (!(await awaitReadiness(context, started))) return;
+    }
+    phase = wording.proxyPhase;
+    const proxyUrls = new Map<string, string>();
+    for (const entry of resolved) {
+      const proxy = await startDependencyProxy(context, entry);
+      proxies.push(proxy);
+      proxyUrls.set(entry.dependency.name, proxy.url);
+      sink.emit({
+        kind: "INJECTOR_STARTED",
+        dependency: entry.dependency.name,
+        proxy_url: proxy.url,
+        upstream_url: safeUrl(entry.baseUrl),
       });
-    } catch (error) {
-      // A ProxyError's message is written to be safe (phase and errno code only).
-      const message =
-        error instanceof ProxyError ? error.message : `proxy could not start (${errorLabel(error)})`;
-      throw new SetupFailure("PROXY_START_FAILED", message);
     }
-    sink.emit({
-      kind: "INJECTOR_STARTED",
-      proxy_url: proxy.url,
-      upstream_url: safeUrl(scenario.dependency.baseUrl),
-    });
+    const mcpVariables = await startStdioHosts(context, mcpHosts);
     if (context.interrupt.aborted) return;
     phase = "running the workload";
-    await runWorkload(context, workloadEnvV1(context, proxy.url));
+    const variables = workloadVariables(context, proxyUrls, mcpVariables);
+    await runWorkload(context, variables, interpolateEnv(scenario.workload.env, variables));
   } catch (error) {
     recordStepFailure(sink, error, phase);
   } finally {
-    await cleanUp(context, dependency, proxy);
+    for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
+    for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
+    await stopDependencies(context, started);
   }
 }
 
-async function cleanUp(
+/**
+ * The variables the workload gets: schema 1's (the proxy URL, the run id, `proxy_url_env`) for
+ * a scenario upgraded from it, schema 2's otherwise.
+ */
+function workloadVariables(
   context: StepContext,
-  dependency: ManagedProcess | null,
-  proxy: RunningProxy | null,
-): Promise<void> {
-  if (proxy !== null) await proxy.close().catch(() => undefined);
-  if (dependency !== null) {
-    const exit = await dependency.stop(context.forceStop);
-    context.sink.emit({ kind: "DEPENDENCY_STOPPED", exit_code: exit.exitCode });
+  proxyUrls: ReadonlyMap<string, string>,
+  mcpVariables: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const { scenario, runId } = context;
+  const legacy = scenario.legacy;
+  if (legacy === undefined) return runVariables(scenario, runId, proxyUrls, mcpVariables);
+  const proxyUrl = [...proxyUrls.values()][0] as string;
+  const variables: Record<string, string> = { AGENTCHAOS_PROXY_URL: proxyUrl, AGENTCHAOS_RUN_ID: runId };
+  if (legacy.proxyUrlEnv !== null) variables[legacy.proxyUrlEnv] = proxyUrl;
+  return variables;
+}
+
+/** What the proxy of one http dependency is given: schema 1 records its own event schema. */
+function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): ProxyOptions {
+  const { scenario, sink } = context;
+  const { dependency } = entry;
+  const faults = faultsOf(scenario, dependency);
+  if (scenario.legacy !== undefined) return { upstreamBaseUrl: entry.baseUrl, faults, sink };
+  return {
+    upstreamBaseUrl: entry.baseUrl,
+    faults,
+    sink,
+    dependency: dependency.name,
+    ignoreJsonFields: dependency.ignoreJsonFields,
+  };
+}
+
+async function startDependencyProxy(
+  context: StepContext,
+  entry: ResolvedHttpDependency,
+): Promise<RunningProxy> {
+  const { dependency } = entry;
+  if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
+  try {
+    return await context.startProxy(proxyOptions(context, entry));
+  } catch (error) {
+    // A ProxyError's message is written to be safe (phase and errno code only).
+    const safeMessage = error instanceof ProxyError ? error.message : null;
+    throw new SetupFailure(
+      "PROXY_START_FAILED",
+      wordingOf(context.scenario).proxyFailed(dependency.name, error, safeMessage),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
 export function useColour(
@@ -22,6 +22,15 @@ const COLOURS = {
   SUCCESS: 32,
 } as const;
 type Label = keyof typeof COLOURS;
+
+/** `45s`, `3m05s`, `1h02m`. */
+export function formatEta(ms: number): string {
+  const total = Math.round(ms / 1000);
+  if (total < 60) return `${total}s`;
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}m${String(total % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
 
 /** `elapsed_ms` in seconds with three decimals, zero-padded to eight characters (`0000.183`). */
 export function formatElapsed(elapsedMs: number): string {
@@ -185,7 +194,7 @@ export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string 
     case "OPERATION_SUCCEEDED":
       return line(event, "SUCCESS", String(payload.status_code), colour);
     case "RUN_ERROR":
-      // Not in run.md's list: a run with a RUN_ERROR has failed, and the reason belongs on the
+      // Not in the Python tool's lines (docs/cli.md): a run with a RUN_ERROR has failed, and the reason belongs on the
       // terminal; a run without one prints exactly the schema-1 lines.
       return line(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`, colour);
     default:

@@ -1,4 +1,4 @@
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 
 /** The URL variable of one http dependency: `AGENTCHAOS_<NAME>_URL`. */
 export function dependencyUrlVariable(name: string): string {
@@ -6,12 +6,12 @@ export function dependencyUrlVariable(name: string): string {
 }
 
 /**
- * The variables Agent Chaos gives a schema-2 workload (v2/scenario.md, Workload environment):
+ * The variables Agent Chaos gives a schema-2 workload (docs/scenario.md, the workload's variables):
  * the run id, each http dependency's proxy URL under `AGENTCHAOS_<NAME>_URL` and its `url_env`,
  * `AGENTCHAOS_PROXY_URL` when there is exactly one http dependency, and what the MCP hosts add.
  */
 export function runVariables(
-  scenario: ScenarioV2,
+  scenario: RunScenario,
   runId: string,
   proxyUrls: ReadonlyMap<string, string>,
   mcpVariables: Readonly<Record<string, string>> = {},

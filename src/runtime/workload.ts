@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import type { AnyScenario } from "../scenario/parse.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
 import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
@@ -7,24 +6,13 @@ import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 // Node timers cap at 2^31-1 ms (about 24.8 days); longer workload limits are clamped to that.
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** The schema-1 workload variables (run.md): the proxy URL, the run id, and `proxy_url_env`. */
-export function workloadEnvV1(context: StepContext, proxyUrl: string): Record<string, string> {
-  const extraEnv: Record<string, string> = {
-    AGENTCHAOS_PROXY_URL: proxyUrl,
-    AGENTCHAOS_RUN_ID: context.runId,
-  };
-  const proxyUrlEnv = context.scenario.workload.proxyUrlEnv;
-  if (proxyUrlEnv !== null) extraEnv[proxyUrlEnv] = proxyUrl;
-  return extraEnv;
-}
-
 /**
  * Spawns the workload with `extraEnv` laid over its environment, waits for its exit, its time
  * limit or an interruption, records the completion. `env` replaces the scenario's own workload
  * env when given (schema 2 interpolates it first).
  */
 export async function runWorkload(
-  context: StepContext<AnyScenario>,
+  context: StepContext,
   extraEnv: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string>> = context.scenario.workload.env,
 ): Promise<void> {
@@ -44,7 +32,7 @@ export async function runWorkload(
     if (error instanceof SpawnError) {
       // Schema 1's wording is fixed; schema 2 names the program and the folder.
       const detail =
-        scenario.schemaVersion === 2
+        scenario.legacy === undefined
           ? `: ${await spawnFailureDetail(workloadSpec, error.errno)}`
           : ` (spawn ${error.errno})`;
       throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `workload could not be started${detail}`);
@@ -59,7 +47,7 @@ export async function runWorkload(
   }
 }
 
-async function superviseWorkload(context: StepContext<AnyScenario>, workload: ManagedProcess): Promise<void> {
+async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<void> {
   const { scenario, sink } = context;
   const workloadSpec = scenario.workload;
   const startedAt = performance.now();

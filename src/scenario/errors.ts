@@ -1,5 +1,5 @@
-import { AgentChaosError } from "../errors.js";
-import { terminalSafe } from "../terminal-text.js";
+import { AgentChaosError } from "../support/errors.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 export type ScenarioErrorCode =
   | "SCENARIO_NOT_FOUND"
@@ -16,7 +16,7 @@ export type ScenarioErrorCode =
 
 /** One validation problem, pointing into the file. `line` and `column` are 1-based. */
 export interface ScenarioProblem {
-  /** Key path in the spec's notation: `fault.trigger.occurrences[1]`. */
+  /** Key path in the notation of docs/scenario.md: `fault.trigger.occurrences[1]`. */
   readonly path: string;
   readonly line: number;
   readonly column: number;

@@ -1,5 +1,5 @@
 import type { LineCounter } from "yaml";
-import { terminalSafe } from "../terminal-text.js";
+import { terminalSafe } from "../support/terminal-text.js";
 
 /** A half-open range `[start, end)` of source offsets whose text must never be printed. */
 export type Mask = readonly [number, number];

@@ -16,7 +16,7 @@ const targetSchema = mapping(
   }),
 );
 
-/** The keys every fault type shares; each type adds exactly its own (scenario.md, Fault). */
+/** The keys every fault type shares; each type adds exactly its own (docs/scenario.md, docs/faults.md). */
 function faultMapping<Type extends Fault["type"], Own extends z.ZodRawShape>(
   type: Type,
   own: Own,

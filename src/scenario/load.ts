@@ -1,41 +1,42 @@
 import { resolve } from "node:path";
-import { readRegularFile } from "../bounded-read.js";
+import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { ScenarioError } from "./errors.js";
 import { SCENARIO_LIMITS } from "./limits.js";
 import { type AnyScenario, parseScenario, tooLarge } from "./parse.js";
 
 export { parseScenario };
 
-function errnoCode(error: unknown): string {
-  const code = error instanceof Error ? Reflect.get(error, "code") : undefined;
-  return typeof code === "string" ? code : "unknown error";
-}
-
-function readFailure(error: unknown): ScenarioError {
-  const code = errnoCode(error);
-  if (code === "ENOENT" || code === "ENOTDIR") {
-    return new ScenarioError("SCENARIO_NOT_FOUND", "file not found", { cause: error });
+/** The `ScenarioError` of a scenario file that cannot be read. */
+export function scenarioReadError(error: unknown): ScenarioError {
+  if (!(error instanceof FileReadError)) throw error;
+  switch (error.code) {
+    case "FILE_NOT_FOUND":
+      return new ScenarioError("SCENARIO_NOT_FOUND", "file not found", { cause: error });
+    case "FILE_TOO_LARGE":
+      return tooLarge();
+    case "FILE_NOT_REGULAR":
+      return new ScenarioError(
+        "SCENARIO_UNREADABLE",
+        error.kind === "folder"
+          ? "is a folder, not a scenario file"
+          : `is not a regular file (a ${error.kind})`,
+      );
+    default:
+      return new ScenarioError(
+        "SCENARIO_UNREADABLE",
+        error.errno === "EACCES" || error.errno === "EPERM"
+          ? "cannot read the file: permission denied"
+          : `cannot read the file (${error.errno ?? "error"})`,
+        { cause: error },
+      );
   }
-  if (code === "EACCES" || code === "EPERM") {
-    return new ScenarioError("SCENARIO_UNREADABLE", "cannot read the file: permission denied", {
-      cause: error,
-    });
-  }
-  if (code === "EISDIR") {
-    return new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file", { cause: error });
-  }
-  return new ScenarioError("SCENARIO_UNREADABLE", `cannot read the file (${code})`, { cause: error });
 }
 
 /** Reads and validates a scenario file; `sourcePath` of the result is its absolute path. */
 export async function loadScenario(path: string): Promise<AnyScenario> {
   const absolutePath = resolve(path);
-  const read = await readRegularFile(absolutePath, SCENARIO_LIMITS.maxBytes).catch((error: unknown) => {
-    throw readFailure(error);
+  const bytes = await readRegularFile(absolutePath, SCENARIO_LIMITS.maxBytes).catch((error: unknown) => {
+    throw scenarioReadError(error);
   });
-  if (read.kind === "folder")
-    throw new ScenarioError("SCENARIO_UNREADABLE", "is a folder, not a scenario file");
-  if (read.kind === "not-regular") throw new ScenarioError("SCENARIO_UNREADABLE", "is not a regular file");
-  if (read.kind === "too-large") throw tooLarge();
-  return parseScenario(read.bytes, absolutePath);
+  return parseScenario(bytes, absolutePath);
 }

@@ -3,7 +3,7 @@ import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, t
 export type KeyPath = readonly PropertyKey[];
 
 /**
- * The spec's notation: `fault.trigger.occurrences[1]`. A key that would read ambiguously (empty,
+ * The notation of docs/scenario.md: `fault.trigger.occurrences[1]`. A key that would read ambiguously (empty,
  * or holding `.`, brackets, quotes or spaces) is quoted: `workload.env[""]`.
  */
 export function formatKeyPath(path: KeyPath): string {

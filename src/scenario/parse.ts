@@ -33,7 +33,7 @@ export function tooLarge(): ScenarioError {
 }
 
 /**
- * Validates a scenario file's bytes (scenario.md). `sourcePath` is the file's path; relative
+ * Validates a scenario file's bytes (docs/scenario.md). `sourcePath` is the file's path; relative
  * `cwd` values resolve against its folder. Throws `ScenarioError` listing every problem.
  */
 export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenario {

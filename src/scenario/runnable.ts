@@ -2,7 +2,7 @@ import * as z from "zod";
 import { expecting, nonEmptyString } from "./fields.js";
 
 /**
- * Rules beyond the shape of scenario.md that make `validate` refuse exactly what `run` would
+ * Rules beyond the shape of docs/scenario.md that make `validate` refuse exactly what `run` would
  * refuse for a reason in the file itself: the operating system takes no NUL byte in a
  * command, path or environment value, the proxy and readiness decode a `base_url`'s user
  * information, and a few variable names cannot carry the proxy URL. No message echoes a value.

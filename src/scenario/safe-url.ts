@@ -1,5 +1,5 @@
 /**
- * The safe form of a URL (events.md): scheme, host, port and path exactly as configured
+ * The safe form of a URL (docs/events.md): scheme, host, port and path exactly as configured
  * (no `/` added when the path is empty); user information, query and fragment dropped.
  */
 export function safeUrl(url: string): string {

@@ -101,7 +101,7 @@ function workloadSchema(baseDir: string) {
   );
 }
 
-/** The whole scenario file (scenario.md); its output is the validated `Scenario` minus `sourcePath`. */
+/** The whole scenario file (docs/scenario.md); its output is the validated `Scenario` minus `sourcePath`. */
 export function scenarioSchema(context: SchemaContext) {
   return mapping(
     {

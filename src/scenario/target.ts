@@ -13,11 +13,11 @@ function globPattern(glob: string): RegExp {
 }
 
 /**
- * Compiles a target into a predicate over (method, path). `*` matches any run of
- * characters, `/` included; everything else is literal and case-sensitive. The method is
- * compared case-insensitively. The query string never takes part (callers pass the path only).
+ * An HTTP target as a predicate over (method, path). `*` matches any run of characters, `/`
+ * included; everything else is literal and case-sensitive. The method is compared
+ * case-insensitively. The query string never takes part (callers pass the path only).
  */
-export function compileTarget(target: Target): (method: string, path: string) => boolean {
+function compileHttpTarget(target: Target): (method: string, path: string) => boolean {
   const pattern = globPattern(target.path);
   const method = target.method?.toUpperCase() ?? null;
   return (requestMethod, path) =>
@@ -25,11 +25,12 @@ export function compileTarget(target: Target): (method: string, path: string) =>
 }
 
 /**
- * A schema-2 target as a predicate over an operation's identity: an HTTP target matches HTTP
- * operations as schema 1 does; an MCP target matches MCP operations by exact JSON-RPC method
- * and a glob on the target name (v2/mcp.md).
+ * A target as a predicate over an operation's identity, the one rule of the proxies, the MCP
+ * shim and the analysis: an HTTP target matches HTTP operations by method and path glob; an MCP
+ * target matches MCP operations by exact JSON-RPC method and a glob on the target name
+ * (docs/scenario.md, docs/mcp.md).
  */
-export function compileTargetV2(
+export function compileTarget(
   target: TargetV2,
 ): (identity: {
   readonly protocol?: "http" | "mcp";
@@ -37,7 +38,7 @@ export function compileTargetV2(
   readonly path: string;
 }) => boolean {
   if (target.kind === "http") {
-    const test = compileTarget(target);
+    const test = compileHttpTarget(target);
     return (identity) => (identity.protocol ?? "http") === "http" && test(identity.method, identity.path);
   }
   const name = target.name === null ? null : globPattern(target.name);

@@ -102,7 +102,7 @@ const PROBABILITY_FORM = {
 };
 const FORMS = "exactly one of occurrence, occurrences, or probability with seed and window";
 
-/** `fault.trigger`: exactly one of the three forms of scenario.md. */
+/** `fault.trigger`: exactly one of the three forms of docs/triggers.md. */
 export function triggerSchema(
   writtenNumberAt: WrittenNumberAt,
   probabilityPath: readonly PropertyKey[] = PROBABILITY_PATH,

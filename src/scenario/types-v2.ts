@@ -1,5 +1,5 @@
 /**
- * A validated schema-2 scenario (spec v2/scenario.md): plain data, no behaviour. Produced by
+ * A validated schema-2 scenario (docs/scenario.md): plain data, no behaviour. Produced by
  * `loadScenario` for `schema_version: 2`, consumed by the runtime, the proxies, the MCP shim and
  * the schema-2 analyzer.
  */
@@ -13,7 +13,7 @@ export type ClassicHttpFaultType =
   | "http_malformed_json"
   | "http_disconnect";
 
-/** The HTTP faults schema 2 adds (v2/faults.md). */
+/** The HTTP faults schema 2 adds (docs/faults.md). */
 export type LlmHttpFaultType =
   | "http_llm_error"
   | "http_stream_truncate"
@@ -22,7 +22,7 @@ export type LlmHttpFaultType =
   | "http_stream_error_event"
   | "http_response_lost";
 
-/** JSON-RPC level faults (v2/mcp.md). */
+/** JSON-RPC level faults (docs/mcp.md). */
 export type McpFaultType =
   | "mcp_error"
   | "mcp_tool_error"
@@ -77,7 +77,7 @@ export interface HttpDependencyV2 {
   readonly usesPortPlaceholder: boolean;
 }
 
-/** An MCP server the workload spawns through the shim (v2/mcp.md). */
+/** An MCP server the workload spawns through the shim (docs/mcp.md). */
 export interface McpStdioDependency extends CommandSpec {
   readonly name: string;
   readonly type: "mcp_stdio";

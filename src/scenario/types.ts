@@ -1,6 +1,6 @@
 /**
  * A validated scenario: plain data, no behaviour. Produced by `loadScenario`,
- * consumed by the runtime, the proxy and the analyzer (see spec scenario.md).
+ * consumed by the runtime, the proxy and the analyzer (see docs/scenario.md).
  */
 
 export type FaultType =

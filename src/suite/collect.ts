@@ -1,17 +1,18 @@
 /**
+/**
  * Collecting a suite's scenario files (see docs/suites.md): each argument is a file, or a folder
  * searched recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a
- * dot, `node_modules`, and Agent Chaos output (a folder holding `events.jsonl` or `suite.json`:
- * run folders keep a `scenario.yaml` copy). A YAML file found in a folder is kept only when it
- * looks like a scenario (a top-level `schema_version`); a file named as an argument always is.
- * `--exclude` globs leave paths out. Sorted by path relative to the current directory, in byte
- * order; a file reached twice counts once.
+ * dot, `node_modules`, and Agent Chaos output (a folder holding `events.jsonl`, `suite.json` or
+ * `trials.json`: run folders keep a `scenario.yaml` copy). A YAML file found in a folder is kept
+ * only when it looks like a scenario (a top-level `schema_version`); a file named as an argument
+ * always is. `--exclude` globs leave paths out. Sorted by path relative to the current directory,
+ * in byte order; a file reached twice counts once.
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
-import { compareByteOrder } from "./document.js";
-import { SuiteError } from "./errors.js";
+import { compareByteOrder } from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
 import { isScenarioFile } from "./scenario-candidate.js";
 
 export interface ScenarioFile {
@@ -19,6 +20,9 @@ export interface ScenarioFile {
   /** Relative to the current directory, with `/` separators (the entry's `path`). */
   readonly path: string;
 }
+
+/** Files that only Agent Chaos output folders hold: run folders, suites, trials. */
+const OUTPUT_MARKERS = new Set(["events.jsonl", "suite.json", "trials.json"]);
 
 function errnoCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -38,7 +42,7 @@ async function searchFolder(folder: string, display: string, found: string[]): P
       cause: error,
     });
   }
-  if (entries.some((entry) => entry.name === "events.jsonl" || entry.name === "suite.json")) return;
+  if (entries.some((entry) => OUTPUT_MARKERS.has(entry.name))) return;
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {

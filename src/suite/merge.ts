@@ -1,14 +1,10 @@
 /**
- * `agentchaos merge` (suites.md): shard outputs into one suite in DIR. Reads the shards, never
+ * `agentchaos merge` (docs/suites.md): shard outputs into one suite in DIR. Reads the shards, never
  * modifies them; a scenario present twice, a shard index given twice or shards of different
- * totals are errors (exit 2), before anything is written.
+ * totals are errors (exit 2), before anything is written — except a scenario run with trials in
+ * several shards, whose trials are combined (merge-trials.ts).
  */
-import { relative, resolve } from "node:path";
-import type { ReporterName } from "../reporters/names.js";
-import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { makeFolders } from "../runtime/run-folder.js";
-import { makeRunId } from "../runtime/run-id.js";
+import { resolve } from "node:path";
 import {
   compareByteOrder,
   readSuite,
@@ -16,8 +12,15 @@ import {
   type SuiteDocument,
   type SuiteEntry,
   serializeSuite,
-} from "./document.js";
-import { SuiteError } from "./errors.js";
+  suiteVersion,
+} from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
+import type { ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { makeFolders } from "../runtime/run-folder.js";
+import { makeRunId } from "../runtime/run-id.js";
+import { writeFileAtomically } from "../support/write-file.js";
+import { combineTrialEntries, relocateEntry } from "./merge-trials.js";
 
 const MERGE_REPORTERS: readonly ReporterName[] = ["junit", "ctrf", "html"];
 
@@ -70,28 +73,25 @@ export async function mergeSuites(
     seenShards.set(document.shard.index, folder);
   }
   const owner = new Map<string, string>();
-  const entries: SuiteEntry[] = [];
+  const byPath = new Map<string, SuiteEntry>();
   for (const { folder, absolute, document } of shards) {
-    for (const entry of document.entries) {
+    for (const found of document.entries) {
+      const entry = relocateEntry(found, absolute, target);
       const other = owner.get(entry.path);
-      if (other !== undefined) {
-        throw new SuiteError(
-          "MERGE_DUPLICATE_SCENARIO",
-          `scenario ${entry.path} is in both ${other} and ${folder}`,
-        );
+      const earlier = byPath.get(entry.path);
+      if (other !== undefined && earlier !== undefined) {
+        byPath.set(entry.path, combineTrialEntries(earlier, entry, `${other} and ${folder}`));
+        continue;
       }
       owner.set(entry.path, folder);
-      const runFolder =
-        entry.run_folder === null
-          ? null
-          : relative(target, resolve(absolute, entry.run_folder)).split("\\").join("/");
-      entries.push({ ...entry, run_folder: runFolder });
+      byPath.set(entry.path, entry);
     }
   }
+  const entries = [...byPath.values()];
   const starts = shards.map((shard) => shard.document.started_at).sort();
   const ends = shards.map((shard) => shard.document.finished_at).sort();
   const document: SuiteDocument = {
-    schema_version: 1,
+    schema_version: suiteVersion(entries),
     suite_id: makeRunId(),
     started_at: starts[0] ?? "",
     finished_at: ends.at(-1) ?? "",

@@ -2,14 +2,15 @@
  * Loading a suite's scenario files: a valid one becomes a runnable plan with its fixed ports,
  * an invalid or unreadable one a `SCENARIO_INVALID` plan with its problems (never fatal).
  */
-import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { fixedPorts } from "../runtime/fixed-ports.js";
 import { ScenarioError } from "../scenario/errors.js";
-import { parseScenario } from "../scenario/load.js";
+import { SCENARIO_LIMITS } from "../scenario/limits.js";
+import { parseScenario, scenarioReadError } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import { readRegularFile } from "../support/regular-file.js";
 import type { ScenarioFile } from "./collect.js";
-import { fixedPorts } from "./ports.js";
 
 export type Plan =
   | {
@@ -25,19 +26,6 @@ export type Plan =
       readonly name: string;
       readonly problems: string[];
     };
-
-function errnoCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === "string" ? code : "error";
-}
-
-function readProblem(error: unknown): string {
-  const code = errnoCode(error);
-  if (code === "EACCES" || code === "EPERM") return "cannot read the file: permission denied";
-  if (code === "EISDIR") return "is a folder, not a scenario file";
-  if (code === "ENOENT") return "file not found";
-  return `cannot read the file (${code})`;
-}
 
 /** The problems of a scenario error, one line each (no excerpts: they may quote the file). */
 export function problemLines(error: ScenarioError): string[] {
@@ -65,9 +53,10 @@ function nameIn(data: unknown, file: ScenarioFile): string {
 export async function preparePlan(file: ScenarioFile): Promise<Plan> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file.absolutePath);
+    bytes = await readRegularFile(file.absolutePath, SCENARIO_LIMITS.maxBytes);
   } catch (error) {
-    return { kind: "invalid", file, name: nameIn(null, file), problems: [readProblem(error)] };
+    const problems = problemLines(scenarioReadError(error));
+    return { kind: "invalid", file, name: nameIn(null, file), problems };
   }
   const data = looseData(bytes);
   try {

@@ -1,16 +1,11 @@
 /**
- * `runSuite` (suites.md): collect, load, filter, shard, run in parallel with fixed ports kept
+ * `runSuite` (docs/suites.md): collect, load, filter, shard, run in parallel with fixed ports kept
  * apart, then write `suite.json` and the reporters' files into `<outputDir>/<suite-id>/`.
- * The `suite` command is a thin shell over `suite()` below.
+ * With trials (N > 1) each scenario runs N times (trial-entries.ts). The `suite` command is a
+ * thin shell over `suite()` below.
  */
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
-import { type ExperimentDone, experiment } from "../library/experiment.js";
-import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
-import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { writeFileAtomically } from "../reporters/write-file.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
-import { collectScenarioFiles, skippedSummary } from "./collect.js";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -18,11 +13,21 @@ import {
   type SuiteEntry,
   type SuiteShard,
   serializeSuite,
-} from "./document.js";
-import { SuiteError } from "./errors.js";
+  suiteVersion,
+} from "../report/suite-document.js";
+import { SuiteError } from "../report/suite-errors.js";
+import type { TrialRun } from "../report/trials.js";
+import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
+import { writeSuiteReporters } from "../reporters/suite-files.js";
+import { type ExperimentDone, experiment } from "../runtime/experiment.js";
+import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { runScheduled } from "../runtime/run-scheduler.js";
+import { writeFileAtomically } from "../support/write-file.js";
+import { TrialsError, trialSettings } from "../trials/options.js";
+import { collectScenarioFiles, skippedSummary } from "./collect.js";
 import { type Plan, preparePlan } from "./prepare.js";
-import { runScheduled } from "./scheduler.js";
 import { shardSlice } from "./shard.js";
+import { runTrialPlans } from "./trial-entries.js";
 
 export const DEFAULT_SUITES_DIR = ".agentchaos/suites";
 
@@ -47,6 +52,17 @@ export interface RunSuiteOptions {
   readonly failFast?: boolean;
   /** Called as each scenario finishes, in completion order. */
   readonly onEntry?: (entry: SuiteEntry, progress: { readonly done: number; readonly total: number }) => void;
+  /** Runs of each scenario, 1 to 100 (default 1: one run, no trials). */
+  readonly trials?: number;
+  /** With trials: the least pass rate, 0 to 1, with which a scenario passes (default 1). */
+  readonly minPassRate?: number;
+  /** With trials: called as each trial finishes, in completion order. */
+  readonly onTrial?: (trial: {
+    readonly path: string;
+    readonly name: string;
+    readonly run: TrialRun;
+    readonly total: number;
+  }) => void;
 }
 
 export interface SuiteSettings extends RunSuiteOptions {
@@ -106,6 +122,14 @@ function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder
 
 /** The suite engine: returns the document, its folder and the files written. */
 export async function suite(paths: readonly string[], settings: SuiteSettings): Promise<SuiteDone> {
+  let trialCount: number;
+  let minPassRate: number;
+  try {
+    ({ trials: trialCount, minPassRate } = trialSettings(settings));
+  } catch (error) {
+    if (error instanceof TrialsError) throw new SuiteError("SUITE_BAD_OPTION", error.message);
+    throw error;
+  }
   const collected = await collectScenarioFiles(paths, settings.cwd, settings.exclude ?? []);
   const skipped = skippedSummary(collected);
   if (collected.files.length === 0) {
@@ -150,52 +174,83 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
   };
   const runReporters: ReporterName[] = reporters.includes("html") ? ["html"] : [];
 
-  await runScheduled(
-    mine.map((plan) => ({ plan, ports: plan.kind === "runnable" ? plan.ports : [] })),
-    {
-      jobs,
-      stopped: () => signal?.aborted === true || (settings.failFast === true && failed),
-      run: async ({ plan }) => {
+  const invalid = (plan: Plan & { kind: "invalid" }): SuiteEntry => ({
+    path: plan.file.path,
+    name: plan.name,
+    result: "FAILED",
+    reason_code: "SCENARIO_INVALID",
+    exit_code: 2,
+    duration_ms: 0,
+    run_folder: null,
+    problems: plan.problems,
+  });
+  const stopped = (): boolean => signal?.aborted === true || (settings.failFast === true && failed);
+
+  if (trialCount > 1) {
+    for (const plan of mine) {
+      if (plan.kind === "invalid" && !stopped()) {
         started += 1;
-        if (plan.kind === "invalid") {
-          finish({
-            path: plan.file.path,
-            name: plan.name,
-            result: "FAILED",
-            reason_code: "SCENARIO_INVALID",
-            exit_code: 2,
-            duration_ms: 0,
-            run_folder: null,
-            problems: plan.problems,
-          });
-          return;
-        }
-        try {
-          const done = await experiment(plan.scenario, {
-            outputDir: folder,
-            ...(signal === undefined ? {} : { interrupt: signal }),
-            ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-            reporters: runReporters,
-          });
-          if (!done.interrupted) finish(entryOf(plan, done, folder));
-        } catch {
-          finish({
-            path: plan.file.path,
-            name: plan.name,
-            result: "FAILED",
-            reason_code: "INTERNAL_ERROR",
-            exit_code: 3,
-            duration_ms: 0,
-            run_folder: null,
-          });
-        }
+        finish(invalid(plan));
+      }
+    }
+    await runTrialPlans(
+      mine.filter((plan) => plan.kind === "runnable"),
+      {
+        folder,
+        count: trialCount,
+        minPassRate,
+        jobs,
+        ...(signal === undefined ? {} : { interrupt: signal }),
+        ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+        reporters: runReporters,
+        stopped,
+        onStarted: () => {
+          started += 1;
+        },
+        onTrial: (plan, run) =>
+          settings.onTrial?.({ path: plan.file.path, name: plan.name, run, total: trialCount }),
+        onEntry: finish,
       },
-    },
-  );
+    );
+  } else {
+    await runScheduled(
+      mine.map((plan) => ({ plan, ports: plan.kind === "runnable" ? plan.ports : [] })),
+      {
+        jobs,
+        stopped,
+        run: async ({ plan }) => {
+          started += 1;
+          if (plan.kind === "invalid") {
+            finish(invalid(plan));
+            return;
+          }
+          try {
+            const done = await experiment(plan.scenario, {
+              outputDir: folder,
+              ...(signal === undefined ? {} : { interrupt: signal }),
+              ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+              reporters: runReporters,
+            });
+            if (!done.interrupted) finish(entryOf(plan, done, folder));
+          } catch {
+            finish({
+              path: plan.file.path,
+              name: plan.name,
+              result: "FAILED",
+              reason_code: "INTERNAL_ERROR",
+              exit_code: 3,
+              duration_ms: 0,
+              run_folder: null,
+            });
+          }
+        },
+      },
+    );
+  }
 
   const interrupted = signal?.aborted === true;
   const document: SuiteDocument = {
-    schema_version: 1,
+    schema_version: suiteVersion(entries),
     suite_id: suiteId,
     started_at: startedAt,
     finished_at: new Date().toISOString(),

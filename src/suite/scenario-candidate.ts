@@ -8,8 +8,8 @@
  */
 
 import { isMap, parseDocument } from "yaml";
-import { readRegularFile } from "../bounded-read.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
+import { readRegularFile } from "../support/regular-file.js";
 
 const SCHEMA_VERSION_LINE = /^schema_version[ \t]*:/m;
 
@@ -25,9 +25,8 @@ export function looksLikeScenario(text: string): boolean {
 /** Reads the file (bounded) and tells whether a suite should run it as a scenario. */
 export async function isScenarioFile(path: string): Promise<boolean> {
   try {
-    const read = await readRegularFile(path, SCENARIO_LIMITS.maxBytes);
-    if (read.kind !== "file") return true;
-    return looksLikeScenario(new TextDecoder("utf-8").decode(read.bytes));
+    const bytes = await readRegularFile(path, SCENARIO_LIMITS.maxBytes);
+    return looksLikeScenario(new TextDecoder("utf-8").decode(bytes));
   } catch {
     return true;
   }

@@ -1,4 +1,4 @@
-import type { SuiteShard } from "./document.js";
+import type { SuiteShard } from "../report/suite-document.js";
 
 /** Parses `--shard I/N` (1 ≤ I ≤ N); returns a one-line problem otherwise. */
 export function parseShard(text: string): SuiteShard | { readonly problem: string } {

@@ -1,12 +1,15 @@
 /**
- * The suite's terminal output (suites.md): a line per finished scenario in completion order, a
+ * The suite's terminal output (docs/suites.md): a line per finished scenario in completion order, a
  * live `done/total` counter on a TTY only, colours only on a TTY without NO_COLOR, then the
- * summary table and the paths written. `--quiet` prints only the summary.
+ * summary table and the paths written. `--quiet` prints only the summary. With trials, a line
+ * per finished trial too, and each scenario's line followed by its trials' summary line.
  */
-import type { LiveTerminal } from "../library/live-output.js";
+
+import type { SuiteEntry } from "../report/suite-document.js";
+import { type TrialRun, trialRunLine, trialsLine } from "../report/trials.js";
+import type { LiveTerminal } from "../runtime/live-output.js";
 import { useColour } from "../runtime/terminal.js";
-import { terminalSafe } from "../terminal-text.js";
-import type { SuiteEntry } from "./document.js";
+import { terminalSafe } from "../support/terminal-text.js";
 import type { SuiteDone } from "./run-suite.js";
 
 const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31 };
@@ -23,6 +26,7 @@ export interface SuiteTerminal {
     readonly skipped: string | null;
   }): void;
   entry(entry: SuiteEntry, progress: { readonly done: number; readonly total: number }): void;
+  trial(trial: { readonly name: string; readonly run: TrialRun; readonly total: number }): void;
   finish(done: SuiteDone, wallMs: number): void;
 }
 
@@ -45,20 +49,33 @@ export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerm
     counterShown = true;
   };
   const row = (entry: SuiteEntry): string =>
-    `${paint(entry.result, entry.result.padEnd(9))}  ${entry.reason_code.padEnd(27)}  ${seconds(entry.duration_ms).padStart(8)}  ${entry.name}\n`;
+    `${paint(entry.result, entry.result.padEnd(9))}  ${entry.reason_code.padEnd(27)}  ${seconds(entry.duration_ms).padStart(8)}  ${entry.name}\n${
+      entry.trials === undefined ? "" : `${" ".repeat(11)}${trialsLine(entry.trials)}\n`
+    }`;
+  let lastDone = 0;
+  let lastTotal = 0;
 
   return {
     start: ({ total, folder, jobs, skipped }) => {
+      lastTotal = total;
       if (quiet) return;
       const skippedLine = skipped === null ? "" : `${terminalSafe(skipped)}\n`;
       write(`Agent Chaos suite\n\nScenarios: ${total}\n${skippedLine}Jobs: ${jobs}\nOutput: ${folder}\n\n`);
       showCounter(0, total);
     },
     entry: (entry, { done, total }) => {
+      lastDone = done;
+      lastTotal = total;
       if (quiet) return;
       clearCounter();
       write(row(entry));
       showCounter(done, total);
+    },
+    trial: ({ name, run, total }) => {
+      if (quiet) return;
+      clearCounter();
+      write(`${trialRunLine(run, total, { paint })}  ${terminalSafe(name)}\n`);
+      if (lastTotal > 0) showCounter(lastDone, lastTotal);
     },
     finish: (done, wallMs) => {
       clearCounter();
@@ -69,6 +86,9 @@ export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerm
         `${"RESULT".padEnd(9)}  ${"REASON".padEnd(27)}  ${"DURATION".padStart(8)}  SCENARIO\n`,
         ...entries.map(row),
         `\n${entries.length} ${entries.length === 1 ? "scenario" : "scenarios"}: ${count("PASSED")} passed, ${count("RECOVERED")} recovered, ${count("FAILED")} failed`,
+        entries.some((entry) => entry.trials !== undefined)
+          ? `, ${entries.filter((entry) => entry.trials?.class === "flaky").length} flaky`
+          : "",
         done.notStarted > 0 ? ` (${done.notStarted} not started)` : "",
         `\nWall time: ${seconds(wallMs)}\n`,
         `\nWritten:\n${done.written.join("\n")}\n`,

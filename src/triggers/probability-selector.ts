@@ -8,7 +8,7 @@ export function probabilityThreshold(probabilityMillionths: number): bigint {
 }
 
 /**
- * The seeded probability selector of proxy.md: occurrence k is selected exactly when
+ * The seeded probability selector of docs/triggers.md: occurrence k is selected exactly when
  * SHA-256("agentchaos-probability-v1:<seed>:<k>"), read as an unsigned big-endian integer,
  * is below the threshold. Pure and platform independent.
  */

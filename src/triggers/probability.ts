@@ -3,7 +3,7 @@ import { isSelected, probabilityThreshold } from "./probability-selector.js";
 import type { TriggerState } from "./types.js";
 
 /**
- * The seeded probability window (proxy.md): occurrences outside
+ * The seeded probability window (docs/triggers.md): occurrences outside
  * `start_occurrence..end_occurrence` are never selected; inside it the seeded selector decides.
  */
 export function createProbabilityState(trigger: SeededProbabilityTrigger): TriggerState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analysis/analyze.js";
+import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
 import { runBuilder } from "../helpers/events.js";
 import { injectedFailure, recoveredFault } from "./run-fixtures.js";
 import { baselineScenario, scheduleScenario } from "./scenarios.js";
@@ -9,7 +9,7 @@ describe("metrics and timing", () => {
     const run = recoveredFault(runBuilder().setup(), "op-1", "op-2");
     run.observed("op-3", "fp-b").failed("op-3", "upstream_http_error");
     run.workloadCompleted({ exitCode: 0 }).at(1434).runCompleted("RECOVERED", "RECOVERY_OBSERVED");
-    expect(analyze(scheduleScenario([1]), run.events()).metrics).toEqual({
+    expect(analyzeSchema1(scheduleScenario([1]), run.events()).metrics).toEqual({
       faultsInjected: 1,
       operationsObserved: 3,
       successfulOperations: 1,
@@ -25,13 +25,13 @@ describe("metrics and timing", () => {
   it("takes the workload outcome from the last WORKLOAD_COMPLETED", () => {
     const run = runBuilder().setup().workloadCompleted({ exitCode: 0 });
     run.workloadCompleted({ exitCode: -15, timedOut: true, error: "process exceeded 0.5 second timeout" });
-    const analysis = analyze(baselineScenario(), run.events());
+    const analysis = analyzeSchema1(baselineScenario(), run.events());
     expect(analysis.metrics).toMatchObject({ workloadExitCode: -15, workloadTimedOut: true });
     expect(analysis.diagnostics).toEqual(["process exceeded 0.5 second timeout"]);
   });
 
   it("without a WORKLOAD_COMPLETED the exit code is null and the flags are false", () => {
-    const analysis = analyze(baselineScenario(), runBuilder().setup().events());
+    const analysis = analyzeSchema1(baselineScenario(), runBuilder().setup().events());
     expect(analysis.metrics).toMatchObject({
       workloadExitCode: null,
       workloadTimedOut: false,
@@ -41,14 +41,14 @@ describe("metrics and timing", () => {
 
   it("reports the first and last timestamps as timing", () => {
     const run = runBuilder({ origin: "2026-11-29T18:38:21.000Z" }).setup().at(1434).workloadCompleted();
-    expect(analyze(baselineScenario(), run.events()).timing).toEqual({
+    expect(analyzeSchema1(baselineScenario(), run.events()).timing).toEqual({
       startedAt: "2026-11-29T18:38:21.000Z",
       completedAt: "2026-11-29T18:38:22.434Z",
     });
   });
 
   it("an empty event stream has no timing, zero duration and is not completed", () => {
-    const analysis = analyze(baselineScenario(), []);
+    const analysis = analyzeSchema1(baselineScenario(), []);
     expect(analysis).toMatchObject({ timing: null, result: "FAILED", reasonCode: "WORKLOAD_NOT_COMPLETED" });
     expect(analysis.metrics.durationMs).toBe(0);
   });
@@ -59,8 +59,10 @@ describe("metrics and timing", () => {
     const events = run.events();
     const shuffled = [...events].reverse();
     const snapshot = [...shuffled];
-    expect(analyze(scheduleScenario([1]), shuffled)).toEqual(analyze(scheduleScenario([1]), events));
+    expect(analyzeSchema1(scheduleScenario([1]), shuffled)).toEqual(
+      analyzeSchema1(scheduleScenario([1]), events),
+    );
     expect(shuffled).toEqual(snapshot);
-    expect(analyze(scheduleScenario([1]), shuffled).reasonCode).toBe("RECOVERY_OBSERVED");
+    expect(analyzeSchema1(scheduleScenario([1]), shuffled).reasonCode).toBe("RECOVERY_OBSERVED");
   });
 });

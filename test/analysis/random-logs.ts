@@ -9,7 +9,7 @@
 import type { AgentChaosEvent } from "../../src/events/types.js";
 import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { EVENT_COMPONENT_V2 } from "../../src/events/types-v2.js";
-import { compileTarget, compileTargetV2 } from "../../src/scenario/target.js";
+import { compileTarget } from "../../src/scenario/target.js";
 import type { Scenario, Target, Trigger } from "../../src/scenario/types.js";
 import type {
   CheckMode,
@@ -37,7 +37,9 @@ export function seeded(seed: number): Random {
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const chance = (random: Random, p: number): boolean => random() < p;
 const HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-const PATHS = ["/a/1", "/a/2", "/b/x", "/c", "", "/v1/chat/completions"];
+const PATHS = ["/a/1", "/a/2", "/b/x", "/c", ""];
+/** With check scopes drawn too: a model call, which duplicate_writes leaves out by default. */
+const SCOPED_PATHS = [...PATHS, "/v1/chat/completions"];
 const TARGET_PATHS = ["/a/*", "/b/*", "/*", "/c"];
 
 function randomTrigger(random: Random): Trigger {
@@ -84,7 +86,7 @@ const FAULT_TYPES = [
   "http_response_lost",
 ] as const;
 
-function randomScenarioV2(random: Random): ScenarioV2 {
+function randomScenarioV2(random: Random, scoped: boolean): ScenarioV2 {
   const dependencies = chance(random, 0.5) ? ["api"] : ["api", "llm"];
   const faults: FaultV2[] = Array.from({ length: Math.floor(random() * 4) }, (_, i) => {
     const type = pick(random, FAULT_TYPES);
@@ -108,7 +110,7 @@ function randomScenarioV2(random: Random): ScenarioV2 {
   });
   const mode = (): CheckMode => pick(random, ["off", "report", "enforce"] as CheckMode[]);
   const scope = (): string[] | null =>
-    chance(random, 0.6)
+    !scoped || chance(random, 0.6)
       ? null
       : [
           pick(
@@ -131,12 +133,14 @@ function randomScenarioV2(random: Random): ScenarioV2 {
         minGapMs: Math.floor(random() * 200),
         dependencies: scope(),
       },
-      duplicate_writes: {
-        mode: mode(),
-        dependencies: scope(),
-        methods: chance(random, 0.7) ? ["POST", "PATCH"] : ["PATCH"],
-        paths: chance(random, 0.7) ? null : [pick(random, TARGET_PATHS)],
-      },
+      duplicate_writes: scoped
+        ? {
+            mode: mode(),
+            dependencies: scope(),
+            methods: chance(random, 0.7) ? ["POST", "PATCH"] : ["PATCH"],
+            paths: chance(random, 0.7) ? null : [pick(random, TARGET_PATHS)],
+          }
+        : { mode: mode(), dependencies: null, methods: ["POST", "PATCH"], paths: null },
     },
     success: { exitCode: chance(random, 0.8) ? 0 : 1 },
     timeoutSeconds: 60,
@@ -188,20 +192,24 @@ interface Armed {
   readonly decide: () => boolean;
 }
 
-/** A random scenario and the events of one simulated run of it. */
+/**
+ * A random scenario and the events of one simulated run of it. `scoped: false` draws no check
+ * scopes and no model calls: the runs whose analyses are recorded (recorded-analyses.test.ts).
+ */
 export function randomRun(
   seed: number,
   schema: 1 | 2,
   wild: boolean,
+  scoped = true,
 ): { scenario: Scenario | ScenarioV2; events: (AgentChaosEvent | AgentChaosEventV2)[] } {
   const random = seeded(seed);
-  const scenario = schema === 1 ? randomScenarioV1(random) : randomScenarioV2(random);
+  const scenario = schema === 1 ? randomScenarioV1(random) : randomScenarioV2(random, scoped);
   const v2 = schema === 2;
   const dependencies = scenario.schemaVersion === 2 ? scenario.dependencies.map((d) => d.name) : ["api"];
   const armed: Armed[] =
     scenario.schemaVersion === 2
       ? scenario.faults.map((fault) => {
-          const matches = compileTargetV2(fault.target);
+          const matches = compileTarget(fault.target);
           const trigger = createTriggerState(fault.trigger);
           return {
             id: fault.id,
@@ -224,14 +232,14 @@ export function randomRun(
         : [
             (() => {
               const fault = scenario.fault;
-              const matches = compileTarget(fault.target);
+              const matches = compileTarget({ kind: "http", ...fault.target });
               const trigger = createTriggerState(fault.trigger);
               return {
                 id: "",
                 type: "http_error" as const,
                 dependency: "api",
                 parameters: { status_code: 503 },
-                matches: (op: Op) => matches(op.method, op.path),
+                matches: (op: Op) => matches(op),
                 decide: () => trigger.decide(),
               };
             })(),
@@ -359,7 +367,7 @@ export function randomRun(
     elapsed += chance(random, 0.1) ? Math.floor(random() * 1500) : Math.floor(random() * 40);
     if (step < steps && (open.length === 0 || (open.length < concurrency && chance(random, 0.55)))) {
       const method = pick(random, ["GET", "GET", "POST", "PATCH"]);
-      const path = pick(random, PATHS);
+      const path = pick(random, scoped ? SCOPED_PATHS : PATHS);
       const op: Op = {
         id: `op-${++counter}`,
         dependency: pick(random, dependencies),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analysis/analyze.js";
+import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
 import { runBuilder } from "../helpers/events.js";
 import { injectedFailure, recoveredFault } from "./run-fixtures.js";
 import { scheduleScenario } from "./scenarios.js";
 
 const recoveryOf = (events: AgentChaosEvent[], schedule: number[] = [1]) =>
-  analyze(scheduleScenario(schedule), events).recovery;
+  analyzeSchema1(scheduleScenario(schedule), events).recovery;
 
 describe("recovery evidence", () => {
   it("measures latency from the failure to the retry's success in elapsed milliseconds", () => {
@@ -49,7 +49,7 @@ describe("recovery evidence", () => {
       { failed_operation_id: "op-3", retry_operation_id: null, recovery_latency_ms: null },
     ]);
     run.observed("op-5", "fp-a").retry("op-5", "op-3").succeeded("op-5");
-    const analysis = analyze(scheduleScenario([2, 3]), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(scheduleScenario([2, 3]), run.workloadCompleted().events());
     expect(analysis.recovery.evidence.map((row) => row.retry_operation_id)).toEqual(["op-4", "op-5"]);
     expect([analysis.result, analysis.reasonCode]).toEqual(["RECOVERED", "RECOVERY_OBSERVED"]);
   });
@@ -67,7 +67,7 @@ describe("recovery evidence", () => {
     const run = injectedFailure(runBuilder().setup(), "op-1");
     injectedFailure(run, "op-2");
     run.observed("op-3", "fp-a").retry("op-3", "op-1").retry("op-3", "op-2").succeeded("op-3");
-    const analysis = analyze(scheduleScenario([1, 2]), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(scheduleScenario([1, 2]), run.workloadCompleted().events());
     expect(analysis.recovery).toMatchObject({ required: 2, successful: 1 });
     expect(analysis.recovery.evidence.map((row) => row.retry_operation_id)).toEqual(["op-3", null]);
     expect(analysis.reasonCode).toBe("RECOVERY_NOT_OBSERVED");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/analysis/analyze.js";
+import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
 import type { ProbabilityEvidence } from "../../src/analysis/types.js";
 import { type RunBuilder, runBuilder } from "../helpers/events.js";
 import { injectedFailure, recoveredFault } from "./run-fixtures.js";
@@ -18,7 +18,7 @@ function requests(run: RunBuilder, count: number, injectedOrdinals: readonly num
 const seed10 = (start: number, end: number) =>
   probabilityScenario({ probabilityMillionths: 500_000, seed: 10n, start, end });
 
-function probabilityOf(analysis: ReturnType<typeof analyze>): ProbabilityEvidence {
+function probabilityOf(analysis: ReturnType<typeof analyzeSchema1>): ProbabilityEvidence {
   if (analysis.trigger?.kind !== "seeded_probability") throw new Error("expected probability evidence");
   return analysis.trigger;
 }
@@ -26,7 +26,7 @@ function probabilityOf(analysis: ReturnType<typeof analyze>): ProbabilityEvidenc
 describe("occurrence schedule evidence", () => {
   it("lists the schedule and the prefix of it that injected", () => {
     const run = recoveredFault(runBuilder().setup(), "op-1", "op-2");
-    const analysis = analyze(scheduleScenario([2, 3, 5]), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(scheduleScenario([2, 3, 5]), run.workloadCompleted().events());
     expect(analysis.trigger).toEqual({
       kind: "occurrence_schedule",
       scheduledOccurrences: [2, 3, 5],
@@ -37,16 +37,16 @@ describe("occurrence schedule evidence", () => {
 
   it("is complete when every scheduled occurrence injected, and is null for a baseline", () => {
     const run = requests(runBuilder().setup(), 3, [2, 3]);
-    const analysis = analyze(scheduleScenario([2, 3]), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(scheduleScenario([2, 3]), run.workloadCompleted().events());
     expect(analysis.trigger).toMatchObject({ completedOccurrences: [2, 3], completed: true });
-    expect(analyze(baselineScenario(), run.events()).trigger).toBeNull();
+    expect(analyzeSchema1(baselineScenario(), run.events()).trigger).toBeNull();
   });
 });
 
 describe("seeded probability evidence", () => {
   it("seed 10, probability 0.5, window 1-10 selects 2, 4, 8, 9 and 10 and is complete and consistent", () => {
     const run = requests(runBuilder().setup(), 10, [2, 4, 8, 9, 10]);
-    const analysis = analyze(seed10(1, 10), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(seed10(1, 10), run.workloadCompleted().events());
     expect(analysis.trigger).toEqual({
       kind: "seeded_probability",
       probability: 0.5,
@@ -62,7 +62,7 @@ describe("seeded probability evidence", () => {
 
   it("is incomplete when fewer matching requests than the window arrived", () => {
     const run = requests(runBuilder().setup(), 6, [2, 4]);
-    const analysis = analyze(seed10(1, 10), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(seed10(1, 10), run.workloadCompleted().events());
     expect(probabilityOf(analysis)).toMatchObject({
       evaluatedOccurrences: 6,
       selectedOccurrences: [2, 4],
@@ -74,7 +74,7 @@ describe("seeded probability evidence", () => {
 
   it("counts occurrences before the window start but evaluates only the window", () => {
     const run = requests(runBuilder().setup(), 12, [8, 9, 10]);
-    const evidence = probabilityOf(analyze(seed10(5, 10), run.workloadCompleted().events()));
+    const evidence = probabilityOf(analyzeSchema1(seed10(5, 10), run.workloadCompleted().events()));
     expect(evidence).toMatchObject({
       evaluatedOccurrences: 6,
       selectedOccurrences: [8, 9, 10],
@@ -82,13 +82,13 @@ describe("seeded probability evidence", () => {
     });
     const early = requests(runBuilder().setup(), 3, []);
     expect(
-      probabilityOf(analyze(seed10(5, 10), early.workloadCompleted().events())).evaluatedOccurrences,
+      probabilityOf(analyzeSchema1(seed10(5, 10), early.workloadCompleted().events())).evaluatedOccurrences,
     ).toBe(0);
   });
 
   it("a complete window in which nothing was selected fails as FAULT_NOT_TRIGGERED", () => {
     const run = requests(runBuilder().setup(), 7, []);
-    const analysis = analyze(seed10(5, 7), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(seed10(5, 7), run.workloadCompleted().events());
     expect(probabilityOf(analysis)).toMatchObject({
       evaluatedOccurrences: 3,
       selectedOccurrences: [],
@@ -100,14 +100,14 @@ describe("seeded probability evidence", () => {
 
   it("is contradicted by an injection at an ordinal that was not selected", () => {
     const run = requests(runBuilder().setup(), 6, [2, 3, 4]);
-    const analysis = analyze(seed10(1, 6), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(seed10(1, 6), run.workloadCompleted().events());
     expect(probabilityOf(analysis)).toMatchObject({ selectedOccurrences: [2, 3, 4], consistent: false });
     expect([analysis.result, analysis.reasonCode]).toEqual(["FAILED", "INTERNAL_ERROR"]);
   });
 
   it("is contradicted by a selected ordinal that was not injected", () => {
     const run = requests(runBuilder().setup(), 6, [2]);
-    const analysis = analyze(seed10(1, 6), run.workloadCompleted().events());
+    const analysis = analyzeSchema1(seed10(1, 6), run.workloadCompleted().events());
     expect(probabilityOf(analysis)).toMatchObject({ selectedOccurrences: [2], consistent: false });
     expect(analysis.reasonCode).toBe("INTERNAL_ERROR");
   });
@@ -128,7 +128,7 @@ describe("seeded probability evidence", () => {
       end: 2,
       target: { method: "GET", path: "/customer/*" },
     });
-    const analysis = analyze(scenario, run.workloadCompleted().events());
+    const analysis = analyzeSchema1(scenario, run.workloadCompleted().events());
     expect(probabilityOf(analysis)).toMatchObject({
       evaluatedOccurrences: 2,
       selectedOccurrences: [2],

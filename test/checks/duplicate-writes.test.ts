@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { duplicateWritesCheck } from "../../src/checks/duplicate-writes.js";
-import { checksConfig } from "../analysis/v2/scenarios.js";
+import { checksConfig } from "../analysis/schema-2/scenarios.js";
 import { type ObservedOptions, runBuilderV2 } from "../helpers/events-v2.js";
-import { timelineOf } from "./timelines.js";
+import { findingsOf } from "./check-runs.js";
 
 const config = checksConfig().duplicate_writes;
 const KEY = "a".repeat(64);
@@ -39,7 +39,7 @@ function lostAndRepeated(write: Write = {}) {
   const status = write.retryStatus ?? 201;
   if (status < 400) run.succeeded("op-2", { statusCode: status });
   else run.failed("op-2", "upstream_http_error", { statusCode: status });
-  return duplicateWritesCheck.find(timelineOf(run), write.config ?? config);
+  return findingsOf("duplicate_writes", run, write.config ?? config);
 }
 
 const FINDING = [{ operation_id: "op-1", duplicate_operation_id: "op-2" }];
@@ -109,7 +109,7 @@ describe("the duplicate_writes check", () => {
       .injected("op-1", "f1", "http_response_lost", {})
       .failed("op-1", "injected_response_lost", { statusCode: null, upstreamStatus: 201 })
       .succeeded("op-2", { statusCode: 201 });
-    expect(duplicateWritesCheck.find(timelineOf(run), config)).toEqual([]);
+    expect(findingsOf("duplicate_writes", run, config)).toEqual([]);
   });
 
   it("describes a finding with both operations", () => {

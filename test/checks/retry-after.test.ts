@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isTooEarly, retryAfterCheck } from "../../src/checks/retry-after.js";
-import { checksConfig } from "../analysis/v2/scenarios.js";
+import { checksConfig } from "../analysis/schema-2/scenarios.js";
 import { runBuilderV2 } from "../helpers/events-v2.js";
-import { retriedAfter, timelineOf } from "./timelines.js";
+import { findingsOf, labelOf, retriedAfter } from "./check-runs.js";
 
 const config = checksConfig().retry_after;
 const findings = (gapMs: number, retryAfterMs: number | null) =>
-  retryAfterCheck.find(timelineOf(retriedAfter(gapMs, retryAfterMs)), config);
+  findingsOf("retry_after", retriedAfter(gapMs, retryAfterMs), config);
 
 describe("the retry_after check", () => {
   it.each([
@@ -44,7 +44,7 @@ describe("the retry_after check", () => {
       retryAfterMs: 500,
     });
     run.at(3110).observed("op-4", "fp-a").retry("op-4", "op-3").succeeded("op-4");
-    expect(retryAfterCheck.find(timelineOf(run), config)).toEqual([
+    expect(findingsOf("retry_after", run, config)).toEqual([
       { operation_id: "op-4", failed_operation_id: "op-3", retry_after_ms: 500, gap_ms: 100 },
     ]);
   });
@@ -70,22 +70,22 @@ describe("the retry_after check", () => {
       .observed("a-2", "fp-a")
       .retry("a-2", "a-1")
       .succeeded("a-2");
-    expect(retryAfterCheck.find(timelineOf(run), config)).toEqual([
+    expect(findingsOf("retry_after", run, config)).toEqual([
       { operation_id: "a-2", failed_operation_id: "a-1", retry_after_ms: 1000, gap_ms: 290 },
     ]);
   });
 
   it("looks only at the dependencies it is limited to", () => {
-    const timeline = timelineOf(retriedAfter(52, 1000));
-    expect(retryAfterCheck.find(timeline, { ...config, dependencies: ["api"] })).toHaveLength(1);
-    expect(retryAfterCheck.find(timeline, { ...config, dependencies: ["llm"] })).toEqual([]);
+    const run = retriedAfter(52, 1000);
+    expect(findingsOf("retry_after", run, { ...config, dependencies: ["api"] })).toHaveLength(1);
+    expect(findingsOf("retry_after", run, { ...config, dependencies: ["llm"] })).toEqual([]);
   });
 
   it("describes a finding with the operation that asked (by its label), the gap and the wait asked for", () => {
-    const timeline = timelineOf(retriedAfter(52, 1000));
-    const [finding] = retryAfterCheck.find(timeline, config);
+    const run = retriedAfter(52, 1000);
+    const [finding] = findingsOf("retry_after", run, config);
     if (finding === undefined) throw new Error("expected a finding");
-    expect(retryAfterCheck.describe(finding, config, timeline.label)).toBe(
+    expect(retryAfterCheck.describe(finding, config, labelOf(run))).toBe(
       "operation api GET /customer/123 #1 was retried 52 ms after a response that asked for 1000 ms",
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HELP } from "../../src/cli/index.js";
-import { packageVersion } from "../../src/cli/version.js";
+import { packageVersion } from "../../src/support/version.js";
 import { runInProcess } from "../helpers/in-process.js";
 
 describe("runCli", () => {

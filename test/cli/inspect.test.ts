@@ -123,7 +123,7 @@ describe("agentchaos inspect", () => {
       },
       "Report schema is invalid.",
     ],
-  ])("refuses %s with exit 2 and the message of reports.md", async (_title, prepare, message) => {
+  ])("refuses %s with exit 2 and the message of docs/reports.md", async (_title, prepare, message) => {
     const { code, stdout, stderr } = await inspect(await prepare(dir));
     expect(code).toBe(2);
     expect(stdout).toBe("");

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
-import { readFile, rm, truncate, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { parse } from "lossless-json";
 import { describe, expect, it } from "vitest";
 import { validateReport } from "../../src/report/reader.js";
@@ -11,8 +11,25 @@ import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "
 
 const dir = testFolder("each");
 
-/** A finished run that recovers from one injected 503 (its own free port), its folder. */
+const shared = testFolder("all");
+let template: Promise<string> | null = null;
+let copies = 0;
+
+/**
+ * A finished run that recovers from one injected 503: a copy, in this test's folder, of one run
+ * made once for the whole file (each test changes its copy as it likes).
+ */
 async function finishedRun(): Promise<string> {
+  template ??= runRecovering(shared.path);
+  const source = await template;
+  copies += 1;
+  const copy = join(dir.path, `copy-${copies}`, basename(source));
+  await cp(source, copy, { recursive: true });
+  return copy;
+}
+
+/** Runs a scenario that recovers from one injected 503 (its own free port) in `folder`; its run folder. */
+async function runRecovering(folder: string): Promise<string> {
   const port = await freePort();
   const agent = [
     process.execPath,
@@ -20,7 +37,7 @@ async function finishedRun(): Promise<string> {
     "const u = process.env.AGENTCHAOS_PROXY_URL + '/x'; fetch(u).then((r) => (r.status === 200 ? r : fetch(u))).then((r) => process.exit(r.status === 200 ? 0 : 1))",
   ];
   const file = await writeScenario(
-    dir.path,
+    folder,
     "recovers",
     `schema_version: 1
 name: recovers
@@ -37,7 +54,7 @@ success:
   exit_code: 0
 `,
   );
-  const out = join(dir.path, `runs-${port}`);
+  const out = join(folder, `runs-${port}`);
   const result = await runBuiltCli(["run", file, "--output-dir", out]);
   expect(result.stdout).toContain("Result: RECOVERED\n");
   return onlyRunDir(out);
@@ -164,11 +181,22 @@ success:
         execFileSync("mkfifo", [join(runDir, "events.jsonl")]);
         return runDir;
       },
-      "events.jsonl is unreadable",
+      "events.jsonl is a FIFO, not a regular file",
+    ],
+    [
+      "scenario.yaml that is a FIFO",
+      async () => {
+        const runDir = await finishedRun();
+        await rm(join(runDir, "scenario.yaml"));
+        execFileSync("mkfifo", [join(runDir, "scenario.yaml")]);
+        return runDir;
+      },
+      "scenario.yaml is a FIFO, not a regular file",
     ],
   ])("refuses %s with one line and exit 2", async (_, prepare, message) => {
     const target = await prepare(dir.path);
     const result = await runBuiltCli(["inspect", "--recover", target], { timeoutMs: 20_000 });
+    expect(result.signal).toBeNull();
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`Cannot recover run: ${message}\n`);
   });

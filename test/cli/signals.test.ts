@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPORT_LIMITS } from "../../src/report/limits.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { writeLongRun } from "../helpers/long-run.js";
+import { writeBigRun } from "../reporters/big-run.js";
 
 const dir = testFolder("each");
 
@@ -23,21 +25,21 @@ function cpuTicks(pid: number): number {
  * (about 0.06 s), so its handlers are installed, and well inside the work (about 0.4 s).
  */
 async function interrupted(args: string[], signal: "SIGINT" | "SIGTERM") {
-  let sentAt = 0;
+  let signalled = false;
   const result = await runBuiltCli(args, {
     timeoutMs: 30_000,
     onSpawn: (child) => {
       const poll = setInterval(() => {
         if (child.pid !== undefined && cpuTicks(child.pid) >= 15) {
           clearInterval(poll);
-          sentAt = Date.now();
+          signalled = true;
           child.kill(signal);
         }
       }, 2);
       child.once("exit", () => clearInterval(poll));
     },
   });
-  return { ...result, sentAt };
+  return { ...result, signalled };
 }
 
 /** A scenario of about 1 MiB with 9,000 unknown keys: valid YAML that takes a while to check. */
@@ -60,15 +62,41 @@ async function slowReport(): Promise<string> {
 describe.runIf(process.platform === "linux")("validate and inspect stop promptly on a signal", () => {
   it.each(["SIGINT", "SIGTERM"] as const)("validate exits 130 on %s", async (signal) => {
     const result = await interrupted(["validate", await slowScenario()], signal);
-    expect(result.sentAt).toBeGreaterThan(0);
+    expect(result.signalled).toBe(true);
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
   });
 
   it.each(["SIGINT", "SIGTERM"] as const)("inspect exits 130 on %s", async (signal) => {
     const result = await interrupted(["inspect", await slowReport()], signal);
-    expect(result.sentAt).toBeGreaterThan(0);
+    expect(result.signalled).toBe(true);
     expect(result.signal).toBeNull();
     expect(result.code).toBe(130);
   });
+});
+
+describe.runIf(process.platform === "linux")("report and inspect --recover stop promptly on a signal", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "report exits 130 on %s while it reads a long run",
+    async (signal) => {
+      await writeBigRun(dir.path, 40_000);
+      const result = await interrupted(["report", dir.path, "--format", "html"], signal);
+      expect(result.signalled).toBe(true);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(130);
+      expect(result.stdout).toBe("");
+    },
+  );
+
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "inspect --recover exits 130 on %s while it reads a long run",
+    async (signal) => {
+      await writeLongRun(dir.path, 1, 100_000);
+      const result = await interrupted(["inspect", "--recover", "--write", dir.path], signal);
+      expect(result.signalled).toBe(true);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(130);
+      expect(result.stdout).toBe("");
+    },
+  );
 });

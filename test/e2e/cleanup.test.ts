@@ -3,10 +3,10 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 const dir = testFolder("each");
 
@@ -53,7 +53,9 @@ timeout_seconds: 1
     const tree = JSON.parse(await readFile(pidFile, "utf8")) as { child: number; grandchild: number };
     const all = [...pidsOf(run), tree.child, tree.grandchild];
     expect(all.length).toBe(4);
-    expect(await eventually(() => all.every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => all.every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
     expect(run.events.at(-1)?.type).toBe("RUN_COMPLETED");
   });
 
@@ -83,7 +85,9 @@ timeout_seconds: 1
       const run = await readRun(out);
       expect(run.report.reason_code).toBe("INTERRUPTED");
       expect(run.report.workload.interrupted).toBe(true);
-      expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+      await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), {
+        what: "every process it started ended",
+      });
       const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
       expect(inspected.code).toBe(0);
     },
@@ -117,7 +121,9 @@ timeout_seconds: 1
     expect(run.report.workload.exit_code).toBe(-9);
     const tree = JSON.parse(await readFile(pidFile, "utf8")) as { child: number; grandchild: number };
     const all = [...pidsOf(run), tree.child, tree.grandchild];
-    expect(await eventually(() => all.every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => all.every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
   });
 
   it("a dependency that never becomes ready fails setup with exit 3 and is stopped", async () => {
@@ -144,7 +150,9 @@ timeout_seconds: 1
       "DEPENDENCY_STOPPED",
       "RUN_COMPLETED",
     ]);
-    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
   });
 
   it("a dependency that exits before becoming ready is reported with its exit code", async () => {
@@ -195,7 +203,9 @@ workload:
       "DEPENDENCY_STOPPED",
       "RUN_COMPLETED",
     ]);
-    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
   });
 });
 
@@ -237,7 +247,9 @@ fault:
     const run = await readRun(out);
     expect(run.report.result).toBe("RECOVERED");
     expect(run.events.at(-1)?.type).toBe("RUN_COMPLETED");
-    expect(await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pidsOf(run).every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
   });
 });
 

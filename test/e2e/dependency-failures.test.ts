@@ -3,19 +3,33 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runExperiment } from "../../src/runtime/orchestrator.js";
-import { groupAlive, processAlive } from "../../src/runtime/process-group.js";
 import { parseScenario } from "../../src/scenario/load.js";
+import { groupAlive, processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
+import { runInProcess } from "../helpers/in-process.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 const dir = testFolder("each");
 let foreign: Server | null = null;
+const foreignServers: Server[] = [];
 
 afterEach(async () => {
   await new Promise((resolve) => (foreign === null ? resolve(null) : foreign.close(resolve)));
   foreign = null;
+  for (const server of foreignServers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
+
+/** A foreign HTTP server answering everything on both loopback addresses at one port. */
+async function foreignOnLoopback(): Promise<number> {
+  const port = await freePort();
+  for (const host of ["127.0.0.1", "::1"]) {
+    const server = createServer((_request, response) => response.end("foreign"));
+    foreignServers.push(server);
+    await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  }
+  return port;
+}
 
 interface Run {
   report: { result: string; reason_code: string; diagnostics: string[] };
@@ -87,7 +101,9 @@ describe("a run that cannot end never starts: malformed user information in base
       "RUN_COMPLETED",
     ]);
     const pid = run.events[1]?.payload.pid as number;
-    expect(await eventually(() => !processAlive(pid) && !groupAlive(pid), 3000)).toBe(true);
+    await eventually(() => !processAlive(pid) && !groupAlive(pid), {
+      what: "every process it started ended",
+    });
   });
 });
 
@@ -118,6 +134,89 @@ describe("a verdict against the wrong process (defect 2)", () => {
     const result = await runBuiltCli(["run", file, "--output-dir", join(dir.path, "runs")]);
     expect(result.code).toBe(3);
     expect(result.stdout).toContain("Reason: DEPENDENCY_START_FAILED\n");
+  });
+
+  // Every way to write this machine's address in base_url, as the URL parser leaves it or not.
+  const spellings = [
+    "127.0.0.1",
+    "127.1",
+    "0177.0.0.1",
+    "127.0.0.1.",
+    "0.0.0.0",
+    "localhost",
+    "LOCALHOST.",
+    "[::1]",
+    "[0:0:0:0:0:0:0:1]",
+    "[::]",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "[::ffff:0.0.0.0]",
+  ];
+  const neverListens = yamlList([process.execPath, join(PROGRAMS, "forever.mjs")]);
+  const passingAgent = [
+    process.execPath,
+    "-e",
+    "fetch(process.env.AGENTCHAOS_PROXY_URL + '/x').finally(() => process.exit(0))",
+  ];
+
+  it.each(spellings)(
+    "schema 1: a taken port behind base_url host %s fails setup as 127.0.0.1 does",
+    async (host) => {
+      const port = await foreignOnLoopback();
+      const dependency = `dependency:
+  type: http
+  base_url: http://${host}:${port}
+  start:
+    command: ${neverListens}
+    readiness: {path: /health, timeout_seconds: 5}
+`;
+      const file = await writeScenario(dir.path, "spelling", scenarioWith(dependency, passingAgent));
+      const out = join(dir.path, "runs");
+      const result = await runInProcess(["run", file, "--output-dir", out]);
+      expect(result.stdout).toContain("Result: FAILED\nReason: DEPENDENCY_START_FAILED\n");
+      expect(result.code).toBe(3);
+      const run = await readRun(out);
+      expect(run.report.diagnostics).toEqual([
+        `dependency port ${port} is already in use by another process`,
+      ]);
+      expect(run.events.map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_ERROR", "RUN_COMPLETED"]);
+    },
+  );
+
+  it.each(
+    spellings.flatMap((host) => [
+      [host, "http"],
+      [host, "mcp"],
+    ]),
+  )("schema 2: a taken port behind base_url host %s fails setup (%s dependency)", async (host, protocol) => {
+    const port = await foreignOnLoopback();
+    const file = await writeScenario(
+      dir.path,
+      "spelling-v2",
+      `schema_version: 2
+name: spelling
+dependencies:
+  api:
+    type: http
+${protocol === "mcp" ? "    protocol: mcp\n" : ""}    base_url: http://${host}:${port}
+    start:
+      command: ${neverListens}
+      readiness: {path: /health, timeout_seconds: 5}
+workload:
+  command: ${yamlList(passingAgent)}
+success:
+  exit_code: 0
+`,
+    );
+    const out = join(dir.path, "runs");
+    const result = await runInProcess(["run", file, "--output-dir", out]);
+    expect(result.stdout).toContain("Result: FAILED\nReason: DEPENDENCY_START_FAILED\n");
+    expect(result.code).toBe(3);
+    const run = await readRun(out);
+    expect(run.report.diagnostics).toEqual([
+      `dependency api: port ${port} is already in use by another process`,
+    ]);
+    expect(run.events.map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_ERROR", "RUN_COMPLETED"]);
   });
 
   it("a managed dependency that exits during the run fails it and stops the workload", async () => {
@@ -153,6 +252,6 @@ describe("a verdict against the wrong process (defect 2)", () => {
     const pids = run.events
       .filter((e) => typeof e.payload.pid === "number")
       .map((e) => e.payload.pid as number);
-    expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pids.every((pid) => !groupAlive(pid)), { what: "every process it started ended" });
   });
 });

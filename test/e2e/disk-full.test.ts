@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEventLine } from "../../src/events/reader.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { childrenOf } from "../helpers/processes.js";
 import { fixtureDependency, freePort, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 /** A 512 KiB tmpfs, mounted when the tests run as root (and the system allows it). */
 function mountSmallDisk(path: string): boolean {
@@ -74,7 +74,9 @@ timeout_seconds: 30
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(processes.length).toBeGreaterThanOrEqual(2);
-    expect(await eventually(() => processes.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+    await eventually(() => processes.every((pid) => !groupAlive(pid)), {
+      what: "every process it started ended",
+    });
     // The events written before the disk filled up are a valid prefix.
     const text = await readFile(join(onlyRunDir(out), "events.jsonl"), "utf8");
     const complete = text

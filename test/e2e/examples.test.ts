@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { expectGolden } from "../helpers/golden.js";
 
-/** examples.md: file → result, reason, exit, injected, failed ops, retries, recoveries, schedule lists. */
+/** docs/examples.md: file → result, reason, exit, injected, failed ops, retries, recoveries, schedule lists. */
 const TABLE = [
   ["no_fault", "PASSED", "BASELINE_SUCCEEDED", 0, 0, 0, 0, [0, 0]],
   ["api_latency_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1, 1, [1, 1]],

@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExploreDocument } from "../../src/explore/document.js";
+import type { ExploreDocument } from "../../src/report/explore-document.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { type CliResult, runBuiltCli, testFolder } from "../helpers/cli.js";
 

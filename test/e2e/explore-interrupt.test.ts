@@ -1,11 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ExploreDocument } from "../../src/explore/document.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import type { ExploreDocument } from "../../src/report/explore-document.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { agentScenario } from "../explore/scenarios.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
-import { eventually } from "../helpers/temp.js";
+import { eventually } from "../helpers/eventually.js";
 
 const dir = testFolder("each");
 
@@ -60,6 +60,6 @@ describe("interrupting an explore", () => {
     const pids = await startedPids(folder);
     // At least the baseline's, the finished experiment's and the interrupted one's workload and dependency.
     expect(pids.length).toBeGreaterThanOrEqual(6);
-    expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pids.every((pid) => !groupAlive(pid)), { what: "every process it started ended" });
   }, 90_000);
 });

@@ -3,8 +3,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import type { ExploreDocument } from "../../src/explore/document.js";
 import { exploreScenario } from "../../src/library/explore.js";
+import type { ExploreDocument } from "../../src/report/explore-document.js";
 import { agentScenario, menuFile } from "../explore/scenarios.js";
 import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
@@ -233,4 +233,61 @@ describe("exploring an agent with an MCP server", () => {
     });
     expect(done.document.experiments.every((experiment) => experiment.result === "RECOVERED")).toBe(true);
   }, 90_000);
+
+  it("--trials runs each experiment N times instead of confirming: a flaky cell below the minimum pass rate is a failure with a replay", async () => {
+    const scenario = await agentScenario(dir.path, "flaky", {
+      paths: ["/a"],
+      env: { FLIP_FILE: join(dir.path, "runs.count") },
+    });
+    const menu = await menuFile(dir.path, "menu", "- {type: http_latency, latency_ms: 1}\n");
+    const out = join(dir.path, "explore");
+    const result = await runBuiltCli(
+      [
+        "explore",
+        scenario,
+        "--menu",
+        menu,
+        "--baseline-runs",
+        "1",
+        "--jobs",
+        "1",
+        "--trials",
+        "3",
+        "--output-dir",
+        out,
+      ],
+      { timeoutMs: 90_000 },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    const { folder, document } = await onlyExplore(out);
+    expect(document.schema_version).toBe(2);
+    expect(document.settings).toMatchObject({ trials: 3, min_pass_rate: 1 });
+    expect(document.baseline).toHaveLength(1);
+    const [experiment] = document.experiments;
+    expect(experiment).toMatchObject({
+      result: "FAILED",
+      reason_code: "WORKLOAD_EXIT_CODE_MISMATCH",
+      exit_code: 1,
+      flaky: false,
+      confirmation: null,
+      trials: { trials: 3, passed: 1, class: "flaky", min_pass_rate: 1 },
+    });
+    expect(experiment?.replay).toMatch(/^replays\/01-/);
+    const trialsFolder = join(folder, experiment?.run_folder as string);
+    expect((await readdir(trialsFolder)).length).toBe(4);
+    expect(JSON.parse(await readFile(join(trialsFolder, "trials.json"), "utf8"))).toMatchObject({
+      trials: 3,
+      passed: 1,
+    });
+    expect(result.stdout).toMatch(/api GET \/a #1 +0\.33 flaky FAILED WORKLOAD_EXIT_CODE_MISMATCH\n/);
+    expect(result.stdout).not.toContain("Confirming");
+    const replay = await readFile(join(folder, experiment?.replay as string), "utf8");
+    expect(replay).toContain("in 2 of 3 trials (flaky, pass rate 0.33, minimum 1)");
+    const html = await readFile(join(folder, "index.html"), "utf8");
+    const marks = [...html.matchAll(/<a class="trial-mark (\w+)"[^>]* href="([^"]+)"/g)];
+    expect(marks.map((mark) => mark[2])).toEqual(
+      experiment?.trials?.runs.map((run) => `${run.run_folder}/report.html`),
+    );
+  }, 120_000);
 });

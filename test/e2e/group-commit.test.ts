@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventsV2 } from "../../src/events/reader.js";
 import { BIN, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 const dir = testFolder("each");
 const servers: Server[] = [];
@@ -110,14 +110,16 @@ describe("group commit", () => {
     children.push(child);
     const exited = once(child, "exit");
     const events = () => join(onlyRunDir(out), "events.jsonl");
-    const grown = await eventually(() => {
-      try {
-        return onlyRunDir(out) !== "" && statSizeSync(events()) > 200_000;
-      } catch {
-        return false;
-      }
-    }, 20_000);
-    expect(grown).toBe(true);
+    await eventually(
+      () => {
+        try {
+          return onlyRunDir(out) !== "" && statSizeSync(events()) > 200_000;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 20_000, what: "the event log grew past 200 kB" },
+    );
     child.kill("SIGKILL");
     await exited;
 

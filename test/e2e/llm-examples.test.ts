@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
-/** The README's table of LLM scenarios: file → result, reason, exit, injected, retries. */
+/** The table of LLM scenarios in docs/examples.md: file → result, reason, exit, injected, retries. */
 const TABLE = [
   ["openai_429_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],
   ["openai_503_recovery", "RECOVERED", "RECOVERY_OBSERVED", 0, 1, 1],

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
-/** The README's table of schema-2 LLM scenarios: file → result, reason, exit, a line the agent printed. */
+/** The table of schema-2 LLM scenarios in docs/examples.md: file → result, reason, exit, a line the agent printed. */
 const TABLE = [
   [
     "openai_stream_truncated_accepted",
@@ -47,7 +47,7 @@ const TABLE = [
   ["ticket_response_lost_idempotent", "RECOVERED", "RECOVERY_OBSERVED", 0, "Tickets on the server: 1\n"],
 ] as const;
 
-/** What the checks found in the examples the README's checks table reuses: check → findings. */
+/** What the checks found in the examples the checks table of docs/examples.md reuses: check → findings. */
 const CHECK_FINDINGS: Record<string, Record<string, number>> = {
   openai_429_retry_after_ms_recovered: { retry_after: 0 },
   ticket_response_lost_duplicate: { duplicate_writes: 1 },

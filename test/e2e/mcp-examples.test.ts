@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
-/** The README's table of MCP scenarios: file → result, reason, exit. */
+/** The table of MCP scenarios in docs/examples.md: file → result, reason, exit. */
 const TABLE = [
   ["stdio_tool_error_recovered", "RECOVERED", "RECOVERY_OBSERVED", 0],
   ["stdio_tool_error_not_recovered", "FAILED", "RECOVERY_NOT_OBSERVED", 1],

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import type { SuiteDocument } from "../../src/suite/document.js";
+import type { SuiteDocument } from "../../src/report/suite-document.js";
 import { testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { freePort } from "../helpers/scenario-files.js";

@@ -5,7 +5,9 @@ import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { groupAlive } from "../../src/support/process-group.js";
 import { BIN, onlyRunDir, ROOT } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { tempDir } from "../helpers/temp.js";
 
 const run = promisify(execFile);
@@ -50,7 +52,9 @@ async function stopGroups(): Promise<void> {
     }
   };
   for (const pid of groups) signal(pid, "SIGTERM");
-  if (groups.size > 0) await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // Up to 3 s for the runs to stop their dependencies and exit, then no more waiting.
+  const ended = () => [...groups].every((pid) => !groupAlive(pid));
+  await eventually(ended, { timeoutMs: 3_000, what: "the runs left behind ended" }).catch(() => {});
   for (const pid of groups) signal(pid, "SIGKILL");
   groups.clear();
 }

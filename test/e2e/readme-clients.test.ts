@@ -1,9 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the scenarios hold ${...} references
 /**
- * "Use it in your project", taken from the README as written: the agents, the fake model's script
- * and the scenario are cut out of the README's code blocks and run through the built CLI, each
- * client under a 503 it must retry. Only `npx agentchaos` is replaced by this checkout's built
- * CLI (the pack-and-install test covers `npx`).
+ * "Use it in your project" and the client pages, taken as written: the agents, the fake model's
+ * script and the scenario are cut out of the code blocks of the README's section and of
+ * docs/clients.md, and run through the built CLI, each client under a 503 it must retry. Only
+ * `npx agentchaos` is replaced by this checkout's built CLI (the pack-and-install test covers `npx`).
  */
 
 import { readFileSync } from "node:fs";
@@ -13,15 +13,27 @@ import { describe, expect, it } from "vitest";
 import { BIN, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { yamlList } from "../helpers/scenario-files.js";
 
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
-const SECTION = README.slice(README.indexOf("## Use it in your project"), README.indexOf("## Commands"));
+/** The text of a second-level section of a Markdown file, up to the next one. */
+function section(file: string, heading: string): string {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start === -1) throw new Error(`${file} has no section "${heading}"`);
+  const end = text.indexOf("\n## ", start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+}
 
-/** The README code block of that section whose first line is `<comment> <file>` (`// agent.mjs`). */
+const SECTIONS = [
+  section("README.md", "Use it in your project"),
+  section("docs/clients.md", "The same agent with each client"),
+];
+
+/** The code block of those sections whose first line is `<comment> <file>` (`// agent.mjs`). */
 function block(file: string): string {
   const pattern = /```(?:js|yaml)\n((?:\/\/|#) (\S+)[^\n]*\n[\s\S]*?)```/g;
-  for (const match of SECTION.matchAll(pattern))
-    if (match[2]?.replace(/:$/, "") === file) return match[1] ?? "";
-  throw new Error(`the README has no block starting with ${file}`);
+  for (const text of SECTIONS)
+    for (const match of text.matchAll(pattern))
+      if (match[2]?.replace(/:$/, "") === file) return match[1] ?? "";
+  throw new Error(`no documented block starts with ${file}`);
 }
 
 const out = testFolder("each");
@@ -75,7 +87,7 @@ timeout_seconds: 60
 
 const ECHO = "[my-agent OUT] Echo: What is the weather in Paris?\n";
 
-describe("the README's agents, written as the README says", () => {
+describe("the documented agents, written as the documentation says", () => {
   it("the openai tool round trip recovers from a 503 on its second completion", async () => {
     const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
     const folder = await project({

@@ -1,10 +1,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { freePort } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 import { exitScenario, foreverScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -56,7 +56,9 @@ describe("interrupting a suite", () => {
         pids.push(...(await workloadPids(join(folder, runFolder))));
       }
       expect(pids.length).toBe(3);
-      expect(await eventually(() => pids.every((pid) => !groupAlive(pid)), 3000)).toBe(true);
+      await eventually(() => pids.every((pid) => !groupAlive(pid)), {
+        what: "every process it started ended",
+      });
       const junit = await readFile(join(folder, "junit.xml"), "utf8");
       expect(junit).toContain('tests="1"');
     },

@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/index.js";
-import type { SuiteDocument } from "../../src/suite/document.js";
-import { testFolder } from "../helpers/cli.js";
+import type { SuiteDocument } from "../../src/report/suite-document.js";
+import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { freePort } from "../helpers/scenario-files.js";
 import { barrierScenario, exitScenario, lockScenario, recoveringScenario } from "../suite/scenarios.js";
@@ -278,4 +278,63 @@ describe("agentchaos suite", () => {
     );
     expect((await stat(join(folder, "suite.json"))).isFile()).toBe(true);
   });
+
+  it("--trials runs each scenario N times into its own trials folder and judges it by its pass rate (suite.json version 2)", async () => {
+    const scenarios = await scenariosFolder();
+    await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
+    await writeFile(join(scenarios, "broken.yaml"), "schema_version: 1\nname: broken one\nworkload: 12\n");
+    const out = join(dir.path, "suites");
+    const run = await runBuiltCli(
+      [
+        "suite",
+        "examples/trials/flaky_agent.yaml",
+        scenarios,
+        "--trials",
+        "4",
+        "--jobs",
+        "2",
+        "--reporter",
+        "junit,ctrf",
+        "--output-dir",
+        out,
+      ],
+      { env: { FLAKY_AGENT_COUNTER: join(dir.path, "flaky.count") }, timeoutMs: 170_000 },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    const { folder, document } = await onlySuite(out);
+    expect(document.schema_version).toBe(2);
+    const byName = Object.fromEntries(document.entries.map((entry) => [entry.name, entry]));
+    expect(byName["flaky-agent"]).toMatchObject({
+      result: "FAILED",
+      reason_code: "flaky",
+      exit_code: 1,
+      trials: { trials: 4, passed: 2, class: "flaky", min_pass_rate: 1 },
+    });
+    expect(byName.recovers).toMatchObject({
+      result: "PASSED",
+      reason_code: "stable_pass",
+      trials: { trials: 4, passed: 4, class: "stable_pass" },
+    });
+    expect(byName["broken one"]).toMatchObject({ reason_code: "SCENARIO_INVALID", run_folder: null });
+    expect(byName["broken one"]).not.toHaveProperty("trials");
+    for (const entry of [byName["flaky-agent"], byName.recovers]) {
+      const trialsFolder = join(folder, entry?.run_folder as string);
+      const runFolders = entry?.trials?.runs.map((trial) => trial.run_folder?.split("/")[1]) ?? [];
+      expect((await readdir(trialsFolder)).sort()).toEqual([...runFolders, "trials.json"].sort());
+      const saved = JSON.parse(await readFile(join(trialsFolder, "trials.json"), "utf8"));
+      expect(saved).toMatchObject({ trials: 4, requested: 4, class: entry?.trials?.class });
+    }
+    expect(
+      run.stdout.split("\n").filter((line) => / trial \d of 4 {2}(flaky-agent|recovers)$/.test(line)).length,
+    ).toBe(8);
+    expect(run.stdout).toContain(
+      "\n           4 trials: 2 passed, 2 failed (RECOVERY_NOT_OBSERVED ×2) — flaky, pass rate 0.50 [0.1500, 0.8500]\n",
+    );
+    expect(run.stdout).toContain("3 scenarios: 1 passed, 0 recovered, 2 failed, 1 flaky\n");
+    const junit = await readFile(join(folder, "junit.xml"), "utf8");
+    expect(junit).toContain('type="flaky"');
+    const ctrf = JSON.parse(await readFile(join(folder, "ctrf.json"), "utf8"));
+    expect(ctrf.results.summary.flaky).toBe(1);
+  }, 180_000);
 });

@@ -37,7 +37,7 @@ const DEFAULT_CHECKS = [
   ["duplicate_writes", "report", true, 0],
 ] as const;
 
-/** The README's rows of the checks and expectations examples. */
+/** The checks and expectations examples of docs/examples.md, row by row. */
 const EXAMPLES: readonly Example[] = [
   {
     file: "scenarios/v2/checks/retry_after_honoured",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 
-/** The README's table of schema-2 examples: file → result, reason, exit, injected, failed, recovered/required. */
+/** The table of schema-2 examples in docs/examples.md: file → result, reason, exit, injected, failed, recovered/required. */
 const TABLE = [
   ["support_baseline", "PASSED", "BASELINE_SUCCEEDED", 0, 0, 0, [0, 0]],
   ["support_tool_503_twice_chain", "RECOVERED", "RECOVERY_OBSERVED", 0, 2, 2, [2, 2]],

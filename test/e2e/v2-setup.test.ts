@@ -2,10 +2,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 
 const dir = testFolder("each");
 
@@ -74,7 +74,9 @@ describe("schema-2 setup", () => {
       .filter((event) => typeof event.payload.pid === "number")
       .map((e) => e.payload.pid as number);
     expect(pids).toHaveLength(2);
-    expect(await eventually(() => pids.every((pid) => !processAlive(pid)), 3000)).toBe(true);
+    await eventually(() => pids.every((pid) => !processAlive(pid)), {
+      what: "every process it started ended",
+    });
     const report = JSON.parse(await readFile(join(onlyRunDir(out), "report.json"), "utf8"));
     expect(report).toMatchObject({ result: "FAILED", reason_code: "DEPENDENCY_START_FAILED" });
   });

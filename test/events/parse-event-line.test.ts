@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentChaosError } from "../../src/errors.js";
 import { type EventsError, parseEventLine } from "../../src/events/reader.js";
+import { AgentChaosError } from "../../src/support/errors.js";
 import { edited, errorOf, eventOf, everyTypeRun } from "./event-fixtures.js";
 
 function expectInvalid(line: string, keyPath: string, lineNumber = 7): EventsError {
@@ -24,7 +24,7 @@ describe("parseEventLine", () => {
     }
   });
 
-  it("accepts null where the contract allows it", () => {
+  it("accepts null where docs/events.md allows it", () => {
     const failed = edited("OPERATION_FAILED", (e) => {
       e.payload.status_code = null;
     });
@@ -176,7 +176,7 @@ describe("parseEventLine", () => {
     );
   });
 
-  it("rejects null where the contract does not allow it", () => {
+  it("rejects null where docs/events.md does not allow it", () => {
     expectInvalid(
       edited("OPERATION_SUCCEEDED", (e) => (e.payload.status_code = null)),
       "payload.status_code",

@@ -110,13 +110,12 @@ describe("the demo agent's retry policy", () => {
   });
 
   it("gives up on a slow response after DEMO_TIMEOUT_MS", async () => {
-    const server = await scripted([OK, { status: 200, body: "{}", delayMs: 1500 }, OK]);
-    const started = performance.now();
+    // The second request is never answered: only the agent's own timeout lets it go on.
+    const server = await scripted([OK, { hang: true }, OK]);
     const result = await runAgent({ CUSTOMER_API_URL: server.url, DEMO_TIMEOUT_MS: "300" });
     expect(result.code).toBe(0);
     expect(result.lines[1]).toBe("Attempt 1 failed: TimeoutError");
     expect(gapBefore(server, 2)).toBeGreaterThanOrEqual(290);
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it("crashes with exit 1 and no retry when the first load fails", async () => {

@@ -18,6 +18,12 @@ async function fakeLlm(): Promise<string> {
   return (await startFakeLlm()).url;
 }
 
+/**
+ * Asks the SDK to call again after 10 ms: it honours `retry-after-ms`, so a test about whether
+ * and how it retries does not wait out its default backoff (0.5 s, then 1 s).
+ */
+const SOON = { "retry-after-ms": "10" };
+
 async function front(failures: Failure[]): Promise<FlakyFront> {
   const started = await startFlakyFront(await fakeLlm(), failures);
   fronts.push(started);
@@ -46,7 +52,7 @@ describe.each(AGENTS)("the $sdk example agent", ({ script, path, overloaded }) =
   });
 
   it(`is retried by its SDK after a ${overloaded}, with the same body and x-stainless-retry-count 1`, async () => {
-    const server = await front([{ status: overloaded }]);
+    const server = await front([{ status: overloaded, headers: SOON }]);
     const result = await runProgram(script, { LLM_API_URL: server.url });
     expect(result.code).toBe(0);
     expect(result.lines).toEqual([ANSWER_LINE]);
@@ -71,7 +77,8 @@ describe.each(AGENTS)("the $sdk example agent", ({ script, path, overloaded }) =
   });
 
   it("makes three attempts by default, then exits 1 printing only the error class", async () => {
-    const server = await front([{ status: 500 }, { status: 500 }, { status: 500 }]);
+    const failure = { status: 500, headers: SOON };
+    const server = await front([failure, failure, failure]);
     const result = await runProgram(script, { LLM_API_URL: server.url });
     expect(result.code).toBe(1);
     expect(server.seen).toHaveLength(3);

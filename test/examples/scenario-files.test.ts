@@ -3,7 +3,7 @@ import { type RawFault, rawScenario, scenarioFiles } from "./helpers/scenario-fi
 
 const WINDOW = "p=0.5 seed=10 window=1-5";
 
-/** The examples.md table: fault and trigger, knobs, expected exit code. */
+/** The docs/examples.md table: fault and trigger, knobs, expected exit code. */
 const DEMO_TABLE: Record<string, { fault: string; env: Record<string, string>; exitCode: number }> = {
   "no_fault.yaml": { fault: "none", env: {}, exitCode: 0 },
   "api_latency_recovery.yaml": {

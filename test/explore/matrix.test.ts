@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../src/explore/document.js";
-import { summarize } from "../../src/explore/document.js";
+import { seriesRun } from "../../src/explore/records.js";
 import { renderMatrix } from "../../src/explore/terminal.js";
+import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../src/report/explore-document.js";
+import { summarize } from "../../src/report/explore-document.js";
+import { summarizeTrials, type TrialRun } from "../../src/report/trials.js";
 import { renderExplorePage } from "../../src/reporters/html/explore-page.js";
 
 const RUN: RunRecord = {
@@ -126,5 +128,43 @@ describe("the matrix", () => {
     expect(html).toContain('href="run-E4/report.json"');
     expect(html).toContain('<a class="replay" href="replays/01-x.yaml">replays/01-x.yaml</a>');
     expect(html).not.toMatch(/<script/i);
+  });
+
+  it("shows the pass rate of experiments run as trials: flaky ones marked, those below the minimum failed with their main reason", () => {
+    const series = (id: string, results: TrialRun["result"][], minPassRate: number) => {
+      const runs = results.map((result, index) => ({
+        trial: index + 1,
+        result,
+        reason_code: result === "FAILED" ? "RECOVERY_NOT_OBSERVED" : "RECOVERY_OBSERVED",
+        duration_ms: 100,
+        run_folder: `t-${id}/run-${index + 1}`,
+      }));
+      const trials = { ...summarizeTrials(runs), min_pass_rate: minPassRate };
+      const run = seriesRun(trials, minPassRate, `t-${id}`);
+      return { run, trials };
+    };
+    const passing = series("E1", ["RECOVERED", "RECOVERED", "RECOVERED"], 1);
+    const flakyEnough = series("E2", ["RECOVERED", "FAILED", "RECOVERED", "RECOVERED"], 0.7);
+    const below = series("E3", ["FAILED", "RECOVERED", "FAILED"], 0.7);
+    expect(passing.run).toEqual({
+      result: "RECOVERED",
+      reason_code: "RECOVERY_OBSERVED",
+      exit_code: 0,
+      duration_ms: 300,
+      run_folder: "t-E1",
+    });
+    expect(below.run).toMatchObject({ result: "FAILED", reason_code: "RECOVERY_NOT_OBSERVED", exit_code: 1 });
+    const document = documentWith([
+      experiment("E1", "P1", "M1", passing.run, { trials: passing.trials }),
+      experiment("E2", "P1", "M2", flakyEnough.run, { trials: flakyEnough.trials, flaky: true }),
+      experiment("E3", "P2", "M1", below.run, { trials: below.trials, replay: "replays/01-x.yaml" }),
+    ]);
+    expect(renderMatrix(document)).toBe(
+      [
+        "POINT           http_error status_code=503               http_disconnect  http_response_lost",
+        "api GET /a #1   1.00                                     0.75 flaky       -",
+        "api POST /b #1  0.33 flaky FAILED RECOVERY_NOT_OBSERVED  not run          not run",
+      ].join("\n"),
+    );
   });
 });

@@ -1,8 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN } from "../helpers/cli.js";
+import { BIN, testFolder } from "../helpers/cli.js";
+import { beforeDeadline } from "../helpers/eventually.js";
 import { post } from "./helpers.js";
 
 interface Running {
@@ -41,17 +45,16 @@ function start(args: string[]): Running {
 /** Resolves with the printed URL once the process says it listens; throws if it exits first. */
 async function listening(running: Running): Promise<string> {
   const exited = running.exited.then(() => null);
+  const stdout = running.child.stdout as Readable;
   while (true) {
     const match = /^fake-llm listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(running.stdout);
     if (match?.[1] !== undefined) return match[1];
-    const done = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20, "wait"))]);
-    if (done === null) throw new Error(`fake-llm exited before listening: ${running.stderr}`);
+    const more = await Promise.race([exited, once(stdout, "data")]);
+    if (more === null) throw new Error(`fake-llm exited before listening: ${running.stderr}`);
   }
 }
 
-function deadline(ms: number): Promise<"deadline"> {
-  return new Promise((resolve) => setTimeout(resolve, ms, "deadline").unref());
-}
+const dir = testFolder("each");
 
 describe("agentchaos fake-llm as a process", () => {
   it("prints one line with its URL once ready, serves, and exits 0 on SIGTERM", async () => {
@@ -65,7 +68,8 @@ describe("agentchaos fake-llm as a process", () => {
   });
 
   it("exits 0 on SIGINT, also in the middle of a slow stream", async () => {
-    const running = start(["--token-delay-ms", "1000"]);
+    // A pause between events far longer than the deadline below: only SIGINT can end it in time.
+    const running = start(["--token-delay-ms", "60000"]);
     const url = await listening(running);
     const response = await post(`${url}/v1/messages`, {
       stream: true,
@@ -74,7 +78,10 @@ describe("agentchaos fake-llm as a process", () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     running.child.kill("SIGINT");
-    expect(await Promise.race([running.exited, deadline(5_000)])).toEqual({ code: 0, signal: null });
+    expect(await beforeDeadline(running.exited, { what: "the exit after SIGINT" })).toEqual({
+      code: 0,
+      signal: null,
+    });
     await reader.cancel().catch(() => {});
   });
 
@@ -92,4 +99,33 @@ describe("agentchaos fake-llm as a process", () => {
       blocker.close();
     }
   });
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "with a --script, answers from it and exits 0 on %s",
+    async (signal) => {
+      const script = join(dir.path, "rules.yaml");
+      await writeFile(script, "- when: {user_contains: weather}\n  answer: {text: It is sunny.}\n");
+      const running = start(["--script", script]);
+      const url = await listening(running);
+      const response = await post(`${url}/v1/messages`, {
+        messages: [{ role: "user", content: "the weather?" }],
+      });
+      expect(JSON.stringify(await response.json())).toContain("It is sunny.");
+      running.child.kill(signal);
+      expect(await beforeDeadline(running.exited)).toEqual({ code: 0, signal: null });
+      expect(running.stderr).toBe("");
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "refuses a --script that is a FIFO at once, in one line, with exit 2",
+    async () => {
+      const script = join(dir.path, "rules.yaml");
+      execFileSync("mkfifo", [script]);
+      const running = start(["--script", script]);
+      expect(await beforeDeadline(running.exited)).toEqual({ code: 2, signal: null });
+      expect(running.stderr).toBe(`fake-llm: invalid script ${script}: is a FIFO, not a regular file\n`);
+      expect(running.stdout).toBe("");
+    },
+  );
 });

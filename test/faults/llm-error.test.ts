@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startUpstream } from "../helpers/proxy-harness.js";
 import { MemorySinkV2, rawGet, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
 
-/** status → [openai type, openai code, anthropic type] (v2/faults.md). */
+/** status → [openai type, openai code, anthropic type] (docs/faults.md). */
 const TABLE: Record<number, [string, string, string]> = {
   400: ["invalid_request_error", "null", "invalid_request_error"],
   401: ["invalid_request_error", '"invalid_api_key"', "authentication_error"],

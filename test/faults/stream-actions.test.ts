@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventually } from "../helpers/proxy-harness.js";
+import { eventually } from "../helpers/eventually.js";
 import {
   dechunk,
   MemorySinkV2,
@@ -141,7 +141,9 @@ describe("http_stream_stall", () => {
     const sink = new MemorySinkV2();
     const proxy = await startV2Proxy(upstream.url, [v2.stall({ afterEvents: 1 }, 60_000)], sink);
 
-    const result = await streamFrom(`${proxy.url}/v1/stream`, { giveUpAfterMs: 150 });
+    const result = await streamFrom(`${proxy.url}/v1/stream`, {
+      giveUpWhen: (received) => received === TOKENS[0],
+    });
 
     expect(result.text).toBe(TOKENS[0]);
     expect(result.error?.message).toBe("gave up");

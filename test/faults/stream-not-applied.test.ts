@@ -146,7 +146,9 @@ describe("a mid-stream fault that cannot act", () => {
     const sink = new MemorySinkV2();
     const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterEvents: 5 })], sink);
 
-    const result = await streamFrom(`${proxy.url}/v1/stream`, { giveUpAfterMs: 100 });
+    const result = await streamFrom(`${proxy.url}/v1/stream`, {
+      giveUpWhen: (received) => received === "data: 1\n\n",
+    });
 
     expect(result.text).toBe("data: 1\n\n");
     expect(await upstream.cancelled[0]).toBe(true);

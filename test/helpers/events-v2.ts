@@ -1,6 +1,6 @@
 /**
- * Builds realistic, valid schema-2 event streams for tests (v2/evidence.md): UUID event ids,
- * increasing sequence, elapsed time and timestamps, payload keys in contract order.
+ * Builds realistic, valid schema-2 event streams for tests (docs/events.md): UUID event ids,
+ * increasing sequence, elapsed time and timestamps, payload keys in the documented order (docs/events.md).
  *
  *   runBuilderV2().setup(["api"]).observed("op-1", "fp-a").injected("op-1", "f1")
  *     .failed("op-1", "injected_http_error").observed("op-2", "fp-a").retry("op-2", "op-1")

@@ -1,6 +1,6 @@
 /**
  * Builds realistic, valid event streams for tests: UUID event ids, increasing sequence,
- * elapsed time and timestamps, payload keys in contract order.
+ * elapsed time and timestamps, payload keys in the documented order (docs/events.md).
  *
  *   runBuilder().setup().observed("op-1", "fp-a").injected("op-1").failed("op-1", "injected_http_error")
  *     .observed("op-2", "fp-a").retry("op-2", "op-1").succeeded("op-2").workloadCompleted().events()

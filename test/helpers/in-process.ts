@@ -1,5 +1,5 @@
 import { runCli } from "../../src/cli/index.js";
-import type { CliIo } from "../../src/cli/io.js";
+import type { CliIo } from "../../src/support/cli-io.js";
 
 export interface Captured {
   readonly code: number;

@@ -6,11 +6,12 @@
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayloadV2 } from "../../src/events/types-v2.js";
 import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.js";
-import type { PayloadSink } from "../../src/proxy/operation.js";
 import type { Trigger } from "../../src/scenario/types.js";
 import type { FaultV2, McpStdioDependency, McpTarget } from "../../src/scenario/types-v2.js";
+import { eventually } from "./eventually.js";
 import { onCleanup } from "./proxy-harness.js";
 
 export const PROGRAMS = new URL("../fixtures/programs/", import.meta.url).pathname;
@@ -156,7 +157,7 @@ export interface RawShim {
   errors(): string;
   write(text: string): void;
   /** Resolves once stdout holds `count` complete lines (fails after the deadline). */
-  lines(count: number, timeoutMs?: number): Promise<string[]>;
+  lines(count: number): Promise<string[]>;
   readonly exited: Promise<number | null>;
 }
 
@@ -184,12 +185,12 @@ export function spawnRawShim(test: Pick<TestHost, "command" | "args">, args: str
     write: (text) => {
       child.stdin?.write(text);
     },
-    async lines(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (stdout.split("\n").length - 1 < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} lines, got: ${JSON.stringify(stdout)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+    async lines(count) {
+      await eventually(() => stdout.split("\n").length - 1 >= count, {
+        what: `${count} lines on the shim's stdout`,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; got: ${JSON.stringify(stdout)}`, { cause: error });
+      });
       return stdout.split("\n").slice(0, count);
     },
     exited,

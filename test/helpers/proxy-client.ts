@@ -74,12 +74,13 @@ export function sendWithNodeHttp(
 
 /**
  * Writes a raw request on a fresh TCP connection; resolves with every byte received until the
- * connection closes (or until this side hangs up after `hangUpAfterMs`).
+ * connection closes (or until this side hangs up: `hangUp` milliseconds after writing, or once
+ * the `hangUp` promise settles).
  */
 export function rawExchange(
   proxyUrl: string,
   requestText: string,
-  hangUpAfterMs?: number,
+  hangUp?: number | Promise<unknown>,
 ): Promise<{ bytes: Buffer; error: Error | null }> {
   const { hostname, port } = new URL(proxyUrl);
   return new Promise((resolve) => {
@@ -87,7 +88,8 @@ export function rawExchange(
     let error: Error | null = null;
     const socket = connect(Number(port), hostname, () => {
       socket.write(requestText);
-      if (hangUpAfterMs !== undefined) setTimeout(() => socket.destroy(), hangUpAfterMs);
+      if (typeof hangUp === "number") setTimeout(() => socket.destroy(), hangUp);
+      else void hangUp?.finally(() => socket.destroy());
     });
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", (err) => {

@@ -115,7 +115,7 @@ export async function startTestProxy(
   fault: Fault | null = null,
   sink: EventSink = new MemorySink(),
 ): Promise<RunningProxy> {
-  const proxy = await startProxy({ upstreamBaseUrl, fault, sink });
+  const proxy = await startProxy({ upstreamBaseUrl, faults: fault === null ? [] : [fault], sink });
   onCleanup(() => proxy.close());
   return proxy;
 }
@@ -164,13 +164,4 @@ export const faults = {
 /** Resolves after `ms`, for deliberate pauses (never for waiting on an outcome). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `condition` until true, failing after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
-    await sleep(5);
-  }
 }

@@ -4,9 +4,9 @@
  * the bytes it received together with the error it saw.
  */
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayloadV2, EventTypeV2, PayloadOfV2 } from "../../src/events/types-v2.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
-import type { PayloadSink } from "../../src/proxy/operation.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import type { FaultV2, LlmErrorFault } from "../../src/scenario/types-v2.js";
 import { rawExchange } from "./proxy-client.js";
@@ -165,13 +165,19 @@ export interface StreamedResult {
 }
 
 /**
+ * When a client abandons its request: once the body text received so far satisfies a test, or
+ * once a promise settles (something else happened first).
+ */
+export type GiveUp = ((received: string) => boolean) | Promise<unknown>;
+
+/**
  * Sends one request with `node:http` (no keep-alive) and keeps every body byte and the error,
- * if any. `giveUpAfterMs`: the client abandons the request then; `onEnd` runs when the
- * response ends (before the result resolves).
+ * if any. `giveUpWhen`: the client abandons the request then (error "gave up"); `onEnd` runs
+ * when the response ends (before the result resolves).
  */
 export function streamFrom(
   url: string,
-  options: { method?: string; body?: string; giveUpAfterMs?: number; onEnd?: () => void } = {},
+  options: { method?: string; body?: string; giveUpWhen?: GiveUp; onEnd?: () => void } = {},
 ): Promise<StreamedResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -186,15 +192,19 @@ export function streamFrom(
       resolve({ status, headers, body, text: body.toString("utf8"), complete, error });
     };
     const req = httpRequest(url, { method: options.method ?? "GET", agent: false });
-    if (options.giveUpAfterMs !== undefined) {
-      const timer = setTimeout(() => req.destroy(new Error("gave up")), options.giveUpAfterMs);
-      req.once("close", () => clearTimeout(timer));
-    }
+    const giveUp = () => {
+      if (!req.destroyed) req.destroy(new Error("gave up"));
+    };
+    const { giveUpWhen } = options;
+    if (giveUpWhen instanceof Promise) void giveUpWhen.then(giveUp, giveUp);
     req.on("error", (error) => finish(error));
     req.on("response", (res) => {
       status = res.statusCode ?? 0;
       headers = res.headers;
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (typeof giveUpWhen === "function" && giveUpWhen(Buffer.concat(chunks).toString("utf8"))) giveUp();
+      });
       res.on("error", (error) => finish(error));
       res.on("end", () => {
         complete = res.complete;

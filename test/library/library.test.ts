@@ -6,13 +6,14 @@ import {
   loadScenario,
   runExperiment,
   runSuite,
+  runTrials,
   ScenarioError,
   SuiteError,
 } from "../../src/index.js";
-import { groupAlive } from "../../src/runtime/process-group.js";
+import { groupAlive } from "../../src/support/process-group.js";
 import { testFolder } from "../helpers/cli.js";
+import { eventually } from "../helpers/eventually.js";
 import { freePort, writeScenario } from "../helpers/scenario-files.js";
-import { eventually } from "../helpers/temp.js";
 import { exitScenario, foreverScenario, recoveringScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -70,14 +71,14 @@ describe("the library API", () => {
       onEvent: (event) => {
         if (event.payload.kind === "WORKLOAD_STARTED") {
           pid = event.payload.pid;
-          setTimeout(() => controller.abort(), 100);
+          setImmediate(() => controller.abort());
         }
       },
     });
     expect(outcome.exitCode).toBe(130);
     expect(outcome.report.workload.interrupted).toBe(true);
     expect(pid).toBeGreaterThan(0);
-    expect(await eventually(() => !groupAlive(pid), 3000)).toBe(true);
+    await eventually(() => !groupAlive(pid), { what: "the workload's process group ended" });
   });
 
   it("an invalid scenario is a ScenarioError and nothing is written", async () => {
@@ -105,5 +106,28 @@ describe("the library API", () => {
     const error = await runSuite([scenarios]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SuiteError);
     expect((error as SuiteError).code).toBe("SUITE_PATH_NOT_FOUND");
+  });
+
+  it("runTrials runs a scenario N times like `run --trials`, prints nothing, and judges the series by the minimum pass rate", async () => {
+    const write = vi.spyOn(process.stdout, "write");
+    const file = await exitScenario(dir.path, "fails", "library-trials", await freePort(), 1);
+    const strict = await runTrials(file, { trials: 2, outputDir: join(dir.path, "strict") });
+    const lenient = await runTrials(await loadScenario(file), {
+      trials: 2,
+      minPassRate: 0,
+      outputDir: join(dir.path, "lenient"),
+    });
+    expect(write).not.toHaveBeenCalled();
+    expect(strict.exitCode).toBe(1);
+    expect(lenient.exitCode).toBe(0);
+    for (const done of [strict, lenient]) {
+      expect(done.document).toMatchObject({
+        trials: 2,
+        passed: 0,
+        class: "stable_fail",
+        outcomes: [{ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH", count: 2 }],
+      });
+      expect(JSON.parse(await readFile(join(done.folder, "trials.json"), "utf8")).class).toBe("stable_fail");
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mcpFingerprint, mcpIdentity, paramsHash, requestFacts, targetName } from "../../src/mcp/identity.js";
 import { cancelledIdKey, classifyMessage, findResponse } from "../../src/mcp/json-rpc.js";
@@ -20,6 +21,20 @@ describe("JSON-RPC messages", () => {
     expect(rawMember('{"id":1,"id":2}', "id")).toBe("2");
     expect(rawMember('{"a":"}\\"{","id":[1,{"b":"]"}]}', "id")).toBe('[1,{"b":"]"}]');
     expect(rawMember('{"a":1}', "id")).toBeNull();
+  });
+
+  it("finds the id after strings full of quotes and backslashes", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", '"', "\\", "}", "{", ",") });
+    fc.assert(
+      fc.property(
+        fc.dictionary(text, fc.oneof(text, fc.jsonValue())),
+        fc.oneof(text, fc.integer()),
+        (before, id) => {
+          const { id: _dropped, ...rest } = before;
+          expect(rawMember(JSON.stringify({ ...rest, id }), "id")).toBe(JSON.stringify(id));
+        },
+      ),
+    );
   });
 
   it("classifies notifications, responses, batches and malformed lines", () => {

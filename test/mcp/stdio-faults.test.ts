@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/runtime/process-group.js";
+import { processAlive } from "../../src/support/process-group.js";
+import { eventually } from "../helpers/eventually.js";
 import {
   mcpFaults,
   occurrences,
@@ -10,7 +11,7 @@ import {
   stdioDependency,
   tool,
 } from "../helpers/mcp.js";
-import { eventually, onCleanup } from "../helpers/proxy-harness.js";
+import { onCleanup } from "../helpers/proxy-harness.js";
 import { tempDir } from "../helpers/temp.js";
 
 const call = (id: string, name: string, args = "{}") =>

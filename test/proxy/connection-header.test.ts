@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientResponseHeaders, upstreamRequestHeaders } from "../../src/proxy/headers.js";
+import { clientResponseHeaders, upstreamRequestHeaders } from "../../src/support/http-headers.js";
 import { rawExchange } from "../helpers/proxy-client.js";
 import { startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
 

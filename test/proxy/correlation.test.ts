@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RetryCorrelation } from "../../src/proxy/correlation.js";
+import { RetryCorrelation } from "../../src/events/retry-correlation.js";
 
 describe("retry correlation", () => {
   it("links a new operation to the oldest unresolved fault-related failure of its fingerprint", () => {

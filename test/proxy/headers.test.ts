@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { clientResponseHeaders, isEventStream, upstreamRequestHeaders } from "../../src/proxy/headers.js";
 import { splitTarget } from "../../src/proxy/request-target.js";
+import {
+  clientResponseHeaders,
+  isEventStream,
+  upstreamRequestHeaders,
+} from "../../src/support/http-headers.js";
 
 describe("request header filtering", () => {
   it("drops the hop-by-hop set, host, content-length and expect, keeping order, duplicates and spelling", () => {

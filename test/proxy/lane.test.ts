@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { once } from "node:events";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually.js";
 import { rawExchange, send } from "../helpers/proxy-client.js";
 import {
-  eventually,
   faults,
   MemorySink,
   onCleanup,
@@ -164,41 +166,72 @@ describe("the fast lane", () => {
     expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
   });
 
-  it("keeps an idle agent connection open past Node's keep-alive timeout (5 s), in the lane and in the full pipeline", async () => {
+  it("keeps an idle agent connection open: no keep-alive timeout is armed after an answer, in the lane and in the full pipeline", async () => {
+    // Node's HTTP server closes a connection idle for its keep-alive timeout (5 s by default)
+    // by arming the socket's timeout once a response has finished. The proxy's side of an agent
+    // connection must carry none, whichever path answered.
+    const accepted: Socket[] = [];
+    const finished = new Set<unknown>();
+    const onAccepted = (message: unknown) => accepted.push((message as { socket: Socket }).socket);
+    const onFinished = (message: unknown) => finished.add((message as { socket: Socket }).socket);
+    subscribe("net.server.socket", onAccepted);
+    subscribe("http.server.response.finish", onFinished);
+    onCleanup(() => {
+      unsubscribe("net.server.socket", onAccepted);
+      unsubscribe("http.server.response.finish", onFinished);
+    });
     const upstream = await startUpstream();
     const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(99), target("/faulted")));
-    const { port } = new URL(proxy.url);
-    const twoRequestsOneSocket = (path: string) =>
-      new Promise<{ statuses: number[]; closedEarly: boolean }>((resolve) => {
-        const chunks: Buffer[] = [];
-        let closedEarly = false;
-        let secondSent = false;
-        const socket = connect(Number(port), "127.0.0.1", () => {
-          socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-          setTimeout(() => {
-            secondSent = true;
-            socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-          }, 7_000);
-        });
-        socket.on("data", (chunk) => chunks.push(chunk));
-        socket.on("close", () => {
-          if (!secondSent) closedEarly = true;
-          resolve({ statuses: responses(Buffer.concat(chunks)).map((r) => r.status), closedEarly });
-        });
+    const port = Number(new URL(proxy.url).port);
+    const twoRequestsOneSocket = async (path: string, answeredByNodeHttp: boolean) => {
+      const chunks: Buffer[] = [];
+      let secondSent = false;
+      let closedEarly = false;
+      const socket = connect(port, "127.0.0.1");
+      onCleanup(() => {
+        socket.destroy();
       });
+      socket.on("data", (chunk) => chunks.push(chunk));
+      const closed = new Promise<void>((resolve) =>
+        socket.on("close", () => {
+          closedEarly = !secondSent;
+          resolve();
+        }),
+      );
+      await once(socket, "connect");
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await eventually(() => Buffer.concat(chunks).toString().endsWith('{"ok":true}'), {
+        what: `the first answer to ${path}`,
+      });
+      const proxySide = accepted.find(
+        (side) => side.localPort === port && side.remotePort === socket.localPort,
+      );
+      // Node's server arms its keep-alive timeout right after it publishes the finish.
+      if (answeredByNodeHttp)
+        await eventually(() => finished.has(proxySide), { what: "the finished answer" });
+      await new Promise((resolve) => setImmediate(resolve));
+      const idleTimeout = proxySide?.timeout ?? 0;
+      secondSent = true;
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      await closed;
+      const statuses = responses(Buffer.concat(chunks)).map((r) => r.status);
+      return { found: proxySide !== undefined, idleTimeout, statuses, closedEarly };
+    };
 
     const [lane, pipeline] = await Promise.all([
-      twoRequestsOneSocket("/plain"),
-      twoRequestsOneSocket("/faulted"),
+      twoRequestsOneSocket("/plain", false),
+      twoRequestsOneSocket("/faulted", true),
     ]);
 
-    expect(lane).toEqual({ statuses: [200, 200], closedEarly: false });
-    expect(pipeline).toEqual({ statuses: [200, 200], closedEarly: false });
-  }, 20_000);
+    expect(lane).toEqual({ found: true, idleTimeout: 0, statuses: [200, 200], closedEarly: false });
+    expect(pipeline).toEqual({ found: true, idleTimeout: 0, statuses: [200, 200], closedEarly: false });
+  });
 
-  it("sends a GET again on a fresh connection when a reused upstream connection closes before answering, never a POST", async () => {
+  it("never sends a request twice: a reused upstream connection that closes before answering is a 502, as with undici", async () => {
     // Each upstream connection answers its first request and closes on its second, unanswered.
-    const upstream = await startRawUpstream((socket, _head, _connection, request) => {
+    const received: string[] = [];
+    const upstream = await startRawUpstream((socket, head, _connection, request) => {
+      received.push(head.slice(0, head.indexOf(" HTTP/")));
       if (request === 0) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
       else socket.destroy();
     });
@@ -210,7 +243,10 @@ describe("the fast lane", () => {
       "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nPOST /3 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
 
-    expect(responses(bytes).map((response) => response.status)).toEqual([200, 200, 502]);
+    const answers = responses(bytes);
+    expect(answers.map((response) => response.status)).toEqual([200, 502, 200]);
+    expect(answers[1]?.body).toBe('{"error": "upstream request failed", "detail": "UpstreamClosedError"}');
+    // The POST went out on a fresh connection; the GET that met the close was not sent again.
     expect(upstream.connections).toBe(2);
     expect(sink.ofKind("OPERATION_SUCCEEDED")).toHaveLength(2);
     expect(sink.ofKind("OPERATION_FAILED")).toEqual([
@@ -250,7 +286,9 @@ describe("the fast lane", () => {
     const response = await send(`${proxy.url}/x`);
 
     expect(response.status).toBe(502);
-    expect(response.text).toBe('{"error": "upstream request failed", "detail": "InvalidResponseError"}');
+    expect(response.text).toBe(
+      '{"error": "upstream request failed", "detail": "UpstreamInvalidResponseError"}',
+    );
     expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
       failure_kind: "proxy_error",
       status_code: 502,
@@ -258,8 +296,10 @@ describe("the fast lane", () => {
   });
 
   it("records an operation still waiting for its upstream as client_disconnected when the proxy closes, and ends both connections", async () => {
+    let upstreamHasIt = false;
     let upstreamClosed = false;
     const upstream = await startRawUpstream((socket) => {
+      upstreamHasIt = true;
       socket.on("close", () => {
         upstreamClosed = true;
       });
@@ -268,7 +308,7 @@ describe("the fast lane", () => {
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const exchange = rawExchange(proxy.url, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n");
-    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1);
+    await eventually(() => sink.ofKind("OPERATION_OBSERVED").length === 1 && upstreamHasIt);
     await proxy.close();
     const { bytes } = await exchange;
 
@@ -279,16 +319,28 @@ describe("the fast lane", () => {
     await eventually(() => upstreamClosed);
   });
 
-  it("records the upstream's answer for a workload that left while it was awaited", async () => {
+  it("records client_disconnected for a workload that closed its connection while its answer was awaited, never the answer that came later", async () => {
+    let answer: (() => void) | null = null;
     const upstream = await startRawUpstream((socket) => {
-      setTimeout(() => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n"), 150);
+      answer = () => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     });
     const sink = new MemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
-    await rawExchange(proxy.url, "POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 30);
-    await eventually(() => sink.ofKind("OPERATION_SUCCEEDED").length === 1);
+    const client = connect(Number(new URL(proxy.url).port), "127.0.0.1");
+    client.on("error", () => {});
+    onCleanup(() => void client.destroy());
+    client.write("POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    await eventually(() => answer !== null);
+    // A plain close (a FIN), as a client that gives up closes: the proxy finds it gone.
+    client.destroy();
+    await eventually(() => sink.ofKind("OPERATION_FAILED").length === 1);
+    (answer as unknown as () => void)();
 
-    expect(sink.ofKind("OPERATION_SUCCEEDED")[0]?.status_code).toBe(201);
+    expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({
+      failure_kind: "client_disconnected",
+      status_code: null,
+    });
+    expect(sink.ofKind("OPERATION_SUCCEEDED")).toEqual([]);
   });
 });

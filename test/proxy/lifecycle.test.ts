@@ -2,13 +2,14 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ProxyError } from "../../src/proxy/errors.js";
 import { startProxy } from "../../src/proxy/server.js";
+import { eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
-import { eventually, MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.js";
+import { MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.js";
 
 describe("proxy lifecycle", () => {
   it("listens on 127.0.0.1 at an OS-chosen port", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, fault: null, sink: new MemorySink() });
+    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
     onCleanup(() => proxy.close());
 
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -18,7 +19,7 @@ describe("proxy lifecycle", () => {
   it.each(["not a url", "ftp://127.0.0.1/files", ""])(
     "rejects the upstream %j with PROXY_START_FAILED",
     async (url) => {
-      const failure = await startProxy({ upstreamBaseUrl: url, fault: null, sink: new MemorySink() }).catch(
+      const failure = await startProxy({ upstreamBaseUrl: url, sink: new MemorySink() }).catch(
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(ProxyError);
@@ -28,7 +29,7 @@ describe("proxy lifecycle", () => {
 
   it("closes idle keep-alive connections on both sides and stops listening", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, fault: null, sink: new MemorySink() });
+    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
     onCleanup(() => proxy.close());
     const { port } = new URL(proxy.url);
 
@@ -44,16 +45,12 @@ describe("proxy lifecycle", () => {
     await proxy.close();
     await proxy.close();
 
-    await eventually(() => clientClosed);
-    let upstreamConnections = -1;
-    const countUpstreamConnections = () =>
-      upstream.server.getConnections((_error, count) => {
-        upstreamConnections = count;
-      });
-    await eventually(() => {
-      countUpstreamConnections();
-      return upstreamConnections === 0;
-    }, 1_000);
+    await eventually(() => clientClosed, { what: "the workload's connection closed" });
+    const noUpstreamConnection = () =>
+      new Promise<boolean>((resolve) =>
+        upstream.server.getConnections((_error, count) => resolve(count === 0)),
+      );
+    await eventually(noUpstreamConnection, { what: "every upstream connection closed" });
     const refused = await send(`${proxy.url}/after`).then(
       () => false,
       () => true,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
 import { startUpstream } from "../helpers/proxy-harness.js";
 import { MemorySinkV2, startScriptedUpstream, startV2Proxy, streamFrom } from "../helpers/v2-proxy.js";
@@ -51,7 +52,9 @@ describe("schema-2 stream evidence without a fault", () => {
     const sink = new MemorySinkV2();
     const proxy = await startV2Proxy(upstream.url, [], sink);
 
-    const result = await streamFrom(`${proxy.url}/v1/stream`, { giveUpAfterMs: 100 });
+    const result = await streamFrom(`${proxy.url}/v1/stream`, {
+      giveUpWhen: (received) => received === "data: 1\n\ndata: 2\n\n",
+    });
 
     expect(result.text).toBe("data: 1\n\ndata: 2\n\n");
     expect(await upstream.cancelled[0]).toBe(true);
@@ -64,6 +67,7 @@ describe("schema-2 stream evidence without a fault", () => {
   });
 
   it("records client_disconnected without a status when the workload left before the stream's headers arrived", async () => {
+    // The headers come late: the proxy, still waiting for them, learns first that the workload left.
     const upstream = await startScriptedUpstream(200, SSE, ["data: 1\n\n"], {
       hold: true,
       headersAfterMs: 300,
@@ -71,7 +75,9 @@ describe("schema-2 stream evidence without a fault", () => {
     const sink = new MemorySinkV2();
     const proxy = await startV2Proxy(upstream.url, [], sink);
 
-    const result = await streamFrom(`${proxy.url}/v1/stream`, { giveUpAfterMs: 50 });
+    const result = await streamFrom(`${proxy.url}/v1/stream`, {
+      giveUpWhen: eventually(() => upstream.hits.length === 1, { what: "the request reached the upstream" }),
+    });
 
     expect(result.error?.message).toBe("gave up");
     expect(await upstream.cancelled[0]).toBe(true);

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SseEventCounter } from "../../src/proxy/sse-events.js";
+import { SseEventCounter } from "../../src/support/sse-events.js";
 
 /** Counts the events of `text` fed in the given pieces; returns the count after each piece and at the end. */
 function countIn(pieces: readonly string[]): { after: number[]; total: number } {
@@ -89,5 +90,25 @@ describe("SSE event counting", () => {
   it("places the cut after a CR ending an event before the next event's first byte", () => {
     const text = "data: a\r\rdata: b\n\n";
     for (const pieces of splits(text)) expect(cutOffsets(text, pieces, 1)).toBe(9);
+  });
+
+  it("counts and cuts the same however a stream is chunked, long lines included", () => {
+    const line = fc.tuple(
+      fc.constantFrom("data: ", ": ", "id: ", ""),
+      fc.string({ unit: fc.constantFrom("a", "é", ":"), maxLength: 300 }),
+      fc.constantFrom("\n", "\r\n", "\r"),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.array(fc.nat()), (lines, offsets) => {
+        const text = lines.map((parts) => parts.join("")).join("");
+        const whole = countIn([text]).total;
+        const points = [...offsets].map((offset) => offset % (text.length + 1)).sort((a, b) => a - b);
+        const pieces = [...points, text.length].map((end, i) => text.slice(i === 0 ? 0 : points[i - 1], end));
+        expect(countIn(pieces).total).toBe(whole);
+        for (let events = 1; events <= whole; events++) {
+          expect(cutOffsets(text, pieces, events)).toBe(cutOffsets(text, [text], events));
+        }
+      }),
+    );
   });
 });

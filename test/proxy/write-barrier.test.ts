@@ -2,14 +2,18 @@ import { once } from "node:events";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardSocket } from "../../src/proxy/write-barrier.js";
+import { eventually } from "../helpers/eventually.js";
 
 const closers: (() => void)[] = [];
 afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-/** A connected pair on loopback; `received` collects what reaches the client. */
-async function pair(): Promise<{ server: Socket; received: () => string }> {
+/**
+ * A connected pair on loopback; `received` collects what reaches the client, `closed` settles
+ * when the client's side has closed.
+ */
+async function pair(): Promise<{ server: Socket; received: () => string; closed: Promise<void> }> {
   const listener: Server = createServer();
   listener.listen(0, "127.0.0.1");
   await once(listener, "listening");
@@ -20,12 +24,14 @@ async function pair(): Promise<{ server: Socket; received: () => string }> {
   client.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
+  client.on("error", () => {});
+  const closed = new Promise<void>((resolve) => client.once("close", () => resolve()));
   closers.push(() => {
     client.destroy();
     server.destroy();
     listener.close();
   });
-  return { server, received: () => text };
+  return { server, received: () => text, closed };
 }
 
 /** A recorder stand-in: `record()` leaves an event unwritten until `flush`. */
@@ -62,12 +68,11 @@ describe("write barrier", () => {
     recorder.record();
     server.write("b");
     expect(log).toEqual(["send a", "write 1 events", "send b"]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(received()).toBe("ab");
+    await eventually(() => received() === "ab", { what: 'the client received "ab"' });
   });
 
   it("writes once per send at most: a send with nothing waiting writes nothing, then a close writes the rest", async () => {
-    const { server, received } = await pair();
+    const { server, received, closed } = await pair();
     const log: string[] = [];
     const recorder = events(log);
     spyWrites(server, log);
@@ -79,12 +84,12 @@ describe("write barrier", () => {
     recorder.record();
     server.end();
     expect(log).toEqual(["write 2 events", "send 1", "send 2", "write 1 events"]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closed;
     expect(received()).toBe("12");
   });
 
   it("cuts the connection instead of sending when the events cannot be written", async () => {
-    const { server, received } = await pair();
+    const { server, received, closed } = await pair();
     const log: string[] = [];
     spyWrites(server, log);
     guardSocket(server, {
@@ -93,7 +98,7 @@ describe("write barrier", () => {
       },
     });
     server.write("secret");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closed;
     expect(log).toEqual([]);
     expect(server.destroyed).toBe(true);
     expect(received()).toBe("");

@@ -2,12 +2,12 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Analysis, TriggerEvidence } from "../../src/analysis/types.js";
-import { AgentChaosError } from "../../src/errors.js";
+import type { Schema1Analysis, TriggerEvidence } from "../../src/analysis/types.js";
 import { buildReport } from "../../src/report/build.js";
 import { readReport } from "../../src/report/reader.js";
 import { writeReport } from "../../src/report/writer.js";
 import type { Fault, Scenario, Trigger } from "../../src/scenario/types.js";
+import { AgentChaosError } from "../../src/support/errors.js";
 
 let dir: string;
 
@@ -44,8 +44,8 @@ function httpError(trigger: Trigger): Fault {
 
 function analysis(
   trigger: TriggerEvidence | null,
-  overrides: Partial<Analysis> & { faultsInjected?: number } = {},
-): Analysis {
+  overrides: Partial<Schema1Analysis> & { faultsInjected?: number } = {},
+): Schema1Analysis {
   const faultsInjected = overrides.faultsInjected ?? 0;
   return {
     result: "PASSED",
@@ -110,7 +110,7 @@ describe("buildReport", () => {
     });
   });
 
-  it("writes an occurrence schedule as schema 2, keys in the order of reports.md", () => {
+  it("writes an occurrence schedule as schema 2, keys in the order of docs/reports.md", () => {
     const report = buildReport({
       scenario: scenario(httpError({ kind: "occurrence_schedule", occurrences: [2, 4] })),
       analysis: analysis(

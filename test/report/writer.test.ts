@@ -77,7 +77,7 @@ describe("writeReport", () => {
     expect(report).toEqual(MAX_SEED_REPORT);
   });
 
-  it("writes two-space JSON with a final newline, keys in contract order", async () => {
+  it("writes two-space JSON with a final newline, keys in documented order", async () => {
     const text = await readFile(await writeReport(dir, MAX_SEED_REPORT), "utf8");
     expect(text.startsWith('{\n  "schema_version": 3,\n  "run_id": "20261130T102344Z-d2c4e6f8",\n')).toBe(
       true,

@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { renderCtrf } from "../../src/reporters/ctrf/ctrf.js";
-import { hostileView } from "./views.js";
+import { hostileView, trialsView } from "./views.js";
 
 const require = createRequire(import.meta.url);
 const schemaPath = join(require.resolve("ctrf").replace(/index\.c?js$/, ""), "ctrf-schema-0.0.json");
@@ -33,7 +33,7 @@ describe("CTRF", () => {
     expect(validate(document)).toBe(false);
   });
 
-  it("maps results, messages and extras as suites.md says", () => {
+  it("maps results, messages and extras as docs/suites.md says", () => {
     const document = JSON.parse(renderCtrf(hostileView()));
     expect(document).toMatchObject({ reportFormat: "CTRF", specVersion: "0.0.0" });
     expect(document.results.tool.name).toBe("agentchaos");
@@ -60,5 +60,32 @@ describe("CTRF", () => {
       extra: { result: "FAILED", reason_code: "RECOVERY_NOT_OBSERVED", run_folder: "run-1" },
     });
     expect(failed.filePath).toBe(hostileView().document.entries[1]?.path);
+  });
+
+  it("marks scenarios run with trials flaky with N - 1 retries, failed below the minimum pass rate, valid against the schema", () => {
+    const validate = validator();
+    const document = JSON.parse(renderCtrf(trialsView()));
+    expect(validate(document)).toBe(true);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(document.results.summary).toMatchObject({ tests: 3, passed: 1, failed: 2, flaky: 1 });
+    const [flaky, stable] = document.results.tests;
+    expect(flaky).toMatchObject({ status: "failed", flaky: true, retries: 4, rawStatus: "FAILED" });
+    expect(flaky.extra.trials).toEqual({
+      trials: 5,
+      passed: 3,
+      pass_rate: 0.6,
+      wilson_95: [0.2307, 0.8824],
+      class: "flaky",
+      min_pass_rate: 1,
+    });
+    expect(stable).toMatchObject({ status: "passed", flaky: false, retries: 1 });
+    document.results.tests[0].retries = -1;
+    expect(validate(document)).toBe(false);
+  });
+
+  it("leaves flaky and retries out of a suite without trials", () => {
+    const document = JSON.parse(renderCtrf(hostileView()));
+    expect(document.results.summary).not.toHaveProperty("flaky");
+    expect(document.results.tests[0]).not.toHaveProperty("retries");
   });
 });

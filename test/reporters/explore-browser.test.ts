@@ -1,10 +1,10 @@
 /** The explore page's matrix in a real browser: seven menu columns fit the page, nothing cut off. */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExperimentRecord, ExploreDocument } from "../../src/explore/document.js";
-import { summarize } from "../../src/explore/document.js";
+import type { ExperimentRecord, ExploreDocument } from "../../src/report/explore-document.js";
+import { summarize } from "../../src/report/explore-document.js";
 import { renderExplorePage } from "../../src/reporters/html/explore-page.js";
-import { writeFileAtomically } from "../../src/reporters/write-file.js";
+import { writeFileAtomically } from "../../src/support/write-file.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { testFolder } from "../helpers/cli.js";
 

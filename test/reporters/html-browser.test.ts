@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runExperiment } from "../../src/library/experiment.js";
 import { renderRunFolder } from "../../src/reporters/html/run-page.js";
 import { DETAIL_LIMIT } from "../../src/reporters/html/timeline.js";
-import { writeFileAtomically } from "../../src/reporters/write-file.js";
 import { runSuite } from "../../src/suite/run-suite.js";
+import { writeFileAtomically } from "../../src/support/write-file.js";
+import { agentScenario } from "../explore/scenarios.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { testFolder } from "../helpers/cli.js";
 import { freePort } from "../helpers/scenario-files.js";
@@ -190,6 +191,53 @@ describe("HTML reports in a real browser", () => {
     await page.waitForURL(/report\.html$/);
     expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
   });
+
+  it("a suite run with trials shows each scenario's trials as a row of marks, each linking to its trial's run page", async () => {
+    const scenarios = join(dir.path, "scenarios");
+    await mkdir(scenarios);
+    await agentScenario(scenarios, "a-flaky", {
+      paths: ["/a"],
+      env: { FLIP_FILE: join(dir.path, "flip.count") },
+    });
+    await recoveringScenario(scenarios, "b-recovering", "trials-recovering", await freePort());
+    const document = await runSuite([scenarios], {
+      outputDir: join(dir.path, "suites"),
+      jobs: 1,
+      trials: 3,
+      minPassRate: 0.5,
+    });
+    expect(document.schema_version).toBe(2);
+    expect(
+      document.entries.map((entry) => [entry.result, entry.trials?.class, entry.trials?.passed]),
+    ).toEqual([
+      ["PASSED", "flaky", 2],
+      ["PASSED", "stable_pass", 3],
+    ]);
+    const folder = join(dir.path, "suites", document.suite_id);
+    const page = await openChecked(join(folder, "index.html"), "suite-trials.png");
+    expect(await attributes(page, "tr.entry", "data-class")).toEqual(["flaky", "stable_pass"]);
+    expect(await page.locator("a.run-link").count()).toBe(0);
+    const rows = page.locator("tr.entry");
+    for (const [index, entry] of document.entries.entries()) {
+      const marks = rows.nth(index).locator("a.trial-mark");
+      const hrefs: string[] = [];
+      const results: string[] = [];
+      for (let mark = 0; mark < (await marks.count()); mark++) {
+        hrefs.push((await marks.nth(mark).getAttribute("href")) ?? "");
+        results.push((await marks.nth(mark).getAttribute("data-result")) ?? "");
+      }
+      expect(hrefs).toEqual(entry.trials?.runs.map((run) => `${run.run_folder}/report.html`));
+      expect(results).toEqual(entry.trials?.runs.map((run) => run.result));
+    }
+    expect(await rows.nth(0).locator(".trials-summary").textContent()).toContain(
+      "3 trials: 2 passed, 1 failed (WORKLOAD_EXIT_CODE_MISMATCH ×1) — flaky",
+    );
+    const failedMark = rows.nth(0).locator('a.trial-mark[data-result="FAILED"]');
+    expect(await failedMark.textContent()).toBe("✗");
+    await failedMark.click();
+    await page.waitForURL(/report\.html$/);
+    expect(await page.locator("#verdict").textContent()).toBe("FAILED");
+  }, 90_000);
 
   it(`a run of more than ${DETAIL_LIMIT} operations is drawn as buckets with its injections kept`, async () => {
     const folder = join(dir.path, "big");

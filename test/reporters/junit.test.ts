@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { renderJunit } from "../../src/reporters/junit/junit.js";
 import { xmlAttribute, xmlText } from "../../src/reporters/junit/xml.js";
-import { HOSTILE_NAMES, hostileView } from "./views.js";
+import { HOSTILE_NAMES, hostileView, trialsView } from "./views.js";
 
 /** What a conforming parser gives back for a name: XML 1.0 cannot carry some characters at all. */
 function expectedBack(name: string): string {
@@ -92,5 +92,36 @@ describe("JUnit XML", () => {
   it("escapes attribute whitespace as character references so parsers keep it", () => {
     expect(xmlAttribute('a\tb\nc\rd"e')).toBe("a&#9;b&#10;c&#13;d&quot;e");
     expect(xmlText("x]]>y\r")).toBe("x]]&gt;y&#13;");
+  });
+
+  it("writes one test case per scenario run with trials: the class and counts as failure message, each trial's line in system-out", () => {
+    const junit = renderJunit(trialsView(), { classname: "path" });
+    expect(XMLValidator.validate(junit)).toBe(true);
+    const suite = parse(junit).testsuites.testsuite;
+    expect(suite).toMatchObject({ tests: "3", failures: "1", errors: "1", skipped: "0" });
+    const [flaky, stable, setup] = suite.testcase as Record<string, Record<string, unknown>>[];
+    expect(flaky?.failure).toMatchObject({
+      message:
+        "5 trials: 3 passed, 2 failed (RECOVERY_NOT_OBSERVED ×2) — flaky, pass rate 0.60 [0.2307, 0.8824]",
+      type: "flaky",
+    });
+    expect(String(flaky?.failure?.["#text"]).split("\n")).toEqual([
+      "FAILED     RECOVERY_NOT_OBSERVED           1.00s  trial 2 of 5  trials-a/run-2",
+      "FAILED     RECOVERY_NOT_OBSERVED           1.00s  trial 4 of 5  trials-a/run-4",
+    ]);
+    expect(flaky?.properties?.property).toEqual([
+      { name: "result", value: "FAILED" },
+      { name: "reason_code", value: "flaky" },
+      { name: "run_folder", value: "trials-a" },
+      { name: "trials", value: "5" },
+      { name: "passed", value: "3" },
+      { name: "pass_rate", value: "0.6" },
+      { name: "class", value: "flaky" },
+      { name: "min_pass_rate", value: "1" },
+    ]);
+    expect(flaky?.["system-out"]).toBe("trial lines of flaky one\n");
+    expect(stable).not.toHaveProperty("failure");
+    expect(stable).not.toHaveProperty("error");
+    expect(setup?.error).toMatchObject({ type: "stable_fail" });
   });
 });

@@ -1,5 +1,6 @@
+import type { SuiteEntry } from "../../src/report/suite-document.js";
+import { summarizeTrials, type TrialRun } from "../../src/report/trials.js";
 import type { SuiteView } from "../../src/reporters/entry-details.js";
-import type { SuiteEntry } from "../../src/suite/document.js";
 
 export const HOSTILE_NAMES = [
   "quote \" apostrophe ' <tag> & ampersand",
@@ -45,6 +46,97 @@ export function hostileView(): SuiteView {
       diagnostics: entry.result === "FAILED" ? [`diagnostic for ${entry.name}`, "]]> second line"] : [],
       summary: `\nResult: ${entry.result}\nName: ${entry.name}\n`,
       page: entry.run_folder === null ? null : `${entry.run_folder}/report.html`,
+    })),
+  };
+}
+
+/** A suite with trials: a flaky scenario below the minimum, a stable one, one whose trials all failed to start. */
+export function trialsView(): SuiteView {
+  const runs = (results: [SuiteEntry["result"], string][], folder: string): TrialRun[] =>
+    results.map(([result, reason_code], index) => ({
+      trial: index + 1,
+      result,
+      reason_code,
+      duration_ms: 1000,
+      run_folder: `${folder}/run-${index + 1}`,
+    }));
+  const flaky = summarizeTrials(
+    runs(
+      [
+        ["RECOVERED", "RECOVERY_OBSERVED"],
+        ["FAILED", "RECOVERY_NOT_OBSERVED"],
+        ["RECOVERED", "RECOVERY_OBSERVED"],
+        ["FAILED", "RECOVERY_NOT_OBSERVED"],
+        ["RECOVERED", "RECOVERY_OBSERVED"],
+      ],
+      "trials-a",
+    ),
+  );
+  const stable = summarizeTrials(
+    runs(
+      [
+        ["PASSED", "BASELINE_SUCCEEDED"],
+        ["PASSED", "BASELINE_SUCCEEDED"],
+      ],
+      "trials-b",
+    ),
+  );
+  const setup = summarizeTrials(
+    runs(
+      [
+        ["FAILED", "DEPENDENCY_START_FAILED"],
+        ["FAILED", "DEPENDENCY_START_FAILED"],
+      ],
+      "trials-c",
+    ),
+  );
+  const entries: SuiteEntry[] = [
+    {
+      path: "scenarios/a.yaml",
+      name: "flaky one",
+      result: "FAILED",
+      reason_code: "flaky",
+      exit_code: 1,
+      duration_ms: 5000,
+      run_folder: "trials-a",
+      trials: { ...flaky, min_pass_rate: 1 },
+    },
+    {
+      path: "scenarios/b.yaml",
+      name: "stable one",
+      result: "PASSED",
+      reason_code: "stable_pass",
+      exit_code: 0,
+      duration_ms: 2000,
+      run_folder: "trials-b",
+      trials: { ...stable, min_pass_rate: 1 },
+    },
+    {
+      path: "scenarios/c.yaml",
+      name: "never starts",
+      result: "FAILED",
+      reason_code: "stable_fail",
+      exit_code: 3,
+      duration_ms: 2000,
+      run_folder: "trials-c",
+      trials: { ...setup, min_pass_rate: 1 },
+    },
+  ];
+  return {
+    document: {
+      schema_version: 2,
+      suite_id: "20261129T183821Z-abcdef02",
+      started_at: "2026-11-29T18:38:21.000Z",
+      finished_at: "2026-11-29T18:38:31.500Z",
+      interrupted: false,
+      shard: null,
+      entries,
+    },
+    details: entries.map((entry) => ({
+      diagnostics: [],
+      summary: `trial lines of ${entry.name}\n`,
+      page: null,
+      trialPages: entry.trials?.runs.map((run) => `${run.run_folder}/report.html`) ?? [],
     })),
   };
 }

@@ -2,8 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManagedProcess, SpawnError } from "../../src/runtime/child-process.js";
-import { processAlive, signalGroup } from "../../src/runtime/process-group.js";
-import { eventually, tempDir } from "../helpers/temp.js";
+import { processAlive, signalGroup } from "../../src/support/process-group.js";
+
+import { eventually } from "../helpers/eventually.js";
+import { tempDir } from "../helpers/temp.js";
 
 const programs = join(import.meta.dirname, "..", "fixtures", "programs");
 let dir: { path: string; remove: () => Promise<void> };
@@ -33,14 +35,12 @@ async function start(args: string[], extra: Partial<Parameters<typeof ManagedPro
 }
 
 async function pidsOf(file: string): Promise<{ child: number; grandchild: number }> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      return JSON.parse(await readFile(file, "utf8")) as { child: number; grandchild: number };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  throw new Error("the fixture never wrote its pids");
+  const read = () =>
+    readFile(file, "utf8")
+      .then((text) => JSON.parse(text) as { child: number; grandchild: number })
+      .catch(() => null);
+  await eventually(async () => (await read()) !== null, { what: "the fixture wrote its pids" });
+  return (await read()) as { child: number; grandchild: number };
 }
 
 describe("ManagedProcess", () => {
@@ -106,7 +106,9 @@ describe("ManagedProcess", () => {
     const pids = await pidsOf(pidFile);
     const exit = await child.stop();
     expect(exit.exitCode).toBe(-9);
-    expect(await eventually(() => !processAlive(pids.child) && !processAlive(pids.grandchild))).toBe(true);
+    await eventually(() => !processAlive(pids.child) && !processAlive(pids.grandchild), {
+      what: "every process it started ended",
+    });
   });
 
   it("a forced stop skips the grace period", async () => {
@@ -117,7 +119,7 @@ describe("ManagedProcess", () => {
     force.abort();
     const exit = await child.stop(force.signal);
     expect(exit.exitCode).toBe(-9);
-    expect(await eventually(() => !processAlive(pids.grandchild))).toBe(true);
+    await eventually(() => !processAlive(pids.grandchild), { what: "every process it started ended" });
   });
 
   it("reaping a leader that exited by itself ends the grandchild it left behind", async () => {
@@ -132,6 +134,6 @@ describe("ManagedProcess", () => {
     const pids = await pidsOf(pidFile);
     const exit = await child.reap();
     expect(exit.exitCode).toBe(0);
-    expect(await eventually(() => !processAlive(pids.grandchild))).toBe(true);
+    await eventually(() => !processAlive(pids.grandchild), { what: "every process it started ended" });
   });
 });

@@ -2,16 +2,15 @@ import { readdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analyze } from "../../src/analysis/analyze.js";
-import { AnalysisStream } from "../../src/analysis/stream/analysis-stream.js";
-import { AnalysisStreamV2 } from "../../src/analysis/stream/analysis-stream-v2.js";
-import { analyzeV2 } from "../../src/analysis/v2/analyze.js";
+import { AnalysisStream } from "../../src/analysis/analysis-stream.js";
+import { evidenceOf } from "../../src/analysis/evidence.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
 import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { judgeRun } from "../../src/runtime/judge.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
 import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
+import { analyzeAny, streamAny } from "../analysis/any-schema.js";
 import { randomRun } from "../analysis/random-logs.js";
 import { ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
@@ -56,10 +55,7 @@ function completion(
 
 /** The judgement as the orchestrator made it before streaming: read all, analyse, complete, analyse. */
 function batchJudgement(scenario: Scenario | ScenarioV2, events: AnyEvent[]) {
-  const run = (list: AnyEvent[]) =>
-    scenario.schemaVersion === 1
-      ? analyze(scenario, list as AgentChaosEvent[])
-      : analyzeV2(scenario, list as AgentChaosEventV2[]);
+  const run = (list: AnyEvent[]) => analyzeAny(scenario, list);
   return run([...events, completion(events.at(-1), run(events), scenario.schemaVersion)]);
 }
 
@@ -91,26 +87,29 @@ async function judged(scenario: Scenario | ScenarioV2, path: string, events: Any
 }
 
 describe("judging a recorded run", () => {
-  it("streams every golden schema-1 run to exactly the batch analysis", async () => {
+  it("streams every golden schema-1 run to exactly the whole-log analysis", async () => {
     const golden = join(ROOT, "test", "fixtures", "golden");
     const names = readdirSync(golden)
       .filter((file) => file.endsWith(".events.jsonl"))
       .map((file) => file.replace(".events.jsonl", ""));
     expect(names.length).toBeGreaterThan(5);
     for (const name of names) {
-      const scenario = (await loadScenario(join(ROOT, "examples", "scenarios", `${name}.yaml`))) as Scenario;
+      const file = name.startsWith("schema-1-")
+        ? join(ROOT, "test", "fixtures", "schema-1", `${name.slice("schema-1-".length)}.yaml`)
+        : join(ROOT, "examples", "scenarios", `${name}.yaml`);
+      const scenario = (await loadScenario(file)) as Scenario;
       const lines = (await readFile(join(golden, `${name}.events.jsonl`), "utf8")).trimEnd().split("\n");
       const events = lines.map((line) => JSON.parse(line) as AgentChaosEvent);
-      const stream = new AnalysisStream(scenario);
+      const stream = streamAny(scenario);
       expect(
         events.every((event) => stream.push(event)),
         name,
       ).toBe(true);
-      expect(text(stream.result()), name).toBe(text(analyze(scenario, events)));
+      expect(text(stream.result()), name).toBe(text(analyzeAny(scenario, events)));
     }
   });
 
-  it("judges random runs read from a file as the read-all judgement did, streamed or handed to the batch analyzer", async () => {
+  it("judges random runs read from a file as the read-all judgement did, streamed or read whole", async () => {
     const path = join(dir.path, "events.jsonl");
     for (const wild of [false, true]) {
       for (let seed = 1; seed <= 60; seed++) {
@@ -139,7 +138,7 @@ describe("judging a recorded run", () => {
 
   it("holds nothing per operation once operations succeed, only the fault-related failures a retry may name", () => {
     const { scenario } = randomRun(5, 2, false);
-    const stream = new AnalysisStreamV2({ ...(scenario as ScenarioV2), faults: [] });
+    const stream = new AnalysisStream({ ...(scenario as ScenarioV2), faults: [] }, { whole: false });
     let sequence = 0;
     const event = (payload: Record<string, unknown> & { kind: string }) =>
       ({
@@ -198,6 +197,6 @@ describe("judging a recorded run", () => {
       );
     }
     expect(stream.held()).toEqual({ open: 0, retryable: 20, chains: 20, rows: 0 });
-    expect(stream.result().metrics.operationsObserved).toBe(20_000);
+    expect(evidenceOf(stream).metrics.operationsObserved).toBe(20_000);
   });
 });

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManagedProcess } from "../../src/runtime/child-process.js";
 import { LineSplitter, MAX_ECHO_LINE } from "../../src/runtime/line-splitter.js";
@@ -22,6 +23,24 @@ describe("echoed output lines", () => {
     expect(split(["abcdefghij\n"], 4)).toEqual(["abcd", "efgh", "ij"]);
     expect(split(["ab", "cdef", "ghij", "\nk"], 4)).toEqual(["abcd", "efgh", "ij", "k"]);
     expect(split(["abcd\nefgh\n"], 4)).toEqual(["abcd", "efgh"]);
+  });
+
+  it("are the same however the output is chunked, a CRLF or a character split between chunks included", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "é", "€", "😀", "\r", "\n") }),
+        fc.array(fc.nat()),
+        fc.integer({ min: 1, max: 6 }),
+        (text, offsets, width) => {
+          const bytes = Buffer.from(text);
+          const points = offsets.map((offset) => offset % (bytes.length + 1)).sort((a, b) => a - b);
+          const chunks = [...points, bytes.length].map((end, i) =>
+            bytes.subarray(i === 0 ? 0 : points[i - 1], end),
+          );
+          expect(split(chunks, width)).toEqual(split([bytes], width));
+        },
+      ),
+    );
   });
 
   it("keep multi-byte characters whole when a chunk splits them", () => {

@@ -81,9 +81,12 @@ describe("waitUntilReady", () => {
   });
 
   it("stops waiting when aborted", async () => {
-    const url = await serve(() => 503);
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 100);
+    // Aborted while it waits: right after answering its second poll.
+    const url = await serve((hits) => {
+      if (hits === 2) setImmediate(() => stop.abort());
+      return 503;
+    });
     expect(await waitUntilReady({ url, headers: {} }, 10_000, stop.signal)).toEqual({
       ready: false,
       reason: "aborted",

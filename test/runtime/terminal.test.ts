@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
 import { EVENT_COMPONENT } from "../../src/events/types.js";
-import { exitCodeFor } from "../../src/runtime/exit-code.js";
+import { exitCodeFor } from "../../src/report/exit-code.js";
 import { makeRunId } from "../../src/runtime/run-id.js";
 import { formatElapsed, formatLiveLine, liveLinesV2, useColour } from "../../src/runtime/terminal.js";
 import { runBuilderV2 } from "../helpers/events-v2.js";
@@ -27,7 +27,7 @@ describe("live terminal lines", () => {
     expect(formatElapsed(12_345_678)).toBe("12345.678");
   });
 
-  it("renders each operation event exactly as run.md shows", () => {
+  it("renders each operation event exactly as docs/cli.md shows", () => {
     const op = "b3f2c1a0-1111-4222-8333-944455556666";
     const fp = "a".repeat(64);
     const lines = [
@@ -125,7 +125,7 @@ describe("run ids and exit codes", () => {
     expect(makeRunId()).not.toBe(makeRunId());
   });
 
-  it("maps results and reasons to the contract's exit codes", () => {
+  it("maps results and reasons to the documented exit codes", () => {
     expect(exitCodeFor("PASSED", "BASELINE_SUCCEEDED", false)).toBe(0);
     expect(exitCodeFor("RECOVERED", "RECOVERY_OBSERVED", false)).toBe(0);
     expect(exitCodeFor("FAILED", "RECOVERY_NOT_OBSERVED", false)).toBe(1);

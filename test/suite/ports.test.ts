@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { fixedPorts } from "../../src/suite/ports.js";
+import { fixedPorts } from "../../src/runtime/fixed-ports.js";
 
 describe("fixed ports of a scenario", () => {
   it("takes schema 1's dependency port, and the scheme's default when none is written", () => {

@@ -1,12 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { runScheduled } from "../../src/suite/scheduler.js";
+import { describe, expect, it, vi } from "vitest";
+import { runScheduled } from "../../src/runtime/run-scheduler.js";
 
 interface Item {
   readonly name: string;
   readonly ports: readonly number[];
 }
 
-/** Runs items through the scheduler with tasks that finish in a scrambled order; records overlaps. */
+/**
+ * Runs items through the scheduler with tasks that finish in a scrambled order (each waits a
+ * few milliseconds of a fake clock, so the order is the same on every machine); records overlaps.
+ */
 async function simulate(items: readonly Item[], jobs: number, stopAfter = Number.POSITIVE_INFINITY) {
   const holders = new Map<number, string>();
   const order: string[] = [];
@@ -14,24 +17,31 @@ async function simulate(items: readonly Item[], jobs: number, stopAfter = Number
   let peak = 0;
   let finished = 0;
   const overlaps: string[] = [];
-  await runScheduled(items, {
-    jobs,
-    stopped: () => finished >= stopAfter,
-    run: async (item) => {
-      order.push(item.name);
-      running += 1;
-      peak = Math.max(peak, running);
-      for (const port of item.ports) {
-        const holder = holders.get(port);
-        if (holder !== undefined) overlaps.push(`${holder}+${item.name}@${port}`);
-        holders.set(port, item.name);
-      }
-      await new Promise((resolve) => setTimeout(resolve, (item.name.charCodeAt(1) * 7) % 13));
-      for (const port of item.ports) holders.delete(port);
-      running -= 1;
-      finished += 1;
-    },
-  });
+  vi.useFakeTimers();
+  try {
+    const scheduled = runScheduled(items, {
+      jobs,
+      stopped: () => finished >= stopAfter,
+      run: async (item) => {
+        order.push(item.name);
+        running += 1;
+        peak = Math.max(peak, running);
+        for (const port of item.ports) {
+          const holder = holders.get(port);
+          if (holder !== undefined) overlaps.push(`${holder}+${item.name}@${port}`);
+          holders.set(port, item.name);
+        }
+        await new Promise((resolve) => setTimeout(resolve, (item.name.charCodeAt(1) * 7) % 13));
+        for (const port of item.ports) holders.delete(port);
+        running -= 1;
+        finished += 1;
+      },
+    });
+    await vi.runAllTimersAsync();
+    await scheduled;
+  } finally {
+    vi.useRealTimers();
+  }
   return { order, peak, overlaps };
 }
 

@@ -12,7 +12,7 @@ import { probabilityThreshold, selectedOccurrences } from "../../src/triggers/pr
  *       [ "$(echo "$r < $thr" | bc)" = 1 ] && sel="$sel $k"
  *     done; echo "$sel"; }
  *
- *   vec 10 500000 10                      ->  2 4 8 9 10   (the spec's golden vector)
+ *   vec 10 500000 10                      ->  2 4 8 9 10   (the known answer in docs/triggers.md)
  *   vec 7 250000 12                       ->  2 4 8
  *   vec 18446744073709551615 333333 10    ->  1 3 6 8
  *   vec 0 900000 8                        ->  1 2 3 4 5 6 8

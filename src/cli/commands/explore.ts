@@ -4,12 +4,13 @@ import { explore } from "../../explore/run-explore.js";
 import { MAX_SEED } from "../../explore/sample.js";
 import { exploreTerminal } from "../../explore/terminal.js";
 import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
-import { OutputWriteError } from "../../reporters/write-file.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError } from "../../support/write-file.js";
+import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 /** A whole number in [min, max] written in decimal digits, or null. */
@@ -70,6 +71,11 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     typeof values.reporter === "string" ? parseReporterList(values.reporter) : [...DEFAULT_SUITE_REPORTERS];
   if ("problem" in reporters) return usageError(io, reporters.problem);
   const menu = typeof values.menu === "string" ? values.menu : undefined;
+  const trials = typeof values.trials === "string" ? parseTrials(values.trials) : 1;
+  if (typeof trials !== "number") return usageError(io, trials.problem);
+  const minPassRate =
+    typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
+  if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
 
   let scenario: AnyScenario;
   try {
@@ -89,6 +95,8 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
       cwd: io.cwd,
       ...parsed,
       reporters,
+      trials,
+      ...(minPassRate === undefined ? {} : { minPassRate }),
       ...(menu === undefined ? {} : { menu }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
       ...(io.interrupt === undefined ? {} : { signal: io.interrupt }),

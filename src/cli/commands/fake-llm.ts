@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { FAKE_LLM_USAGE, parseFakeLlmArgs } from "../../fake-llm/options.js";
 import type { Script } from "../../fake-llm/script-schema.js";
 import { createFakeLlmServer } from "../../fake-llm/server.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
 
 const HELP = `Usage: ${FAKE_LLM_USAGE}
 
@@ -38,7 +38,7 @@ async function readScript(path: string | null, io: CliIo): Promise<Script | null
   }
 }
 
-/** `agentchaos fake-llm`: serves until interrupted, then exits 0. */
+/** `agentchaos fake-llm`: serves until interrupted (SIGTERM, SIGINT), then exits 0. */
 export async function fakeLlmCommand(args: readonly string[], io: CliIo): Promise<number> {
   const options = parseFakeLlmArgs(args);
   if (typeof options === "string") {
@@ -51,6 +51,8 @@ export async function fakeLlmCommand(args: readonly string[], io: CliIo): Promis
   }
   const script = await readScript(options.script, io);
   if (typeof script === "number") return script;
+  // Stopped while starting: nothing to serve, and the stop is as clean as after serving.
+  if (io.interrupt?.aborted === true) return EXIT.OK;
   const server = createFakeLlmServer({
     script,
     tokenDelayMs: options.tokenDelayMs,

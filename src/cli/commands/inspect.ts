@@ -4,8 +4,8 @@ import { ReportError } from "../../report/errors.js";
 import { failureExcerpts } from "../../report/failure-excerpts.js";
 import { readReport } from "../../report/reader.js";
 import { renderSummary } from "../../report/summary.js";
-import { terminalSafe } from "../../terminal-text.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
 
 /** A folder holding an events.jsonl: a run folder, finished or not. */
 function isRunFolder(path: string): boolean {

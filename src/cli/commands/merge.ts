@@ -1,8 +1,8 @@
-import { OutputWriteError } from "../../reporters/write-file.js";
-import { SuiteError } from "../../suite/errors.js";
+import { SuiteError } from "../../report/suite-errors.js";
 import { mergeSuites } from "../../suite/merge.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 /** `agentchaos merge <suite-folder>... --output-dir DIR`: exits 0 once merged, whatever the results. */

@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
 import { RecoveryError, recoverRun, writeRecoveredReport } from "../../report/recover.js";
 import { RECOVERED_HEADING, renderSummaryBody } from "../../report/summary.js";
-import { terminalSafe } from "../../terminal-text.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
 
 /**
  * `agentchaos inspect --recover <run-folder> [--write]`: the verdict the events of an incomplete

@@ -1,23 +1,24 @@
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../report/suite-document.js";
+import { SuiteError } from "../../report/suite-errors.js";
 import { loadSuiteView } from "../../reporters/entry-details.js";
 import { renderRunFormat } from "../../reporters/run-files.js";
 import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
 import { renderSuiteFormat } from "../../reporters/suite-files.js";
-import { OutputWriteError, writeFileAtomically } from "../../reporters/write-file.js";
 import { makeFolders } from "../../runtime/run-folder.js";
-import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../suite/document.js";
-import { SuiteError } from "../../suite/errors.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError, writeFileAtomically } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
 import { usageError } from "../usage.js";
 
 const FORMATS = ["html", "junit", "ctrf", "json"] as const;
 type Format = (typeof FORMATS)[number];
 
+/** Whether something is at `path` (looked at, never opened). */
 async function exists(path: string): Promise<boolean> {
   try {
-    await readFile(path);
+    await stat(path);
     return true;
   } catch (error) {
     return (
@@ -36,8 +37,7 @@ async function render(folder: string, format: Format, outputFolder: string | nul
     return renderSuiteFormat(await loadSuiteView(folder, document, prefix), format);
   }
   if (format === "json") {
-    await readSavedReport(folder);
-    return readFile(join(folder, "report.json"), "utf8");
+    return (await readSavedReport(folder)).bytes.toString("utf8");
   }
   return renderRunFormat(folder, format);
 }

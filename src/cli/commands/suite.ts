@@ -1,16 +1,14 @@
+import { SuiteError } from "../../report/suite-errors.js";
 import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
-import { OutputWriteError } from "../../reporters/write-file.js";
-import { SuiteError } from "../../suite/errors.js";
 import { suite } from "../../suite/run-suite.js";
 import { parseShard } from "../../suite/shard.js";
 import { suiteTerminal } from "../../suite/terminal.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { OutputWriteError } from "../../support/write-file.js";
+import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
-import { type CliIo, EXIT } from "../io.js";
+import { parseJobs } from "../option-values.js";
 import { usageError } from "../usage.js";
-
-function parseJobs(text: string): number | null {
-  return /^[1-9][0-9]{0,3}$/.test(text) ? Number(text) : null;
-}
 
 /** `agentchaos suite <scenario-or-folder>... [options]`: a shell over the suite engine. */
 export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -22,6 +20,11 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const reporters =
     typeof values.reporter === "string" ? parseReporterList(values.reporter) : [...DEFAULT_SUITE_REPORTERS];
   if ("problem" in reporters) return usageError(io, reporters.problem);
+  const trials = typeof values.trials === "string" ? parseTrials(values.trials) : 1;
+  if (typeof trials !== "number") return usageError(io, trials.problem);
+  const minPassRate =
+    typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
+  if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
 
   const terminal = suiteTerminal({ stream: io.stdout, env: io.env }, values.quiet === true);
   const started = Date.now();
@@ -31,6 +34,8 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
       shard,
       reporters,
       failFast: values["fail-fast"] === true,
+      trials,
+      ...(minPassRate === undefined ? {} : { minPassRate }),
       ...(jobs === undefined ? {} : { jobs }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
       ...(typeof values.grep === "string" ? { grep: values.grep } : {}),
@@ -40,6 +45,7 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
       ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
       onStart: terminal.start,
       onEntry: terminal.entry,
+      onTrial: terminal.trial,
     });
     terminal.finish(done, Date.now() - started);
     return done.exitCode;

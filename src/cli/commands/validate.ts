@@ -1,7 +1,7 @@
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
-import { terminalSafe } from "../../terminal-text.js";
-import { type CliIo, EXIT } from "../io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
 import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
 
 /** `agentchaos validate <scenario>`: checks the file, starts nothing. */

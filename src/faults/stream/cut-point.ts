@@ -1,6 +1,6 @@
-import { SseEventCounter } from "../../proxy/sse-events.js";
+import { SseEventCounter } from "../../support/sse-events.js";
 
-/** Where a mid-stream fault cuts: exactly one of the two is non-null (v2/faults.md). */
+/** Where a mid-stream fault cuts: exactly one of the two is non-null (docs/faults.md). */
 export interface CutSpec {
   readonly afterEvents: number | null;
   readonly afterBytes: number | null;

@@ -1,5 +1,5 @@
 import type { NotAppliedReason } from "../../events/types-v2.js";
-import { isEventStream } from "../../proxy/headers.js";
+import { isEventStream } from "../../support/http-headers.js";
 import type { FaultContext, ResponseRelay, StreamingRelay, UpstreamControl } from "../types.js";
 import { type CutPoint, type CutSpec, cutPoint } from "./cut-point.js";
 
@@ -29,7 +29,7 @@ export type CutAction = (site: CutSite) => ResponseRelay | null;
 const NOTHING = Buffer.alloc(0);
 
 /**
- * The relay of every mid-stream fault (v2/faults.md, "the cut point"), for
+ * The relay of every mid-stream fault (docs/faults.md, "the cut point"), for
  * `FaultContext.forward`. A 2xx response (an event stream, for `after_events`) is streamed to
  * the workload through a `StreamingRelay` until the cut point, where `act` takes over. Any
  * other response is relayed untouched by the proxy's own relay. A fault that never reached its

@@ -1,5 +1,5 @@
-import type { InjectedFault, OperationIdentity } from "../../proxy/operation.js";
-import { compileTargetV2 } from "../../scenario/target.js";
+import type { InjectedFault, OperationIdentity } from "../../events/operation.js";
+import { compileTarget } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
 import { createTriggerState } from "../../triggers/index.js";
 import { mcpDisconnect } from "./disconnect.js";
@@ -40,7 +40,7 @@ export function armMcpFault(fault: McpFault): ArmedMcpFault {
     id: fault.id,
     type: fault.type,
     parameters: executor.parameters(fault),
-    matches: compileTargetV2(fault.target),
+    matches: compileTarget(fault.target),
     decide: () => trigger.decide(),
     execute: (context) => executor.execute(fault, context),
   };

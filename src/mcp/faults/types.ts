@@ -1,6 +1,6 @@
+import type { FailureDetails } from "../../events/operation.js";
 import type { FailureKindV2 } from "../../events/types-v2.js";
 import type { FaultOf } from "../../faults/types.js";
-import type { FailureDetails } from "../../proxy/operation.js";
 import type { McpFaultType } from "../../scenario/types-v2.js";
 
 /**

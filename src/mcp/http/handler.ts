@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import type { Operation, OperationLedger } from "../../events/operation.js";
 import type { ResponseRelay } from "../../faults/types.js";
 import { type RequestBody, readBody } from "../../proxy/body.js";
 import { type Exchange, failInternally } from "../../proxy/exchange.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
 import type { Upstream } from "../../proxy/forward.js";
-import { upstreamRequestHeaders } from "../../proxy/headers.js";
 import type { HeldOperations } from "../../proxy/holds.js";
-import type { Operation, OperationLedger } from "../../proxy/operation.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
 import { splitTarget } from "../../proxy/request-target.js";
@@ -17,6 +16,7 @@ import {
   REQUEST_TOO_LARGE,
   sendSynthetic,
 } from "../../proxy/responses.js";
+import { upstreamRequestHeaders } from "../../support/http-headers.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";

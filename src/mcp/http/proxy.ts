@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
+import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
-import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
@@ -33,7 +33,7 @@ function arm(fault: FaultV2): ArmedMcpLayerFault {
 }
 
 /**
- * The proxy of a `type: http`, `protocol: mcp` dependency (v2/mcp.md, Streamable HTTP): on
+ * The proxy of a `type: http`, `protocol: mcp` dependency (docs/mcp.md, Streamable HTTP): on
  * 127.0.0.1, an OS-chosen port, forwarding as the HTTP proxy does, recording one MCP operation
  * per POSTed JSON-RPC request. Rejects with `PROXY_START_FAILED` as `startProxy` does.
  */
@@ -64,7 +64,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     },
   });
   const server = createServer({ noDelay: true }, handler);
-  // Recorded events reach the file before any byte that follows them (events.md).
+  // Recorded events reach the file before any byte that follows them (docs/events.md).
   guardConnections(server, ledger);
   await upstream.ready();
   const port = await listenOnLoopback(server, upstream);

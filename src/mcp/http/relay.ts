@@ -1,7 +1,8 @@
 import type { ResponseRelay, UpstreamControl } from "../../faults/types.js";
 import type { Exchange } from "../../proxy/exchange.js";
-import { clientResponseHeaders, isEventStream } from "../../proxy/headers.js";
-import { BODY_LIMIT, sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "../../proxy/responses.js";
+import { sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "../../proxy/responses.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
+import { clientResponseHeaders, isEventStream } from "../../support/http-headers.js";
 import { findResponse } from "../json-rpc.js";
 import { recordOutcome } from "../outcome.js";
 import { SseDataReader } from "./sse-data.js";

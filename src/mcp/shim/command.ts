@@ -1,4 +1,4 @@
-import { type CliIo, EXIT } from "../../cli/io.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { parseShimArgs } from "./args.js";
 import { runShim } from "./shim.js";
 

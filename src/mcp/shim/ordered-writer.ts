@@ -4,6 +4,8 @@ export interface QueuedLine {
   ready: boolean;
   /** Called when the line's turn has come (after every line before it was written). */
   readonly onTurn: (() => void) | undefined;
+  /** Called once the destination has taken the whole line, or when it never will (dropped, closed). */
+  readonly onWritten: (() => void) | undefined;
 }
 
 /**
@@ -12,15 +14,21 @@ export interface QueuedLine {
  * lines behind it, so that relaying never reorders a stream.
  */
 export class OrderedWriter {
-  readonly #write: (line: Buffer) => void;
+  readonly #write: (line: Buffer, written: () => void) => void;
   readonly #queue: QueuedLine[] = [];
 
-  constructor(write: (line: Buffer) => void) {
+  /** `write` calls `written` once the destination has taken the line (or cannot take it). */
+  constructor(write: (line: Buffer, written: () => void) => void) {
     this.#write = write;
   }
 
-  push(line: Buffer | null, ready: boolean, onTurn?: () => void): QueuedLine {
-    const entry: QueuedLine = { line, ready, onTurn };
+  /** Nothing is waiting: a ready line pushed now is written at once. */
+  get idle(): boolean {
+    return this.#queue.length === 0;
+  }
+
+  push(line: Buffer | null, ready: boolean, onTurn?: () => void, onWritten?: () => void): QueuedLine {
+    const entry: QueuedLine = { line, ready, onTurn, onWritten };
     this.#queue.push(entry);
     if (ready) this.#flush();
     return entry;
@@ -35,8 +43,9 @@ export class OrderedWriter {
 
   #flush(): void {
     while (this.#queue.length > 0 && (this.#queue[0] as QueuedLine).ready) {
-      const { line, onTurn } = this.#queue.shift() as QueuedLine;
-      if (line !== null) this.#write(line);
+      const { line, onTurn, onWritten } = this.#queue.shift() as QueuedLine;
+      if (line !== null) this.#write(line, () => onWritten?.());
+      else onWritten?.();
       onTurn?.();
     }
   }

@@ -1,12 +1,19 @@
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { compileTargetV2 } from "../../scenario/target.js";
+import { compileTarget } from "../../scenario/target.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
-import { requestFacts } from "../identity.js";
+import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
-import { LineSplitter, lineText } from "../lines.js";
+import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 import { type Decision, send } from "../stdio/channel.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
+import { quickLook } from "./quick-look.js";
+import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
+
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+/** A line at least this long (a pipe's buffer) may move on before it is parsed for the evidence. */
+const EARLY_FORWARD_BYTES = 64 * 1024;
 
 interface ForwardedRequest {
   readonly idKey: string;
@@ -25,17 +32,22 @@ export interface RelayEnds {
 }
 
 /**
- * The shim's two line relays. Agent → server: each request waits for the run's decision (the
- * lines behind it wait too); everything else passes. Server → agent: the answer to a recorded
- * request waits until the run has recorded its evidence; everything else passes. Malformed
- * lines pass unchanged and are counted. Payloads never leave the shim: the run gets the
- * method, target name, params hash and id only.
+ * The shim's two line relays. Agent → server: each request a fault targets waits for the run's
+ * decision (the lines behind it wait too); everything else passes. Server → agent: the answer
+ * to a recorded request waits until the run has recorded its evidence (a large one waits only
+ * for its newline); everything else passes. Malformed
+ * lines pass unchanged and are counted. A line over the size limit is never held nor relayed:
+ * a request or a recorded request's answer is refused with an error answer to the agent and
+ * recorded as a `proxy_error`. Payloads never leave the shim: the run gets the method, target
+ * name, params hash and id only.
  */
 export class ShimRelay {
   /** Called once the agent's input ended and every line of it reached the server. */
   onAgentEnd: () => void = () => {};
   /** Called for a `disconnect` decision. */
   onDisconnect: () => void = () => {};
+  /** Called with one sentence when a line is refused for its size. */
+  onRefused: (problem: string) => void = () => {};
   readonly #ends: RelayEnds;
   readonly #toServer: OrderedWriter;
   readonly #toAgent: OrderedWriter;
@@ -46,35 +58,42 @@ export class ShimRelay {
   readonly #held = new Map<number, Buffer>();
   readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
+  /** The evidence of a line forwarded before it was read, sent once the server has the line. */
+  #pendingEvidence: (() => void) | null = null;
   #agentOutClosed = false;
 
   constructor(ends: RelayEnds) {
     this.#ends = ends;
-    const matchers = ends.targets.map((target) => compileTargetV2(target));
+    const matchers = ends.targets.map((target) => compileTarget(target));
     this.#targeted = (facts) => matchers.some((matches) => matches({ protocol: "mcp", ...facts }));
-    this.#toServer = new OrderedWriter((line) => writeWithBackpressure(ends.serverIn, line, ends.agentIn));
-    this.#toAgent = new OrderedWriter((line) => {
-      if (!this.#agentOutClosed) writeWithBackpressure(ends.agentOut, line, ends.serverOut);
+    this.#toServer = new OrderedWriter((line, written) =>
+      writeWithBackpressure(ends.serverIn, line, ends.agentIn, written),
+    );
+    this.#toAgent = new OrderedWriter((line, written) => {
+      if (this.#agentOutClosed) written();
+      else writeWithBackpressure(ends.agentOut, line, ends.serverOut, written);
     });
   }
 
   start(): void {
     const { agentIn, serverOut } = this.#ends;
-    const fromAgent = new LineSplitter();
+    const fromAgent = new LineSplitter({
+      limit: STDIO_LINE_LIMIT,
+      oversized: () => new RefusedLine((refused) => this.#refusedFromAgent(refused)),
+    });
     agentIn.on("data", (chunk: Buffer) => fromAgent.push(chunk, (line) => this.#fromAgent(line)));
     agentIn.once("end", () => {
-      const rest = fromAgent.rest();
-      if (rest !== null) this.#fromAgent(rest);
+      fromAgent.end((line) => this.#fromAgent(line));
       // The end's turn comes once every earlier line has been written (or dropped).
       this.#toServer.push(null, true, () => this.onAgentEnd());
     });
     agentIn.on("error", () => {});
-    const fromServer = new LineSplitter();
-    serverOut.on("data", (chunk: Buffer) => fromServer.push(chunk, (line) => this.#fromServer(line)));
-    serverOut.once("end", () => {
-      const rest = fromServer.rest();
-      if (rest !== null) this.#fromServer(rest);
+    const fromServer = new LineSplitter({
+      limit: STDIO_LINE_LIMIT,
+      oversized: () => new RefusedLine((refused) => this.#refusedFromServer(refused)),
     });
+    serverOut.on("data", (chunk: Buffer) => fromServer.push(chunk, (line) => this.#fromServer(line)));
+    serverOut.once("end", () => fromServer.end((line) => this.#fromServer(line)));
     serverOut.on("error", () => {});
   }
 
@@ -116,7 +135,67 @@ export class ShimRelay {
     this.#ends.agentOut.end();
   }
 
+  /**
+   * Sends the run the evidence of a line that went to the server before it was read, if it is
+   * still pending. Called before anything else is told to the run, so the run hears of every
+   * line in the order the lines came.
+   */
+  settle(): void {
+    const pending = this.#pendingEvidence;
+    this.#pendingEvidence = null;
+    pending?.();
+  }
+
   #fromAgent(line: Buffer): void {
+    this.settle();
+    if (line.length >= EARLY_FORWARD_BYTES && this.#toServer.idle && !this.#mayWaitForDecision(line)) {
+      // A large line no fault can target goes out first; it is parsed for the evidence once the
+      // server has it (the agent cannot see an answer before that evidence is recorded).
+      const evidence = (): void => this.#readAgentLine(line, true);
+      this.#pendingEvidence = evidence;
+      this.#toServer.push(line, true, undefined, () => {
+        if (this.#pendingEvidence === evidence) this.settle();
+      });
+      return;
+    }
+    this.#readAgentLine(line, false);
+  }
+
+  /** Whether a line may be a request that a fault targets (a quick look, sure only when it says no). */
+  #mayWaitForDecision(line: Buffer): boolean {
+    if (this.#ends.targets.length === 0) return false;
+    const look = quickLook(line);
+    if (!look.sure) return true;
+    return look.kind === "request" && this.#targeted(look);
+  }
+
+  /**
+   * A large line from the server goes to the agent at once but for its newline, which follows
+   * once the evidence is in: the agent cannot read a line before its end. Not for the answer to
+   * a delayed request, which must not hold back the lines behind it. Returns what is left to write.
+   */
+  #handOverEarly(line: Buffer): Buffer {
+    const end = line.length - 1;
+    if (
+      line.length < EARLY_FORWARD_BYTES ||
+      line[end] !== NEWLINE ||
+      !this.#toAgent.idle ||
+      this.#agentOutClosed
+    ) {
+      return line;
+    }
+    const look = quickLook(line);
+    if (!look.sure) return line;
+    if (look.kind === "response") {
+      const key = this.#keyById.get(look.idKey);
+      if (key !== undefined && this.#requests.get(key)?.delayed === true) return line;
+    }
+    this.#toAgent.push(line.subarray(0, end), true);
+    return line.subarray(end);
+  }
+
+  /** Classifies a line from the agent, tells the run, and forwards it (unless `forwarded` already). */
+  #readAgentLine(line: Buffer, forwarded: boolean): void {
     const message = classifyMessage(lineText(line));
     const { channel } = this.#ends;
     if (message.kind === "malformed") send(channel, { type: "malformed" });
@@ -124,27 +203,32 @@ export class ShimRelay {
       const cancelled = cancelledIdKey(message);
       const key = cancelled === null ? undefined : this.#keyById.get(cancelled);
       if (key !== undefined) send(channel, { type: "cancelled", key });
-      this.#toServer.push(line, true);
+      if (!forwarded) this.#toServer.push(line, true);
       return;
     }
     const key = ++this.#nextKey;
     this.#requests.set(key, { idKey: message.idKey, delayed: false });
     this.#keyById.set(message.idKey, key);
-    const facts = requestFacts(message.method, message.params);
-    const decide = this.#targeted(facts);
-    send(channel, { type: "request", key, decide, ...facts, id: message.rawId });
-    if (decide) this.#awaitingDecision.set(key, this.#toServer.push(line, false));
-    else this.#toServer.push(line, true);
+    const { method, params } = message;
+    const path = targetName(method, params);
+    const decide = !forwarded && this.#targeted({ method, path });
+    // A request no fault targets is on its way before its params are hashed for the evidence.
+    const queued = forwarded ? null : this.#toServer.push(line, !decide);
+    const bodyHash = paramsHash(params, line.indexOf(BACKSLASH) === -1);
+    send(channel, { type: "request", key, decide, method, path, bodyHash, id: message.rawId });
+    if (decide && queued !== null) this.#awaitingDecision.set(key, queued);
   }
 
   #fromServer(line: Buffer): void {
+    this.settle();
+    const rest = this.#handOverEarly(line);
     const message = classifyMessage(lineText(line));
     const { channel } = this.#ends;
     if (message.kind === "malformed") send(channel, { type: "malformed" });
     const key = message.kind === "response" ? this.#keyById.get(message.idKey) : undefined;
     const request = key === undefined ? undefined : this.#requests.get(key);
     if (key === undefined || request === undefined || message.kind !== "response") {
-      this.#toAgent.push(line, true);
+      this.#toAgent.push(rest, true);
       return;
     }
     this.#forget(key);
@@ -155,8 +239,33 @@ export class ShimRelay {
       kind: outcome.kind,
       code: outcome.kind === "rpc_error" ? outcome.code : null,
     });
-    if (request.delayed) this.#held.set(key, line);
-    else this.#awaitingAck.set(key, this.#toAgent.push(line, false));
+    // (A line handed over early is never held apart: the lines behind it wait for its newline.)
+    if (request.delayed && rest === line) this.#held.set(key, line);
+    else this.#awaitingAck.set(key, this.#toAgent.push(rest, false));
+  }
+
+  /** A request too large to relay: never forwarded; recorded, and answered with an error once it is. */
+  #refusedFromAgent(refused: RefusedMessage): void {
+    this.settle();
+    this.onRefused(refusalReason(refused.bytes, "agent"));
+    if (refused.kind !== "request" || refused.rawId === null || refused.method === null) return;
+    const key = ++this.#nextKey;
+    const { method, bodyHash } = refused;
+    const path = targetName(method, refused.params);
+    send(this.#ends.channel, { type: "oversized_request", key, method, path, bodyHash, id: refused.rawId });
+    this.#awaitingAck.set(key, this.#toAgent.push(refusalAnswer(refused.rawId, refused.bytes), false));
+  }
+
+  /** An answer too large to relay: the request fails, and the agent gets an error in its place. */
+  #refusedFromServer(refused: RefusedMessage): void {
+    this.settle();
+    this.onRefused(refusalReason(refused.bytes, "server"));
+    if (refused.kind !== "response" || refused.idKey === null || refused.rawId === null) return;
+    const key = this.#keyById.get(refused.idKey);
+    if (key === undefined || !this.#requests.has(key)) return;
+    this.#forget(key);
+    send(this.#ends.channel, { type: "oversized_response", key });
+    this.#awaitingAck.set(key, this.#toAgent.push(refusalAnswer(refused.rawId, refused.bytes), false));
   }
 
   #forget(key: number): void {
@@ -169,10 +278,21 @@ export class ShimRelay {
 
 const waitingForDrain = new WeakSet<Writable>();
 
-/** Writes a line; when the destination is full, the source pauses until it drains. */
-function writeWithBackpressure(destination: Writable, line: Buffer, source: Readable): void {
-  if (destination.destroyed || destination.writableEnded) return;
-  if (destination.write(line) || waitingForDrain.has(destination)) return;
+/**
+ * Writes a line; when the destination is full, the source pauses until it drains. `written`
+ * is called once the destination has taken the line, or at once when it is closed.
+ */
+function writeWithBackpressure(
+  destination: Writable,
+  line: Buffer,
+  source: Readable,
+  written: () => void,
+): void {
+  if (destination.destroyed || destination.writableEnded) {
+    written();
+    return;
+  }
+  if (destination.write(line, () => written()) || waitingForDrain.has(destination)) return;
   waitingForDrain.add(destination);
   source.pause();
   destination.once("drain", () => {

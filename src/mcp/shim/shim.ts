@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { groupAlive, signalGroup } from "../../runtime/process-group.js";
+import { groupAlive, signalGroup } from "../../support/process-group.js";
 import { onMessages, type RunMessage, send } from "../stdio/channel.js";
 import { stopGroup } from "../stop-group.js";
 import type { ShimArgs } from "./args.js";
@@ -50,7 +50,7 @@ export async function runShim(args: ShimArgs, io: ShimIo): Promise<number> {
     return 1;
   }
   send(channel, { type: "spawned", pid: server.pid });
-  return relayUntilEnd(server, channel, welcome, messages, io);
+  return relayUntilEnd(server, channel, welcome, messages, io, args.dependency);
 }
 
 type Welcome = Extract<RunMessage, { type: "welcome" }>;
@@ -103,6 +103,7 @@ async function relayUntilEnd(
   welcome: Welcome,
   messages: Joined["messages"],
   io: ShimIo,
+  dependency: string,
 ): Promise<number> {
   const relay = new ShimRelay({
     agentIn: io.stdin,
@@ -133,6 +134,7 @@ async function relayUntilEnd(
     ended();
     stop(STOP_GRACE_MS);
   });
+  relay.onRefused = (problem) => line(io, dependency, problem);
   relay.onDisconnect = () => {
     relay.closeAgentOutput();
     io.stdin.destroy();
@@ -157,6 +159,7 @@ async function relayUntilEnd(
   // The leader is gone; anything it left in its group goes too.
   if (groupAlive(server.pid)) await stopGroup(server.pid, STOP_GRACE_MS);
   await stopping;
+  relay.settle();
   send(channel, { type: "exited", exitCode });
   const timer = setTimeout(ended, ENDED_TIMEOUT_MS);
   await endedByRun;

@@ -5,7 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { McpTarget } from "../../scenario/types-v2.js";
-import { LineSplitter, lineText } from "../lines.js";
+import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 
 export type ResponseKind = "result" | "tool_error" | "rpc_error";
 
@@ -34,6 +34,20 @@ export type ShimMessage =
       readonly kind: ResponseKind;
       readonly code: number | null;
     }
+  /**
+   * A request line over the size limit: refused, never forwarded. The run records it as a
+   * `proxy_error` (`bodyHash` hashes the whole line); the shim answers the agent on `ack`.
+   */
+  | {
+      readonly type: "oversized_request";
+      readonly key: number;
+      readonly method: string;
+      readonly path: string;
+      readonly bodyHash: string;
+      readonly id: string;
+    }
+  /** The server's answer to request `key` was over the size limit: refused, the request fails. */
+  | { readonly type: "oversized_response"; readonly key: number }
   | { readonly type: "cancelled"; readonly key: number }
   | { readonly type: "malformed" }
   /** The server process ended: its exit code, or minus the signal number. */
@@ -67,11 +81,28 @@ export function send(socket: Socket, message: ShimMessage | RunMessage): void {
 }
 
 /**
- * Reads the channel's messages. A line that is not a JSON object, or a message its handler
- * cannot take, ends the connection: a misbehaving peer never takes the process down.
+ * The longest channel message: room for a synthetic answer as long as the longest stdio line,
+ * written as a JSON string (escaping at most doubles a JSON text), and the message around it.
  */
-export function onMessages<T>(socket: Socket, handle: (message: T) => void): void {
-  const lines = new LineSplitter();
+export const CHANNEL_LINE_LIMIT = 2 * STDIO_LINE_LIMIT + 64 * 1024;
+
+/**
+ * Reads the channel's messages. A line that is not a JSON object, a message its handler cannot
+ * take, or a line over the limit ends the connection: a misbehaving peer never takes the
+ * process down, nor makes it hold more than one message.
+ */
+export function onMessages<T>(
+  socket: Socket,
+  handle: (message: T) => void,
+  limit = CHANNEL_LINE_LIMIT,
+): void {
+  const lines = new LineSplitter({
+    limit,
+    oversized: () => {
+      socket.destroy();
+      return { data: () => {}, end: () => {} };
+    },
+  });
   socket.on("data", (chunk: Buffer) => {
     lines.push(chunk, (line) => {
       if (socket.destroyed) return;

@@ -3,8 +3,8 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import { ProxyError } from "../../proxy/errors.js";
-import { OperationLedger, type PayloadSink } from "../../proxy/operation.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
 import type { McpDiagnostics } from "../diagnostics.js";
@@ -41,7 +41,7 @@ export interface McpStdioHost {
 const STOP_DEADLINE_MS = 3000;
 
 /**
- * The run's side of an `mcp_stdio` dependency (v2/mcp.md): a Unix socket in a private temp
+ * The run's side of an `mcp_stdio` dependency (docs/mcp.md): a Unix socket in a private temp
  * folder (mode 0700) that only shims holding this run's secret can join. It keeps the
  * dependency's trigger counters, retry correlation and operation ledger, so that selection is
  * exact across sessions and concurrent shims.

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import type { Operation, OperationLedger, PayloadSink } from "../../proxy/operation.js";
+import type { Operation, OperationLedger, PayloadSink } from "../../events/operation.js";
 import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
 import type { McpFaultContext } from "../faults/types.js";
 import { mcpIdentity } from "../identity.js";
@@ -133,6 +133,12 @@ export class HostSession {
       case "response":
         this.#response(message.key, message.kind, message.code);
         return;
+      case "oversized_request":
+        this.#oversizedRequest(message);
+        return;
+      case "oversized_response":
+        this.#oversizedResponse(message.key);
+        return;
       case "cancelled":
         this.#open.get(message.key)?.operation.fail("client_cancelled", null);
         return;
@@ -180,6 +186,43 @@ export class HostSession {
       return;
     }
     chosen.fault.execute(this.#context(key, request, String(id)));
+  }
+
+  /**
+   * A request the shim refused for its size: an operation that fails `proxy_error` at once (no
+   * fault selects it, as an oversized HTTP request); the shim answers the agent on the ack.
+   */
+  #oversizedRequest(message: Extract<ShimMessage, { type: "oversized_request" }>): void {
+    const { key, method, path, bodyHash } = message;
+    const session = this.#number;
+    const recordable =
+      session !== null &&
+      !this.#ended &&
+      !this.#parts.ledger.sealed &&
+      typeof method === "string" &&
+      typeof path === "string" &&
+      typeof bodyHash === "string";
+    if (recordable) {
+      const operation = this.#parts.ledger.begin(
+        mcpIdentity({ method, path, bodyHash }, session),
+        performance.now(),
+      );
+      operation.observe();
+      operation.fail("proxy_error", null);
+    }
+    this.#reply({ type: "ack", key });
+  }
+
+  /** The answer to request `key` was refused for its size: the request fails `proxy_error`. */
+  #oversizedResponse(key: number): void {
+    const request = this.#open.get(key);
+    if (request !== undefined) {
+      clearTimeout(request.timer);
+      this.#open.delete(key);
+      this.#parts.waits.remove(request.operation);
+      request.operation.fail("proxy_error", null);
+    }
+    this.#reply({ type: "ack", key });
   }
 
   #context(key: number, request: OpenRequest, requestId: string): McpFaultContext {

@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegularFileSync } from "../../support/regular-file.js";
 
 const PACKAGE_NAME = "agent-chaos";
+/** A package manifest is a few kilobytes; a larger file is not ours. */
+const MANIFEST_MAX_BYTES = 1024 * 1024;
 
 /**
  * The built `agentchaos` script of this package: found by walking up from this module to the
@@ -15,7 +18,8 @@ export function builtCliPath(): string {
     const manifest = join(folder, "package.json");
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) {
+        const text = readRegularFileSync(manifest, MANIFEST_MAX_BYTES).toString("utf8");
+        if ((JSON.parse(text) as { name?: unknown }).name === PACKAGE_NAME) {
           return join(folder, "dist", "bin", "agentchaos.js");
         }
       } catch {

@@ -1,12 +1,14 @@
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
+import type { OperationLedger } from "../../events/operation.js";
 import type { ArmedFault } from "../../faults/registry.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
 import { bodyHash, decodePath } from "../fingerprint.js";
 import type { HeldOperations } from "../holds.js";
 import { httpOperationIdentity, type IdentityRule } from "../identity.js";
-import type { OperationLedger } from "../operation.js";
+import { askWhetherListening } from "../listening-probe.js";
 import { type RequestTarget, splitTarget } from "../request-target.js";
-import { BODY_LIMIT, FORWARDED_METHODS } from "../responses.js";
+import { FORWARDED_METHODS, MALFORMED_REQUEST, syntheticBytes } from "../responses.js";
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
 import { upstreamRequestHead } from "./messages.js";
 import { type ClientSide, LaneResponse } from "./response.js";
@@ -18,8 +20,11 @@ export interface LaneParts {
   readonly faults: readonly ArmedFault[];
   readonly identity: IdentityRule;
   readonly upstream: UpstreamTarget;
-  /** Gives the connection (paused, every byte not yet consumed put back) to the full pipeline, which resumes it. */
-  readonly handOff: (socket: Socket) => void;
+  /**
+   * Gives the connection to the full pipeline with the bytes not yet consumed (`ended`: the
+   * workload already shut its side, after those bytes).
+   */
+  readonly handOff: (socket: Socket, unread: Buffer, ended: boolean) => void;
   /** The connection has nothing left to do: its socket closed and no exchange waits. */
   readonly retired: (connection: LaneConnection) => void;
 }
@@ -52,7 +57,10 @@ export class LaneConnection implements ClientSide {
   #pending: Buffer = EMPTY;
   #partial: PartialRequest | null = null;
   #response: LaneResponse | null = null;
+  /** The workload shut its side (a half-close): what it sent is answered, then the connection ends. */
   #ended = false;
+  /** The lane ended the connection: nothing more is read. */
+  #closing = false;
   #gone = false;
   #paused = false;
   readonly #onData = (chunk: Buffer) => this.#receive(chunk);
@@ -90,7 +98,7 @@ export class LaneConnection implements ClientSide {
       return;
     }
     if (!reusable) {
-      this.socket.end();
+      this.#end();
       return;
     }
     if (this.#paused) {
@@ -101,6 +109,7 @@ export class LaneConnection implements ClientSide {
   }
 
   #receive(chunk: Buffer): void {
+    if (this.#closing) return;
     const partial = this.#partial;
     if (partial !== null) {
       this.#collect(partial, chunk);
@@ -116,15 +125,16 @@ export class LaneConnection implements ClientSide {
 
   /** Takes the next complete request head from the pending bytes, if there is one. */
   #next(): void {
+    if (this.#closing) return;
     const pending = this.#pending;
     if (pending.length === 0) {
-      if (this.#ended) this.socket.end();
+      if (this.#ended) this.#end();
       return;
     }
     const end = headEnd(pending, 0);
     if (end < 0) {
       if (pending.length > MAX_HEAD_BYTES) this.#handOff();
-      else if (this.#ended) this.socket.end();
+      else if (this.#ended) this.#refuse();
       return;
     }
     const head = parseRequestHead(pending.toString("latin1", 0, end), FORWARDED_METHODS);
@@ -146,6 +156,11 @@ export class LaneConnection implements ClientSide {
       return;
     }
     this.#pending = EMPTY;
+    // The workload already shut its side: this body can never be whole.
+    if (this.#ended) {
+      this.#refuse();
+      return;
+    }
     const partial: PartialRequest = { head, target, receivedAt, parts: [], size: 0 };
     this.#partial = partial;
     if (available > 0) this.#collect(partial, pending.subarray(end));
@@ -208,22 +223,43 @@ export class LaneConnection implements ClientSide {
     this.#link?.destroy();
     // Paused until the pipeline's server listens to it (it may still be loading).
     socket.pause();
-    if (this.#pending.length > 0) socket.unshift(this.#pending);
+    const unread = this.#pending;
     this.#pending = EMPTY;
     this.#parts.retired(this);
-    this.#parts.handOff(socket);
+    this.#parts.handOff(socket, unread, this.#ended);
   }
 
+  /**
+   * The workload shut its side (a half-close, HTTP/1.0 style): every complete request it sent
+   * is still answered, then the connection ends; a request it cut short is answered 400 (and
+   * is never an operation), as the full pipeline answers it. A request still awaiting its
+   * answer gets an interim `100 Continue` first: a workload that is gone answers it with a
+   * reset, and leaves as any workload that closes its connection. An event stream being
+   * relayed ends here: the workload stopped reading it.
+   */
   #clientEnded(): void {
     this.#ended = true;
-    if (this.#response === null && this.#partial === null) {
-      this.#next();
-      return;
+    const response = this.#response;
+    if (this.#partial !== null) this.#refuse();
+    else if (response === null) this.#next();
+    else if (!response.relaying) askWhetherListening(this.socket);
+    else {
+      this.socket.end();
+      this.#clientClosed();
     }
-    // As Node's HTTP server does: a workload that ends its side during an exchange has left
-    // (a request cut short is never an operation).
+  }
+
+  /** Answers a request the lane cannot read with 400 and ends the connection. */
+  #refuse(): void {
+    this.#partial = null;
+    this.socket.write(syntheticBytes(MALFORMED_REQUEST, false));
+    this.#end();
+  }
+
+  #end(): void {
+    this.#closing = true;
+    this.#pending = EMPTY;
     this.socket.end();
-    this.#clientClosed();
   }
 
   #clientClosed(): void {

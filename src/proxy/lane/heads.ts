@@ -1,4 +1,4 @@
-import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
+import { forwardsRequestHeader, relaysResponseHeader } from "../../support/http-headers.js";
 
 /**
  * HTTP/1.1 message heads for the fast lane, parsed strictly: anything the lane does not handle
@@ -8,7 +8,13 @@ import { forwardsRequestHeader, relaysResponseHeader } from "../headers.js";
  * the round trip to the other side unchanged.
  */
 
-/** Longer heads go to the full pipeline (Node's HTTP server answers them with its own limit). */
+/**
+ * The request head limit both paths share, counted as Node's HTTP server counts it: the
+ * request target plus every header name and value, a value from its first non-blank byte to
+ * its line end (trailing blanks count, leading ones do not). A head that reaches it is answered
+ * 431 by the full pipeline, so the lane hands it over. An incomplete head longer than this
+ * goes over too (its count can only be smaller). Also the cap on an upstream response head.
+ */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -45,6 +51,8 @@ export interface ResponseHead {
   readonly chunked: boolean;
   /** The server closes the connection after this response. */
   readonly close: boolean;
+  /** The response has a `Date` header. */
+  readonly dated: boolean;
   /** `Keep-Alive: timeout=N` in milliseconds, or null. */
   readonly keepAliveMs: number | null;
   /** The whole head, for the rare reader of other headers (`headerRecord`). */
@@ -78,6 +86,8 @@ interface HeaderLine {
   /** The line's start and the index after its CRLF. */
   start: number;
   next: number;
+  /** Its bytes towards the head limit: the name, and the value without its leading blanks. */
+  counted: number;
 }
 
 /**
@@ -95,6 +105,7 @@ function nextHeader(head: string, at: number, line: HeaderLine): boolean | null 
   let from = colon + 1;
   let to = eol;
   while (from < to && isBlank(head.charCodeAt(from))) from++;
+  line.counted = colon - at + eol - from;
   while (to > from && isBlank(head.charCodeAt(to - 1))) to--;
   const value = head.slice(from, to);
   if (hasControl(value)) return null;
@@ -107,7 +118,7 @@ function nextHeader(head: string, at: number, line: HeaderLine): boolean | null 
 
 /** The header lines of `head` from `at` that `keep` keeps, as received. */
 function keptLines(head: string, at: number, keep: (lower: string) => boolean): string {
-  const line: HeaderLine = { lower: "", value: "", start: 0, next: at };
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: at, counted: 0 };
   let kept = "";
   while (nextHeader(head, line.next, line) === true) {
     if (keep(line.lower)) kept += head.slice(line.start, line.next);
@@ -133,21 +144,12 @@ function addOptions(options: ReadonlySet<string> | null, value: string): Readonl
   return set;
 }
 
-/** A `Content-Length` value (repeated ones must agree); undefined when invalid. */
+/**
+ * The one `Content-Length` of a message; undefined when it is not a plain number or is
+ * repeated, even with an equal value (Node's HTTP parser refuses both, so both paths do).
+ */
 function length(previous: number | null, value: string): number | undefined {
-  if (DIGITS.test(value)) {
-    const n = Number(value);
-    return previous !== null && previous !== n ? undefined : n;
-  }
-  const parts = value.split(",").map((part) => part.trim());
-  let result = previous;
-  for (const part of parts) {
-    if (!DIGITS.test(part)) return undefined;
-    const n = Number(part);
-    if (result !== null && result !== n) return undefined;
-    result = n;
-  }
-  return result ?? undefined;
+  return previous === null && DIGITS.test(value) ? Number(value) : undefined;
 }
 
 /** Names a `Connection` header lists besides its own options: they need a second pass. */
@@ -159,7 +161,8 @@ function listsOthers(options: ReadonlySet<string> | null): boolean {
 
 /**
  * Parses a request head (`head` = its bytes up to and including the empty line). Null when
- * the lane leaves the request to the full pipeline.
+ * the lane leaves the request to the full pipeline: whatever Node's HTTP server refuses (no
+ * `Host`, a repeated `Content-Length`, a head at the limit, …) among the rest.
  */
 export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<string>): RequestHead | null {
   const startEnd = head.indexOf("\r\n");
@@ -174,16 +177,22 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
   let options: ReadonlySet<string> | null = null;
   let idempotencyKey: string | null = null;
   let hasAuthorization = false;
+  let hasHost = false;
+  let counted = target.length;
   let forwarded = "";
-  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2 };
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2, counted: 0 };
   for (
     let found = nextHeader(head, line.next, line);
     found !== false;
     found = nextHeader(head, line.next, line)
   ) {
     if (found === null) return null;
+    counted += line.counted;
     const { lower, value } = line;
     switch (lower) {
+      case "host":
+        hasHost = true;
+        break;
       case "content-length": {
         const n = length(contentLength, value);
         if (n === undefined) return null;
@@ -206,6 +215,7 @@ export function parseRequestHead(head: string, forwardedMethods: ReadonlySet<str
     }
     if (forwardsRequestHeader(lower, null)) forwarded += head.slice(line.start, line.next);
   }
+  if (!hasHost || counted >= MAX_HEAD_BYTES) return null;
   if (listsOthers(options))
     forwarded = keptLines(head, startEnd + 2, (lower) => forwardsRequestHeader(lower, options));
   return {
@@ -257,10 +267,12 @@ export function parseResponseHead(head: string): ResponseHead | null {
   let contentType: string | null = null;
   let chunked = false;
   let untilClose = false;
+  let transferCoded = false;
   let options: ReadonlySet<string> | null = null;
   let keepAliveMs: number | null = null;
+  let dated = false;
   let relayed = "";
-  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2 };
+  const line: HeaderLine = { lower: "", value: "", start: 0, next: startEnd + 2, counted: 0 };
   for (
     let found = nextHeader(head, line.next, line);
     found !== false;
@@ -282,6 +294,7 @@ export function parseResponseHead(head: string): ResponseHead | null {
         // Chunked as the final coding frames the body; any other coding runs to the close.
         chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
         untilClose = !chunked;
+        transferCoded = true;
         break;
       case "connection":
         options = addOptions(options, value);
@@ -289,9 +302,14 @@ export function parseResponseHead(head: string): ResponseHead | null {
       case "keep-alive":
         keepAliveMs = keepAliveTimeout(value) ?? keepAliveMs;
         break;
+      case "date":
+        dated = true;
+        break;
     }
     if (relaysResponseHeader(lower, null)) relayed += head.slice(line.start, line.next);
   }
+  // Both framings at once is refused, as undici refuses it for the full pipeline.
+  if (transferCoded && contentLength !== null) return null;
   if (listsOthers(options))
     relayed = keptLines(head, startEnd + 2, (lower) => relaysResponseHeader(lower, options));
   const close = untilClose || (http10 ? options?.has("keep-alive") !== true : options?.has("close") === true);
@@ -302,6 +320,7 @@ export function parseResponseHead(head: string): ResponseHead | null {
     contentLength: chunked || untilClose ? null : contentLength,
     chunked,
     close,
+    dated,
     keepAliveMs,
     text: head,
   };
@@ -310,7 +329,13 @@ export function parseResponseHead(head: string): ResponseHead | null {
 /** Lower-case name → value(s) of a response head, the shape the settling code reads (`retry-after`). */
 export function headerRecord(head: ResponseHead): Record<string, string | string[]> {
   const record: Record<string, string | string[]> = {};
-  const line: HeaderLine = { lower: "", value: "", start: 0, next: head.text.indexOf("\r\n") + 2 };
+  const line: HeaderLine = {
+    lower: "",
+    value: "",
+    start: 0,
+    next: head.text.indexOf("\r\n") + 2,
+    counted: 0,
+  };
   while (nextHeader(head.text, line.next, line) === true) {
     const previous = record[line.lower];
     if (previous === undefined) record[line.lower] = line.value;

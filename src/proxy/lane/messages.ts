@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import type { SyntheticResponse } from "../../faults/types.js";
+import { httpDate } from "../http-date.js";
 import type { RequestHead, ResponseHead } from "./heads.js";
 import type { UpstreamTarget } from "./upstream-link.js";
 
@@ -14,7 +14,10 @@ const EXPECTS_BODY = new Set(["POST", "PUT", "PATCH"]);
  * set the full pipeline sends.
  */
 export function upstreamRequestHead(target: UpstreamTarget, head: RequestHead, body: Buffer | null): string {
-  let text = `${head.method} ${target.prefix}${head.target} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: keep-alive\r\n`;
+  // As undici does for the full pipeline: the connection of a HEAD closes after it (an upstream
+  // may send a body it should not have, and the connection could not be trusted after it).
+  const connection = head.method === "HEAD" ? "close" : "keep-alive";
+  let text = `${head.method} ${target.prefix}${head.target} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: ${connection}\r\n`;
   text += head.forwarded;
   if (target.authorization !== null && !head.hasAuthorization)
     text += `authorization: ${target.authorization}\r\n`;
@@ -28,23 +31,16 @@ export type Framing = { readonly length: number } | "chunked" | "none";
 /**
  * The head of a response to the workload: the upstream's status with Node's reason phrase,
  * the upstream's headers without the hop-by-hop set, its length and the names its
- * `Connection` lists, then the lane's own framing and connection headers.
+ * `Connection` lists, then the lane's own framing, date (when the upstream sent none) and
+ * connection headers.
  */
 export function clientResponseHead(head: ResponseHead, framing: Framing, keepAlive: boolean): string {
-  return `HTTP/1.1 ${head.status} ${STATUS_CODES[head.status] ?? "unknown"}\r\n${head.relayed}${framingHeaders(framing, keepAlive)}`;
+  return `HTTP/1.1 ${head.status} ${STATUS_CODES[head.status] ?? "unknown"}\r\n${head.relayed}${framingHeaders(framing, keepAlive, head.dated)}`;
 }
 
-/** A fixed response of the proxy's own (413, 502), framed by its length. */
-export function syntheticResponseBytes(synthetic: SyntheticResponse, keepAlive: boolean): Buffer {
-  const body = Buffer.from(synthetic.body, "utf8");
-  let text = `HTTP/1.1 ${synthetic.status} ${STATUS_CODES[synthetic.status] ?? "unknown"}\r\n`;
-  for (const [name, value] of Object.entries(synthetic.headers)) text += `${name}: ${value}\r\n`;
-  text += framingHeaders({ length: body.length }, keepAlive);
-  return Buffer.concat([Buffer.from(text, "latin1"), body]);
-}
-
-function framingHeaders(framing: Framing, keepAlive: boolean): string {
-  const connection = keepAlive ? "connection: keep-alive\r\n" : "connection: close\r\n";
+function framingHeaders(framing: Framing, keepAlive: boolean, dated: boolean): string {
+  let connection = keepAlive ? "connection: keep-alive\r\n" : "connection: close\r\n";
+  if (!dated) connection = `date: ${httpDate()}\r\n${connection}`;
   if (framing === "none") return `${connection}\r\n`;
   if (framing === "chunked") return `transfer-encoding: chunked\r\n${connection}\r\n`;
   return `content-length: ${framing.length}\r\n${connection}\r\n`;

@@ -1,17 +1,12 @@
 import type { Socket } from "node:net";
-import { isEventStreamType } from "../headers.js";
-import type { Operation } from "../operation.js";
-import { BODY_LIMIT, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
+import type { Operation } from "../../events/operation.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
+import { isEventStreamType } from "../../support/http-headers.js";
+import { SseEventCounter } from "../../support/sse-events.js";
+import { syntheticBytes, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
 import { settleUpstream } from "../settle.js";
-import { SseEventCounter } from "../sse-events.js";
 import { headerRecord, type ResponseHead } from "./heads.js";
-import {
-  chunkBytes,
-  clientResponseHead,
-  type Framing,
-  LAST_CHUNK,
-  syntheticResponseBytes,
-} from "./messages.js";
+import { chunkBytes, clientResponseHead, type Framing, LAST_CHUNK } from "./messages.js";
 import type { ResponseSink, UpstreamLink } from "./upstream-link.js";
 
 /** The workload's side of one lane exchange. */
@@ -56,6 +51,11 @@ export class LaneResponse implements ResponseSink {
     this.#keepAlive = keepAlive;
   }
 
+  /** An event stream is being relayed: its head went to the workload. */
+  get relaying(): boolean {
+    return this.#streaming && !this.#done;
+  }
+
   start(head: ResponseHead): void {
     this.#head = head;
     if (!isEventStreamType(head.contentType)) return;
@@ -95,7 +95,6 @@ export class LaneResponse implements ResponseSink {
     }
     this.#chunks = [];
     this.#client.link.destroy();
-    this.#operation.fail("proxy_error", 502);
     this.#sendSynthetic(UPSTREAM_TOO_LARGE);
   }
 
@@ -109,11 +108,12 @@ export class LaneResponse implements ResponseSink {
       this.#finish(this.#keepAlive);
       return;
     }
-    this.#settle(head, {});
     if (this.#client.gone) {
+      this.#operation.fail("client_disconnected", null);
       this.#finish(false);
       return;
     }
+    this.#settle(head, {});
     const noBody = this.#method === "HEAD" || head.status === 204 || head.status === 304;
     const text = clientResponseHead(head, noBody ? "none" : { length: this.#size }, this.#keepAlive);
     const chunks = this.#chunks;
@@ -144,13 +144,20 @@ export class LaneResponse implements ResponseSink {
       this.#finish(false);
       return;
     }
-    this.#operation.fail("proxy_error", 502);
     this.#sendSynthetic(upstreamFailed(error));
   }
 
-  /** The workload closed its connection: an event stream ends here, a buffered answer is still awaited. */
+  /**
+   * The workload closed its connection. Before any byte of the answer reached it, that is a
+   * `client_disconnected` failure whatever the upstream answers (its answer is still awaited,
+   * then dropped); an event stream it was reading ends here.
+   */
   clientClosed(): void {
-    if (this.#done || !this.#streaming) return;
+    if (this.#done) return;
+    if (!this.#streaming) {
+      this.#operation.fail("client_disconnected", null);
+      return;
+    }
     const relayedEvents = this.#relayedEvents();
     const status = this.#head?.status ?? null;
     if (relayedEvents === null) this.#operation.fail("client_disconnected", status, { relayedEvents });
@@ -168,12 +175,15 @@ export class LaneResponse implements ResponseSink {
     settleUpstream(this.#operation, head.status, headers, details);
   }
 
-  #sendSynthetic(synthetic: Parameters<typeof syntheticResponseBytes>[0]): void {
+  /** The proxy's own 502 in place of the upstream's answer (recorded as such unless the workload left). */
+  #sendSynthetic(synthetic: Parameters<typeof syntheticBytes>[0]): void {
     if (this.#client.gone) {
+      this.#operation.fail("client_disconnected", null);
       this.#finish(false);
       return;
     }
-    this.#client.socket.write(syntheticResponseBytes(synthetic, this.#keepAlive));
+    this.#operation.fail("proxy_error", 502);
+    this.#client.socket.write(syntheticBytes(synthetic, this.#keepAlive, this.#method === "HEAD"));
     this.#finish(this.#keepAlive);
   }
 

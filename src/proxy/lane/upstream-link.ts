@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
+import { UpstreamClosedError, UpstreamInvalidResponseError } from "../upstream-failure.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
@@ -32,29 +33,15 @@ export interface ResponseSink {
   error(error: Error): void;
 }
 
-/** The upstream closed the connection before the response was complete. */
-export class UpstreamClosedError extends Error {
-  override readonly name = "UpstreamClosedError";
-}
-
-/** The upstream's answer is not an HTTP/1.x response the lane can frame. */
-export class InvalidResponseError extends Error {
-  override readonly name = "InvalidResponseError";
-}
-
 interface Exchange {
   readonly method: string;
-  /** The request head (latin1) and body, kept to send them again. */
-  readonly requestHead: string;
-  readonly requestBody: Buffer | null;
   readonly sink: ResponseSink;
-  /** May be sent again on a fresh connection when a reused one closes before answering. */
-  retryable: boolean;
+  /** The request until it is written (latin1 head, body); null once any byte went to a socket. */
+  request: { readonly head: string; readonly body: Buffer | null } | null;
   /** Head bytes received so far (before the head is complete). */
   pending: Buffer | null;
   head: ResponseHead | null;
   framing: BodyFraming | null;
-  received: boolean;
 }
 
 /** An upstream socket knows its link: one set of listener functions serves every socket. */
@@ -73,19 +60,18 @@ function onLinkClose(this: LinkedSocket): void {
   this[LINK]?.closed(this);
 }
 
-/** Idempotent methods (RFC 9110 9.2.2): the only ones sent again after a stale connection. */
-const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
-
 /**
  * One keep-alive connection to the upstream, used by one workload connection for one exchange
  * at a time (the pairing that lets the lane skip a pool). It reconnects when the upstream
- * closed it, and sends an idempotent request again when a reused connection closes before any
- * byte of the answer (the upstream's idle close crossing the request).
+ * closed it or is about to (its advertised keep-alive timeout), and, like undici for the full
+ * pipeline, never sends a request twice: a connection that closes before the answer is a 502.
+ * Before a kept connection carries a request, one turn of the event loop passes so that a close
+ * (or stray bytes) the upstream sent while it was idle is seen first; a connection found closed
+ * then is replaced by a new one before the first byte is written (see docs/limits.md).
  */
 export class UpstreamLink {
   readonly #target: UpstreamTarget;
   #socket: LinkedSocket | null = null;
-  #reused = false;
   #idleSince = 0;
   #keepAliveMs: number | null = null;
   #exchange: Exchange | null = null;
@@ -97,25 +83,27 @@ export class UpstreamLink {
 
   /** Sends one request (its head as latin1 text, its body); its response goes to `sink`. */
   send(method: string, head: string, body: Buffer | null, sink: ResponseSink): void {
+    const socket = this.#socket;
     if (
-      this.#socket !== null &&
-      this.#keepAliveMs !== null &&
-      performance.now() - this.#idleSince > this.#keepAliveMs - 1000
+      socket !== null &&
+      // The upstream already shut its side (its close not yet seen), or its idle timeout is near.
+      (socket.readableEnded ||
+        !socket.writable ||
+        (this.#keepAliveMs !== null && performance.now() - this.#idleSince > this.#keepAliveMs - 1000))
     ) {
       this.#drop();
     }
-    this.#exchange = {
+    const exchange: Exchange = {
       method,
-      requestHead: head,
-      requestBody: body,
       sink,
-      retryable: IDEMPOTENT.has(method),
+      request: { head, body },
       pending: null,
       head: null,
       framing: null,
-      received: false,
     };
-    this.#write(head, body);
+    this.#exchange = exchange;
+    if (this.#socket === null) this.#write(exchange);
+    else setImmediate(() => this.#write(exchange));
   }
 
   pause(): void {
@@ -132,10 +120,18 @@ export class UpstreamLink {
     this.#drop();
   }
 
-  #write(head: string, body: Buffer | null): void {
+  /** Writes the request on the kept connection if it is still open, else on a new one. */
+  #write(exchange: Exchange): void {
+    const request = exchange.request;
+    if (this.#exchange !== exchange || request === null) return;
+    exchange.request = null;
+    const { head, body } = request;
     let socket = this.#socket as LinkedSocket | null;
+    if (socket !== null && (socket.destroyed || socket.readableEnded || !socket.writable)) {
+      this.#drop();
+      socket = null;
+    }
     if (socket === null) {
-      this.#reused = false;
       this.#error = null;
       socket = connect({ host: this.#target.host, port: this.#target.port, noDelay: true }) as LinkedSocket;
       socket[LINK] = this;
@@ -143,8 +139,6 @@ export class UpstreamLink {
       socket.on("error", onLinkError);
       socket.on("close", onLinkClose);
       this.#socket = socket;
-    } else {
-      this.#reused = true;
     }
     if (body === null) {
       socket.write(head, "latin1");
@@ -166,16 +160,19 @@ export class UpstreamLink {
   received(socket: Socket, chunk: Buffer): void {
     const exchange = this.#exchange;
     if (socket !== this.#socket) return;
-    if (exchange === null) {
-      // Bytes nobody asked for: the connection can no longer be trusted.
+    if (exchange === null || exchange.request !== null) {
+      // Bytes nobody asked for: the connection can no longer be trusted (a request not yet
+      // written goes out on a new one).
       this.#drop();
       return;
     }
-    exchange.received = true;
     try {
       this.#consume(exchange, chunk);
     } catch (error) {
-      this.#fail(exchange, error instanceof FramingError ? new InvalidResponseError() : (error as Error));
+      this.#fail(
+        exchange,
+        error instanceof FramingError ? new UpstreamInvalidResponseError() : (error as Error),
+      );
     }
   }
 
@@ -188,12 +185,12 @@ export class UpstreamLink {
       exchange.pending = null;
       const end = headEnd(input, 0);
       if (end < 0) {
-        if (input.length > MAX_HEAD_BYTES) throw new InvalidResponseError();
+        if (input.length > MAX_HEAD_BYTES) throw new UpstreamInvalidResponseError();
         exchange.pending = input;
         return;
       }
       const head = parseResponseHead(input.toString("latin1", 0, end));
-      if (head === null || head.status === 101) throw new InvalidResponseError();
+      if (head === null || head.status === 101) throw new UpstreamInvalidResponseError();
       at = end;
       if (head.status < 200) {
         // An interim response (100, 103): skipped, the final one follows.
@@ -227,7 +224,7 @@ export class UpstreamLink {
   /** The response is whole: the connection waits for the next request, unless it must close. */
   #complete(exchange: Exchange, extraBytes: boolean): void {
     this.#exchange = null;
-    if (extraBytes || exchange.head?.close === true) this.#drop();
+    if (extraBytes || exchange.head?.close === true || exchange.method === "HEAD") this.#drop();
     else this.#idleSince = performance.now();
     exchange.sink.end();
   }
@@ -242,14 +239,10 @@ export class UpstreamLink {
     if (socket !== this.#socket) return;
     this.#socket = null;
     const exchange = this.#exchange;
-    if (exchange === null) return;
+    // A request not yet written is sent on a new connection when its turn comes.
+    if (exchange === null || exchange.request !== null) return;
     if (exchange.framing?.endsWithClose === true) {
       this.#complete(exchange, false);
-      return;
-    }
-    if (!exchange.received && this.#reused && exchange.retryable) {
-      exchange.retryable = false;
-      this.#write(exchange.requestHead, exchange.requestBody);
       return;
     }
     this.#fail(exchange, this.#error ?? new UpstreamClosedError());

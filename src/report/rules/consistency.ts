@@ -6,7 +6,7 @@ import { consistencyViolationsV4 } from "./v4/consistency.js";
 import { type Violation, Violations } from "./violation.js";
 
 /**
- * Every consistency rule of reports.md "Strict reading" that a schema-2 or schema-3 report
+ * Every consistency rule of docs/reports.md "Strict reading" that a schema-2 or schema-3 report
  * breaks, in a fixed order (fault, recovery, metrics, workload, outcome); schema 4's rules for a
  * schema-4 report (rules/v4/). Pure; empty when the report is consistent.
  */

@@ -1,4 +1,4 @@
-/** Fault and trigger evidence rules of reports.md "Strict reading", schemas 2 and 3. */
+/** Fault and trigger evidence rules of docs/reports.md "Strict reading", schemas 2 and 3. */
 import { selectedOccurrences } from "../../triggers/probability-selector.js";
 import { REPORT_LIMITS } from "../limits.js";
 import { probabilityMillionths } from "../probability.js";

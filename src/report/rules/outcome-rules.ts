@@ -1,4 +1,4 @@
-/** Workload and result/reason rules of reports.md "Strict reading", schemas 2 and 3. */
+/** Workload and result/reason rules of docs/reports.md "Strict reading", schemas 2 and 3. */
 import type { RunResult } from "../../events/types.js";
 import type { ReportV2, ReportV3, ReportV4 } from "../types.js";
 import { RUN_ERROR_REASONS } from "./reasons.js";
@@ -27,7 +27,7 @@ function incompleteTriggerReason(report: ReportV2 | ReportV3): string | null {
   return trigger.kind === "occurrence_schedule" ? "FAULT_SCHEDULE_INCOMPLETE" : "TRIGGER_WINDOW_INCOMPLETE";
 }
 
-/** Re-derives result and reason from the report, with the precedence of analysis.md. */
+/** Re-derives result and reason from the report, with the precedence of docs/evidence.md. */
 export function expectedOutcome(report: ReportV2 | ReportV3): readonly [RunResult, string] {
   const { workload, recovery } = report;
   if (workload.interrupted) return ["FAILED", "INTERRUPTED"];

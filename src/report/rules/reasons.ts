@@ -1,6 +1,6 @@
 import type { RunResult } from "../../events/types.js";
 
-/** Reason codes of a `RUN_ERROR`: the report only has to say `FAILED` (analysis.md rule 1). */
+/** Reason codes of a `RUN_ERROR`: the report only has to say `FAILED` (docs/evidence.md, rule 1). */
 export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set([
   "DEPENDENCY_START_FAILED",
   "PROXY_START_FAILED",
@@ -8,7 +8,7 @@ export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set([
   "INTERNAL_ERROR",
 ]);
 
-/** Reason codes of a workload that did not finish as expected (analysis.md rules 2–5). */
+/** Reason codes of a workload that did not finish as expected (docs/evidence.md, rules 2–5). */
 export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([
   "WORKLOAD_NOT_COMPLETED",
   "INTERRUPTED",
@@ -16,7 +16,7 @@ export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([
   "WORKLOAD_EXIT_CODE_MISMATCH",
 ]);
 
-/** Every reason code a report of schema 1, 2 or 3 may carry (analysis.md). */
+/** Every reason code a report of schema 1, 2 or 3 may carry (docs/evidence.md). */
 export const REASON_CODES: readonly string[] = [
   ...RUN_ERROR_REASONS,
   ...WORKLOAD_REASONS,
@@ -37,7 +37,7 @@ export function mayHaveIncompleteEvidence(result: RunResult, reasonCode: string)
   return result === "FAILED" && (RUN_ERROR_REASONS.has(reasonCode) || WORKLOAD_REASONS.has(reasonCode));
 }
 
-/** Every reason code a report of schema 4 may carry (v2/evidence.md, the precedence table). */
+/** Every reason code a report of schema 4 may carry (docs/evidence.md, the precedence table). */
 export const REASON_CODES_V4: readonly string[] = [
   ...REASON_CODES,
   "UNEXPECTED_RETRY",

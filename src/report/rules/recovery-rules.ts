@@ -1,4 +1,4 @@
-/** Recovery evidence and metric rules of reports.md "Strict reading", schemas 2 and 3. */
+/** Recovery evidence and metric rules of docs/reports.md "Strict reading", schemas 2 and 3. */
 import type { ReportV2, ReportV3 } from "../types.js";
 import { hasDuplicates, type Violations } from "./violation.js";
 

@@ -1,6 +1,6 @@
 /**
- * The consistency rules of reports.md "Strict reading" (schemas 2 and 3) and of report schema 4
- * (v2/evidence.md), one id per rule.
+ * The consistency rules of docs/reports.md "Strict reading" (schemas 2 and 3) and of report schema 4
+ * (docs/reports.md), one id per rule.
  * Each invalid test fixture is named after the rule it breaks.
  */
 export type RuleId =

@@ -1,8 +1,9 @@
 /**
- * `ctrf.json` (suites.md): the Common Test Report Format, valid against the JSON Schema of the
- * `ctrf` package 0.3.x (spec version 0.0.0).
+ * `ctrf.json` (docs/suites.md): the Common Test Report Format, valid against the JSON Schema of the
+ * `ctrf` package 0.3.x (spec version 0.0.0). An entry with trials also carries `flaky` (its
+ * class is `flaky`) and `retries` (trials − 1), and the summary counts the flaky ones.
  */
-import { packageVersion } from "../../cli/version.js";
+import { packageVersion } from "../../support/version.js";
 import type { SuiteView } from "../entry-details.js";
 
 export const CTRF_SPEC_VERSION = "0.0.0";
@@ -24,9 +25,29 @@ export function renderCtrf(view: SuiteView): string {
       message: [entry.reason_code, ...diagnostics].join("\n"),
       rawStatus: entry.result,
       filePath: entry.path,
-      extra: { result: entry.result, reason_code: entry.reason_code, run_folder: entry.run_folder },
+      ...(entry.trials === undefined
+        ? {}
+        : { flaky: entry.trials.class === "flaky", retries: Math.max(0, entry.trials.trials - 1) }),
+      extra: {
+        result: entry.result,
+        reason_code: entry.reason_code,
+        run_folder: entry.run_folder,
+        ...(entry.trials === undefined
+          ? {}
+          : {
+              trials: {
+                trials: entry.trials.trials,
+                passed: entry.trials.passed,
+                pass_rate: entry.trials.pass_rate,
+                wilson_95: entry.trials.wilson_95,
+                class: entry.trials.class,
+                min_pass_rate: entry.trials.min_pass_rate,
+              },
+            }),
+      },
     };
   });
+  const withTrials = document.entries.some((entry) => entry.trials !== undefined);
   const failed = tests.filter((test) => test.status === "failed").length;
   const start = epochMs(document.started_at);
   const stop = epochMs(document.finished_at);
@@ -44,6 +65,7 @@ export function renderCtrf(view: SuiteView): string {
         pending: 0,
         skipped: 0,
         other: 0,
+        ...(withTrials ? { flaky: tests.filter((test) => test.flaky === true).length } : {}),
         start,
         stop,
         duration: Math.max(0, stop - start),

@@ -3,9 +3,10 @@
  * cell linking to its run's report), the pairs of depth 2, the failures with their replays, and
  * what was skipped. Built from explore.json alone (plus which run pages exist).
  */
-import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../explore/document.js";
-import { cellText, exploreMatrix, type MatrixCell } from "../../explore/matrix.js";
+import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../report/explore-document.js";
+import { cellText, exploreMatrix, type MatrixCell } from "../explore-matrix.js";
 import { esc, formatMs, page } from "./page.js";
+import { TRIAL_MARKS_CSS, trialMarks } from "./trial-marks.js";
 
 /** Widths of the matrix: the point column, and the least a fault column may shrink to. */
 const POINT_COLUMN_PX = 230;
@@ -27,7 +28,7 @@ td.cell.na{color:var(--muted);text-align:center}
 td.cell.notrun{color:var(--muted);font-style:italic}
 .badge.FLAKY{background:#fff4e5;color:var(--warn)}
 .cell .reason{font-size:11.5px;display:block;margin-top:2px}
-`;
+${TRIAL_MARKS_CSS}`;
 
 /** `html` (already escaped) as a link to the run folder's page, or as it is without one. */
 function anchor(pages: ReadonlyMap<string, string>, runFolder: string | null, html: string): string {
@@ -40,8 +41,8 @@ function link(pages: ReadonlyMap<string, string>, runFolder: string | null, text
   return anchor(pages, runFolder, esc(text));
 }
 
-function badge(result: string): string {
-  return `<span class="badge ${esc(result)}">${esc(result)}</span>`;
+function badge(result: string, text: string = result): string {
+  return `<span class="badge ${esc(result)}">${esc(text)}</span>`;
 }
 
 function experimentBadge(experiment: ExperimentRecord): string {
@@ -58,6 +59,15 @@ function cellHtml(cell: MatrixCell, pages: ReadonlyMap<string, string>): string 
   if (cell.kind === "not_run") return '<td class="cell notrun" data-cell="not_run">not run</td>';
   const { experiment } = cell;
   const state = experiment.flaky ? "flaky" : experiment.result.toLowerCase();
+  const trials = experiment.trials;
+  if (trials !== undefined) {
+    const runPages = trials.runs.map((run) =>
+      run.run_folder === null ? null : (pages.get(run.run_folder) ?? null),
+    );
+    const reason =
+      experiment.result === "FAILED" ? `<span class="reason">${esc(experiment.reason_code)}</span>` : "";
+    return `<td class="cell" data-cell="${esc(state)}" data-experiment="${esc(experiment.id)}" data-pass-rate="${esc(trials.pass_rate)}" data-class="${esc(trials.class)}" title="${esc(cellText(cell))}">${badge(experiment.flaky ? "FLAKY" : experiment.result, trials.pass_rate.toFixed(2))}${reason}${trialMarks(trials, runPages)}</td>`;
+  }
   const reason =
     experiment.result === "FAILED"
       ? `<span class="reason">${breakableCode(experiment.reason_code)}</span>`
@@ -92,6 +102,12 @@ export function renderExplorePage(document: ExploreDocument, pages: ReadonlyMap<
     ["Seed", String(settings.seed)],
     ["Jobs", String(settings.jobs)],
     ["Menu", settings.menu],
+    ...(settings.trials === undefined
+      ? []
+      : ([
+          ["Trials", `${settings.trials} per experiment`],
+          ["Minimum pass rate", String(settings.min_pass_rate ?? 1)],
+        ] as [string, string][])),
     ["Injection points", String(document.points.length)],
   ];
   const matrix = exploreMatrix(document);
@@ -156,7 +172,7 @@ ${document.message === null ? "" : `<p class="note" id="message">${esc(document.
 <section id="baseline"><h2>Baseline</h2><table><thead><tr><th>Run</th><th>Result</th><th>Reason</th><th class="num">Duration</th><th>Report</th></tr></thead><tbody>${document.baseline
     .map((run, index) => runRow(`baseline ${index + 1}`, run, pages))
     .join("")}</tbody></table></section>
-<section id="matrix-section"><h2>Matrix (depth 1)</h2>${matrixHtml}<p class="note">Rows: injection points (dependency, method, path, ordinal). Columns: the menu's faults. Each cell links to its run's report; a flaky cell also to its re-run.</p></section>
+<section id="matrix-section"><h2>Matrix (depth 1)</h2>${matrixHtml}<p class="note">Rows: injection points (dependency, method, path, ordinal). Columns: the menu's faults. ${settings.trials === undefined ? "Each cell links to its run's report; a flaky cell also to its re-run." : "Each cell shows the pass rate of its trials and a mark per trial linking to that trial's report."}</p></section>
 ${pairsHtml}
 ${failuresHtml}
 ${skippedHtml}

@@ -5,7 +5,8 @@
  * lists only its notable operations (failed, injected, retries) up to `TABLE_LIMIT` rows.
  */
 import { esc, formatMs } from "./page.js";
-import type { OperationView, RunModel } from "./run-model.js";
+import type { RunModel } from "./run-model.js";
+import type { OperationView } from "./timeline-data.js";
 
 /** Runs with at most this many operations list every one. */
 export const TABLE_ALL_LIMIT = 200;
@@ -17,9 +18,14 @@ export function operationRowId(operationId: string): string {
   return `operation-${operationId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 }
 
+/** The operations the timeline keeps one by one (none past its detail limit). */
+export function operationsOf(model: RunModel): readonly OperationView[] {
+  return model.timeline.operations ?? [];
+}
+
 /** Which operations the table lists. */
 export function listedOperations(model: RunModel): { listed: OperationView[]; omitted: number } {
-  const all = model.operations;
+  const all = operationsOf(model);
   const notable =
     all.length <= TABLE_ALL_LIMIT
       ? [...all]
@@ -53,9 +59,9 @@ function outcomeCell(operation: OperationView): string {
 
 /** The section, or nothing for a run without operations. */
 export function operationsSection(model: RunModel): string {
-  if (model.operations.length === 0) return "";
+  if (operationsOf(model).length === 0) return "";
   const { listed, omitted } = listedOperations(model);
-  const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
+  const labels = new Map(operationsOf(model).map((operation) => [operation.id, operation.label]));
   const rows = new Set(listed.map((operation) => operation.id));
   const body = listed
     .map(

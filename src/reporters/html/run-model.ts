@@ -3,26 +3,9 @@
  * schemas 1 and 2) alone. Schema 1–3 runs have one lane named `dependency`; schema-4 runs one
  * lane per dependency, in scenario order. Nothing here comes from logs or the scenario.
  */
-import { labelMethod, OperationOrdinals, operationLabel } from "../../events/operation-label.js";
 import type { JsonObject } from "../saved-run.js";
-
-export interface OperationView {
-  readonly id: string;
-  /** How a person reads it: `llm POST /v1/chat/completions #1` (see docs/explore.md). */
-  readonly label: string;
-  readonly lane: string;
-  readonly method: string;
-  readonly path: string;
-  readonly start: number;
-  /** Elapsed ms of its terminal event, or null when it has none. */
-  readonly end: number | null;
-  readonly outcome: "succeeded" | "failed" | "open";
-  readonly status: number | null;
-  readonly failureKind: string | null;
-  /** The fault that acted on it: its id (schema 2) or its type (schema 1, which has no ids). */
-  readonly injected: string | null;
-  readonly retryOf: string | null;
-}
+import { num, obj, type RunEvents, SINGLE_LANE, str, strOrNull } from "./run-events.js";
+import type { TimelineData } from "./timeline-data.js";
 
 export interface FaultView {
   readonly id: string | null;
@@ -61,21 +44,10 @@ export interface RunModel {
   readonly checks: readonly { name: string; mode: string; passed: boolean | null; findings: number }[];
   readonly dependencies: readonly { name: string; detail: string; observed: number; failed: number }[];
   readonly lanes: readonly string[];
-  readonly operations: readonly OperationView[];
-  /** Elapsed ms when the workload ended (open operations are drawn up to it). */
-  readonly workloadEnd: number | null;
+  readonly timeline: TimelineData;
 }
 
-const obj = (value: unknown): JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
 const arr = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
-const str = (value: unknown, fallback = ""): string =>
-  typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
-const num = (value: unknown): number | null =>
-  typeof value === "number" && Number.isFinite(value) ? value : null;
-const strOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
-
-const SINGLE_LANE = "dependency";
 
 function list(values: unknown): string {
   const items = arr(values).map((item) => str(item));
@@ -109,7 +81,7 @@ function parametersText(parameters: JsonObject): string {
 }
 
 /** The fault rows: schema 4's list, or schema 1–3's single fault (parameters from the events). */
-function faultsOf(report: JsonObject, events: readonly JsonObject[]): FaultView[] {
+function faultsOf(report: JsonObject, firstInjectedParameters: JsonObject | null): FaultView[] {
   if (report.schema_version === 4) {
     return arr(report.faults).map((item) => {
       const fault = obj(item);
@@ -135,7 +107,6 @@ function faultsOf(report: JsonObject, events: readonly JsonObject[]): FaultView[
   }
   const fault = obj(report.fault);
   if (fault.configured !== true) return [];
-  const injectedEvent = events.find((event) => event.type === "FAULT_INJECTED");
   let trigger = "—";
   if (report.schema_version === 2) {
     trigger = triggerText({
@@ -155,8 +126,7 @@ function faultsOf(report: JsonObject, events: readonly JsonObject[]): FaultView[
       type: str(fault.type),
       expect: null,
       target: null,
-      parameters:
-        injectedEvent === undefined ? "—" : parametersText(obj(obj(injectedEvent.payload).parameters)),
+      parameters: firstInjectedParameters === null ? "—" : parametersText(firstInjectedParameters),
       injected: str(report.faults_injected, "0"),
       notApplied: null,
       trigger,
@@ -195,88 +165,15 @@ function evidenceOf(report: JsonObject): EvidenceView[] {
   });
 }
 
-interface MutableOperation {
-  id: string;
-  label: string;
-  lane: string;
-  method: string;
-  path: string;
-  start: number;
-  end: number | null;
-  outcome: "succeeded" | "failed" | "open";
-  status: number | null;
-  failureKind: string | null;
-  injected: string | null;
-  retryOf: string | null;
-}
-
-function operationsOf(events: readonly JsonObject[]): {
-  operations: MutableOperation[];
-  workloadEnd: number | null;
-} {
-  const byId = new Map<string, MutableOperation>();
-  const ordinals = new OperationOrdinals();
-  let workloadEnd: number | null = null;
-  for (const event of events) {
-    const payload = obj(event.payload);
-    const at = num(event.elapsed_ms) ?? 0;
-    const type = event.type;
-    if (type === "WORKLOAD_COMPLETED") {
-      workloadEnd = at;
-      continue;
-    }
-    const id = strOrNull(payload.operation_id);
-    if (id === null) continue;
-    if (type === "OPERATION_OBSERVED") {
-      if (byId.has(id)) continue;
-      const identity = {
-        dependency: strOrNull(payload.dependency) ?? SINGLE_LANE,
-        protocol: payload.protocol === "mcp" ? ("mcp" as const) : ("http" as const),
-        method: str(payload.method),
-        path: str(payload.path),
-      };
-      const k = ordinals.next(identity);
-      byId.set(id, {
-        id,
-        label: operationLabel({ ...identity, method: labelMethod(identity), k }),
-        lane: strOrNull(payload.dependency) ?? SINGLE_LANE,
-        method: str(payload.method),
-        path: str(payload.path),
-        start: at,
-        end: null,
-        outcome: "open",
-        status: null,
-        failureKind: null,
-        injected: null,
-        retryOf: null,
-      });
-      continue;
-    }
-    const operation = byId.get(id);
-    if (operation === undefined) continue;
-    if (type === "FAULT_INJECTED")
-      operation.injected = strOrNull(payload.fault_id) ?? str(payload.fault_type);
-    else if (type === "RETRY_OBSERVED") operation.retryOf = strOrNull(payload.retry_of_operation_id);
-    else if (type === "OPERATION_SUCCEEDED" || type === "OPERATION_FAILED") {
-      operation.end = at;
-      operation.outcome = type === "OPERATION_SUCCEEDED" ? "succeeded" : "failed";
-      operation.status = num(payload.status_code);
-      operation.failureKind = strOrNull(payload.failure_kind);
-    }
-  }
-  return { operations: [...byId.values()], workloadEnd };
-}
-
 function yesNo(value: unknown): string {
   return value === true ? "yes" : "no";
 }
 
-/** Builds the page model from a report object and its events. */
-export function runModel(report: JsonObject, events: readonly JsonObject[]): RunModel {
+/** Builds the page model from a report object and what its events give. */
+export function runModel(report: JsonObject, events: RunEvents): RunModel {
   const version = num(report.schema_version) ?? 0;
   const workload = obj(report.workload);
   const recovery = obj(report.recovery);
-  const { operations, workloadEnd } = operationsOf(events);
   const dependencies = arr(report.dependencies).map((item) => {
     const dependency = obj(item);
     const url = strOrNull(dependency.base_url);
@@ -288,7 +185,7 @@ export function runModel(report: JsonObject, events: readonly JsonObject[]): Run
     };
   });
   const lanes = version === 4 ? dependencies.map((dependency) => dependency.name) : [SINGLE_LANE];
-  for (const operation of operations) if (!lanes.includes(operation.lane)) lanes.push(operation.lane);
+  for (const lane of events.timeline.lanes) if (!lanes.includes(lane)) lanes.push(lane);
   const recoveries =
     version === 1
       ? recovery.observed === true
@@ -319,7 +216,7 @@ export function runModel(report: JsonObject, events: readonly JsonObject[]): Run
       ["Report schema", String(version)],
     ],
     diagnostics: arr(report.diagnostics).map((item) => str(item)),
-    faults: faultsOf(report, events),
+    faults: faultsOf(report, events.firstInjectedParameters),
     evidence: evidenceOf(report),
     recoveryMode: strOrNull(recovery.mode),
     checks: arr(report.checks).map((item) => {
@@ -333,7 +230,6 @@ export function runModel(report: JsonObject, events: readonly JsonObject[]): Run
     }),
     dependencies,
     lanes,
-    operations,
-    workloadEnd,
+    timeline: events.timeline,
   };
 }

@@ -1,14 +1,32 @@
 /**
+/**
  * `report.html`: one run's verdict, diagnostics, faults, evidence, checks, timeline, and links to
- * its logs (with the last stderr lines of a failed run, masked).
+ * its logs (with the last stderr lines of a failed run, masked). The page stays a bounded size
+ * whatever the run's length: the timeline draws buckets past a few hundred operations, and long
+ * lists (evidence rows, diagnostics, operations) show their first rows and say how many more
+ * report.json holds.
  */
 import { failureExcerpts, type LogExcerpt } from "../../report/failure-excerpts.js";
 import { NOT_EVALUATED } from "../../report/summary-v4.js";
-import { type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
-import { listedOperations, operationRef, operationsSection } from "./operations-table.js";
+import { forEachSavedEvent, type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
+import { listedOperations, operationRef, operationsOf, operationsSection } from "./operations-table.js";
 import { esc, formatMs, page } from "./page.js";
+import { type RunEvents, RunEventsStream, runEventsOf } from "./run-events.js";
 import { type RunModel, runModel } from "./run-model.js";
 import { renderTimeline } from "./timeline.js";
+
+/** Evidence rows shown at most. */
+export const EVIDENCE_ROW_LIMIT = 500;
+/** Diagnostics shown at most. */
+export const DIAGNOSTIC_LIMIT = 200;
+
+/** The note under a list cut at `shown` of `total` items (empty when nothing was left out). */
+function leftOut(total: number, shown: number, what: string): string {
+  const rest = total - shown;
+  return rest <= 0
+    ? ""
+    : `<p class="note">${rest} more ${what} left out here (the first ${shown} are shown); report.json has them all.</p>`;
+}
 
 function table(
   headers: readonly string[],
@@ -77,16 +95,19 @@ function evidenceSection(model: RunModel): string {
     return `<section id="recovery"><h2>Recovery evidence${mode}</h2><p class="muted">No fault-related failure to recover from.</p></section>`;
   }
   const v4 = model.schemaVersion === 4;
-  const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
+  const labels = new Map(operationsOf(model).map((operation) => [operation.id, operation.label]));
   const listed = new Set(listedOperations(model).listed.map((operation) => operation.id));
-  const rows = model.evidence.map((row) => [
-    ...(v4 ? [`<code>${esc(row.faultId ?? "")}</code>`] : []),
-    operationRef(row.failed, labels, listed),
-    operationRef(row.retry, labels, listed),
-    row.latencyMs === null ? '<span class="muted">not recovered</span>' : esc(formatMs(row.latencyMs)),
-  ]);
+  const rows = model.evidence
+    .slice(0, EVIDENCE_ROW_LIMIT)
+    .map((row) => [
+      ...(v4 ? [`<code>${esc(row.faultId ?? "")}</code>`] : []),
+      operationRef(row.failed, labels, listed),
+      operationRef(row.retry, labels, listed),
+      row.latencyMs === null ? '<span class="muted">not recovered</span>' : esc(formatMs(row.latencyMs)),
+    ]);
   const headers = [...(v4 ? ["Fault"] : []), "Failed operation", "Recovered by", "Recovery latency"];
-  return `<section id="recovery"><h2>Recovery evidence${mode}</h2>${table(headers, rows, [headers.length - 1])}</section>`;
+  const note = leftOut(model.evidence.length, rows.length, "evidence rows are");
+  return `<section id="recovery"><h2>Recovery evidence${mode}</h2>${table(headers, rows, [headers.length - 1])}${note}</section>`;
 }
 
 function checksSection(model: RunModel): string {
@@ -161,7 +182,10 @@ export function renderRunPage(model: RunModel, logs?: RunLogs): string {
   const diagnostics =
     model.diagnostics.length === 0
       ? '<p class="muted">No diagnostics.</p>'
-      : `<ul class="diagnostics">${model.diagnostics.map((line) => `<li>${esc(line)}</li>`).join("")}</ul>`;
+      : `<ul class="diagnostics">${model.diagnostics
+          .slice(0, DIAGNOSTIC_LIMIT)
+          .map((line) => `<li>${esc(line)}</li>`)
+          .join("")}</ul>${leftOut(model.diagnostics.length, DIAGNOSTIC_LIMIT, "diagnostics are")}`;
   const facts = model.facts
     .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
     .join("");
@@ -180,10 +204,23 @@ ${logsSection(logs)}
   return page(`${model.result} · ${model.scenarioName}`, "run report", body);
 }
 
-/** Reads a run folder's report.json and events.jsonl and renders its page. */
-export async function renderRunFolder(folder: string): Promise<string> {
-  const { report } = await readSavedReport(folder);
-  const files = logFiles(report);
+/**
+ * What the page takes from a run folder's events.jsonl, read as a stream (memory bounded by the
+ * open operations and a few numbers per operation). A log the stream cannot draw alone (never
+ * one the recorder writes) is read again whole.
+ */
+export async function readRunEvents(folder: string): Promise<RunEvents> {
+  const stream = new RunEventsStream();
+  let streaming = true;
+  await forEachSavedEvent(folder, (event) => {
+    streaming = stream.push(event);
+    return streaming;
+  });
+  return streaming ? stream.result() : runEventsOf(await readSavedEvents(folder));
+}
+
+/** The log links and excerpts of a run's page (excerpts only for a failed schema-4 run). */
+export async function runLogs(folder: string, report: JsonObject): Promise<RunLogs> {
   const text = (value: unknown): string => (typeof value === "string" ? value : "");
   const excerpts =
     report.schema_version === 4
@@ -196,5 +233,11 @@ export async function renderRunFolder(folder: string): Promise<string> {
           ),
         })
       : [];
-  return renderRunPage(runModel(report, await readSavedEvents(folder)), { files, excerpts });
+  return { files: logFiles(report), excerpts };
+}
+
+/** Reads a run folder's report.json and events.jsonl and renders its page. */
+export async function renderRunFolder(folder: string): Promise<string> {
+  const { report } = await readSavedReport(folder);
+  return renderRunPage(runModel(report, await readRunEvents(folder)), await runLogs(folder, report));
 }

@@ -2,14 +2,23 @@
  * The run page's SVG timeline: one lane per dependency, each operation a bar from observed to
  * terminal, injected operations marked with their fault id, retry links between attempts and
  * the recovery latency at each recovering attempt. Beyond `DETAIL_LIMIT` operations the lanes
- * are drawn as per-bucket counts (failures and injections kept), so a 10,000-operation run stays
- * a few hundred shapes.
+ * are drawn as per-bucket counts (failures and injections kept), so a run of any length stays a
+ * few hundred shapes; at most `LANE_LIMIT` lanes are drawn.
  */
 import { esc, formatMs } from "./page.js";
-import type { EvidenceView, OperationView, RunModel } from "./run-model.js";
+import type { EvidenceView, RunModel } from "./run-model.js";
+import {
+  BUCKETS,
+  DETAIL_LIMIT,
+  type LaneBuckets,
+  type OperationView,
+  scaleSpan,
+  type TimelineData,
+} from "./timeline-data.js";
 
-export const DETAIL_LIMIT = 400;
-const BUCKETS = 160;
+export { DETAIL_LIMIT };
+/** Lanes drawn at most (one per dependency: a scenario has a handful). */
+export const LANE_LIMIT = 64;
 const WIDTH = 1160;
 const LABEL = 150;
 const PLOT_START = LABEL + 14;
@@ -46,17 +55,11 @@ interface Scale {
 }
 
 function scaleOf(model: RunModel): Scale {
-  let from = Number.POSITIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  for (const operation of model.operations) {
-    from = Math.min(from, operation.start);
-    to = Math.max(to, operation.end ?? model.workloadEnd ?? operation.start);
-  }
-  if (!Number.isFinite(from)) {
-    from = 0;
-    to = model.workloadEnd ?? model.durationMs;
-  }
-  if (to <= from) to = from + 1;
+  const timeline = model.timeline;
+  const { from, to } =
+    timeline.span === null
+      ? scaleSpan(0, timeline.workloadEnd ?? model.durationMs)
+      : scaleSpan(timeline.span.from, timeline.span.to);
   const span = to - from;
   return { from, to, x: (ms) => PLOT_START + ((ms - from) / span) * (PLOT_END - PLOT_START) };
 }
@@ -118,17 +121,23 @@ function operationTitle(operation: OperationView, labels: ReadonlyMap<string, st
   return `${operation.label} · ${outcome}${duration}${fault}${retry}`;
 }
 
-function detailed(model: RunModel, scale: Scale): { body: string; height: number } {
+function detailed(
+  model: RunModel,
+  all: readonly OperationView[],
+  lanes: readonly string[],
+  scale: Scale,
+): { body: string; height: number } {
   const parts: string[] = [];
   const position = new Map<string, { x1: number; x2: number; y: number }>();
-  const labels = new Map(model.operations.map((operation) => [operation.id, operation.label]));
+  const labels = new Map(all.map((operation) => [operation.id, operation.label]));
   const space = new LabelSpace();
+  const workloadEnd = model.timeline.workloadEnd;
   const barEnd = (operation: OperationView): number =>
-    Math.max(scale.x(operation.end ?? model.workloadEnd ?? operation.start), scale.x(operation.start) + 3);
+    Math.max(scale.x(operation.end ?? workloadEnd ?? operation.start), scale.x(operation.start) + 3);
   let top = AXIS + 6;
-  model.lanes.forEach((lane, laneIndex) => {
-    const operations = model.operations.filter((operation) => operation.lane === lane);
-    const rows = packRows(operations, (operation) => operation.end ?? model.workloadEnd ?? operation.start);
+  lanes.forEach((lane, laneIndex) => {
+    const operations = all.filter((operation) => operation.lane === lane);
+    const rows = packRows(operations, (operation) => operation.end ?? workloadEnd ?? operation.start);
     const rowCount = Math.max(1, ...[...rows.values()].map((row) => row + 1));
     const height = rowCount * ROW + LANE_PAD;
     parts.push(
@@ -161,18 +170,18 @@ function detailed(model: RunModel, scale: Scale): { body: string; height: number
     parts.push("</g>");
     top += height;
   });
-  parts.push(...links(model, position, labels), ...recoveryLabels(model.evidence, position, space));
+  parts.push(...links(all, position, labels), ...recoveryLabels(model.evidence, position, space));
   return { body: parts.join(""), height: top + 8 };
 }
 
 function links(
-  model: RunModel,
+  operations: readonly OperationView[],
   position: ReadonlyMap<string, { x1: number; x2: number; y: number }>,
   labels: ReadonlyMap<string, string>,
 ): string[] {
   const parts: string[] = [];
   const fromCount = new Map<string, number>();
-  for (const operation of model.operations) {
+  for (const operation of operations) {
     if (operation.retryOf === null) continue;
     const from = position.get(operation.retryOf);
     const to = position.get(operation.id);
@@ -216,29 +225,20 @@ function recoveryLabels(
   return parts;
 }
 
-function aggregated(model: RunModel, scale: Scale): { body: string; height: number } {
+const NO_OPERATIONS: LaneBuckets = { count: 0, total: [], failed: [], injected: [] };
+
+function aggregated(
+  buckets: ReadonlyMap<string, LaneBuckets>,
+  lanes: readonly string[],
+  scale: Scale,
+): { body: string; height: number } {
   const parts: string[] = [];
   const laneHeight = 76;
   const bucketWidth = (PLOT_END - PLOT_START) / BUCKETS;
   const span = scale.to - scale.from;
   let top = AXIS + 6;
-  model.lanes.forEach((lane, laneIndex) => {
-    const total = new Array<number>(BUCKETS).fill(0);
-    const failed = new Array<number>(BUCKETS).fill(0);
-    const injected = new Array<Map<string, number>>(BUCKETS);
-    let count = 0;
-    for (const operation of model.operations) {
-      if (operation.lane !== lane) continue;
-      count += 1;
-      const bucket = Math.min(BUCKETS - 1, Math.floor(((operation.start - scale.from) / span) * BUCKETS));
-      total[bucket] = (total[bucket] ?? 0) + 1;
-      if (operation.outcome === "failed") failed[bucket] = (failed[bucket] ?? 0) + 1;
-      if (operation.injected !== null) {
-        const faults = injected[bucket] ?? new Map<string, number>();
-        faults.set(operation.injected, (faults.get(operation.injected) ?? 0) + 1);
-        injected[bucket] = faults;
-      }
-    }
+  lanes.forEach((lane, laneIndex) => {
+    const { count, total, failed, injected } = buckets.get(lane) ?? NO_OPERATIONS;
     const peak = Math.max(1, ...total);
     const base = top + laneHeight - 8;
     const usable = laneHeight - 26;
@@ -282,11 +282,25 @@ function aggregated(model: RunModel, scale: Scale): { body: string; height: numb
   return { body: parts.join(""), height: top + 8 };
 }
 
+/** Operations of the lanes past `LANE_LIMIT`, which are not drawn. */
+function undrawnOperations(timeline: TimelineData, drawn: ReadonlySet<string>): number {
+  if (timeline.operations !== null)
+    return timeline.operations.filter((operation) => !drawn.has(operation.lane)).length;
+  let count = 0;
+  for (const [lane, counts] of timeline.buckets ?? []) if (!drawn.has(lane)) count += counts.count;
+  return count;
+}
+
 /** The timeline section's inner HTML: the SVG, its legend and, when aggregated, a note. */
 export function renderTimeline(model: RunModel): string {
+  const timeline = model.timeline;
   const scale = scaleOf(model);
-  const detail = model.operations.length <= DETAIL_LIMIT;
-  const { body, height } = detail ? detailed(model, scale) : aggregated(model, scale);
+  const lanes = model.lanes.slice(0, LANE_LIMIT);
+  const detail = timeline.operations !== null;
+  const { body, height } =
+    timeline.operations !== null
+      ? detailed(model, timeline.operations, lanes, scale)
+      : aggregated(timeline.buckets ?? new Map(), lanes, scale);
   const svg =
     `<svg class="timeline${detail ? "" : " aggregated"}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="Operation timeline">` +
     `<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L8 4 L0 8 z" fill="#6b4fbb"/></marker></defs>` +
@@ -298,7 +312,12 @@ export function renderTimeline(model: RunModel): string {
     : '<div class="legend"><span style="--c:#3f9d5d">operations started in the bucket</span><span style="--c:#d64533">failed</span><span style="--c:#c2410c">bucket with injections</span></div>';
   const note = detail
     ? ""
-    : `<p class="note">${model.operations.length} operations: drawn as ${BUCKETS} time buckets per lane (operations are drawn one by one up to ${DETAIL_LIMIT}). Hover a bucket for its counts.</p>`;
-  const empty = model.operations.length === 0 ? '<p class="note">No operation was observed.</p>' : "";
-  return `<div class="timeline-wrap">${svg}</div>${legend}${note}${empty}`;
+    : `<p class="note">${timeline.operationCount} operations: drawn as ${BUCKETS} time buckets per lane (operations are drawn one by one up to ${DETAIL_LIMIT}). Hover a bucket for its counts.</p>`;
+  const hidden = model.lanes.length - lanes.length;
+  const lanesNote =
+    hidden <= 0
+      ? ""
+      : `<p class="note">${hidden} more lanes with ${undrawnOperations(timeline, new Set(lanes))} operations are left out (at most ${LANE_LIMIT} lanes are drawn).</p>`;
+  const empty = timeline.operationCount === 0 ? '<p class="note">No operation was observed.</p>' : "";
+  return `<div class="timeline-wrap">${svg}</div>${legend}${note}${lanesNote}${empty}`;
 }

@@ -1,9 +1,12 @@
 /**
- * `junit.xml` (suites.md): one `<testsuite name="agentchaos">` inside `<testsuites>`, one
+ * `junit.xml` (docs/suites.md): one `<testsuite name="agentchaos">` inside `<testsuites>`, one
  * `<testcase>` per entry. FAILED entries get `<failure>`, setup errors (exit-3 reasons) and
- * invalid scenarios `<error>`; every user text is escaped (xml.ts).
+ * invalid scenarios `<error>`; every user text is escaped (xml.ts). An entry with trials is one
+ * test case too: its failure message is the trials' summary line (class and counts), its
+ * `<system-out>` one line per trial (see docs/trials.md).
  */
-import type { SuiteEntry } from "../../suite/document.js";
+import type { SuiteEntry } from "../../report/suite-document.js";
+import { trialRunLine, trialsLine } from "../../report/trials.js";
 import type { SuiteView } from "../entry-details.js";
 import { xmlAttribute as attr, xmlText as text } from "./xml.js";
 
@@ -21,7 +24,36 @@ function seconds(ms: number): string {
 }
 
 function isError(entry: SuiteEntry): boolean {
+  if (entry.trials !== undefined) return entry.result === "FAILED" && entry.exit_code === 3;
   return entry.result === "FAILED" && ERROR_REASONS.has(entry.reason_code);
+}
+
+/** The trial properties of an entry with trials (none otherwise). */
+function trialProperties(entry: SuiteEntry): string[] {
+  const trials = entry.trials;
+  if (trials === undefined) return [];
+  const values: [string, string][] = [
+    ["trials", String(trials.trials)],
+    ["passed", String(trials.passed)],
+    ["pass_rate", String(trials.pass_rate)],
+    ["class", trials.class],
+    ["min_pass_rate", String(trials.min_pass_rate)],
+  ];
+  return values.map(([name, value]) => `        <property name="${name}" value="${attr(value)}"/>`);
+}
+
+/** The failure of an entry: its reason, or for trials the summary line with the failed trials as body. */
+function failureOf(entry: SuiteEntry, diagnostics: readonly string[]): string {
+  const tag = isError(entry) ? "error" : "failure";
+  const trials = entry.trials;
+  if (trials !== undefined) {
+    const failed = trials.runs
+      .filter((run) => run.result === "FAILED")
+      .map((run) => trialRunLine(run, trials.trials, { folder: true }));
+    return `      <${tag} message="${attr(trialsLine(trials))}" type="${attr(trials.class)}">${text(failed.join("\n"))}</${tag}>`;
+  }
+  const body = diagnostics.length === 0 ? entry.reason_code : diagnostics.join("\n");
+  return `      <${tag} message="${attr(entry.reason_code)}" type="${attr(entry.reason_code)}">${text(body)}</${tag}>`;
 }
 
 function testcase(
@@ -36,15 +68,10 @@ function testcase(
     `        <property name="result" value="${attr(entry.result)}"/>`,
     `        <property name="reason_code" value="${attr(entry.reason_code)}"/>`,
     `        <property name="run_folder" value="${attr(entry.run_folder ?? "")}"/>`,
+    ...trialProperties(entry),
     "      </properties>",
   ];
-  if (entry.result === "FAILED") {
-    const tag = isError(entry) ? "error" : "failure";
-    const body = diagnostics.length === 0 ? entry.reason_code : diagnostics.join("\n");
-    lines.push(
-      `      <${tag} message="${attr(entry.reason_code)}" type="${attr(entry.reason_code)}">${text(body)}</${tag}>`,
-    );
-  }
+  if (entry.result === "FAILED") lines.push(failureOf(entry, diagnostics));
   if (summary !== "") lines.push(`      <system-out>${text(summary)}</system-out>`);
   lines.push("    </testcase>");
   return lines.join("\n");

@@ -6,7 +6,7 @@ import { DEPENDENCY_NAME } from "./dependencies.js";
 const MODE = '"off", "report" or "enforce"';
 const mode = z.enum(["off", "report", "enforce"], { error: expecting(MODE) });
 
-/** The defaults of v2/evidence.md: ignoring an explicit Retry-After is a defect, the rest is reported. */
+/** The defaults of docs/checks.md: ignoring an explicit Retry-After is a defect, the rest is reported. */
 export const DEFAULT_CHECKS: ChecksConfig = {
   retry_after: { mode: "enforce", dependencies: null },
   retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100, dependencies: null },
@@ -58,7 +58,7 @@ function checkValue<Shape extends z.ZodRawShape>(name: string, params: Shape) {
   });
 }
 
-/** `checks`: optional mapping; each check off, report or enforce (v2/evidence.md, Checks). */
+/** `checks`: optional mapping; each check off, report or enforce (docs/checks.md). */
 export const checksSchema = mapping(
   {
     retry_after: checkValue("retry_after", { dependencies: dependencies.optional() }).optional(),

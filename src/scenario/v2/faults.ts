@@ -63,7 +63,7 @@ const cutKeys = {
   after_bytes: integer(NON_NEGATIVE, 0n).optional(),
 };
 
-/** Each fault type's own keys (v2/faults.md, v2/mcp.md; schema-1 types keep theirs). */
+/** Each fault type's own keys (docs/faults.md, docs/mcp.md; schema-1 types keep theirs). */
 const OWN_KEYS = {
   http_latency: {
     latency_ms: positiveInteger,

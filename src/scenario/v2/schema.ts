@@ -180,7 +180,7 @@ function checkPortPlaceholders(raw: unknown, issues: Issue[]): void {
 }
 
 /**
- * Validates a schema-2 scenario's plain data (v2/scenario.md). Returns the scenario, or every
+ * Validates a schema-2 scenario's plain data (docs/scenario.md). Returns the scenario, or every
  * issue found (positioned by key path), never both.
  */
 export function validateScenarioV2(

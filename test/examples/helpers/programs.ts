@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { beforeDeadline } from "../../helpers/eventually.js";
 
 /** Absolute path of the bundled `examples/` folder. */
 export const EXAMPLES_DIR = fileURLToPath(new URL("../../../examples/", import.meta.url));
@@ -82,16 +84,19 @@ export function startFakeLlm(extraArgs: string[] = []): Promise<{ url: string; p
   return untilListening(program, "agentchaos fake-llm");
 }
 
-/** Resolves once the program printed `listening on <url>`. */
+/** Resolves once the program printed `listening on <url>` (fails if it exits first, or after 10 s). */
 async function untilListening(program: Program, script: string): Promise<{ url: string; program: Program }> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const match = /listening on (http:\/\/\S+)\n/.exec(program.stdout());
-    if (match?.[1] !== undefined) return { url: match[1], program };
-    const finished = await Promise.race([program.exited, new Promise((r) => setTimeout(r, 20))]);
-    if (finished !== undefined) throw new Error(`${script} exited before listening: ${program.stderr()}`);
-  }
-  throw new Error(`${script} did not start listening`);
+  const stdout = program.child.stdout as Readable;
+  const listening = async () => {
+    for (;;) {
+      const match = /listening on (http:\/\/\S+)\n/.exec(program.stdout());
+      if (match?.[1] !== undefined) return match[1];
+      const exited = await Promise.race([program.exited, once(stdout, "data").then(() => null)]);
+      if (exited !== null) throw new Error(`${script} exited before listening: ${program.stderr()}`);
+    }
+  };
+  const url = await beforeDeadline(listening(), { what: `${script} listening` });
+  return { url, program };
 }
 
 /** SIGTERM, then SIGKILL after two seconds; resolves with how the program ended. */

@@ -2,10 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./programs.js";
 
-/** One scripted answer: a response (optionally delayed) or a dropped connection. */
+/** One scripted answer: a response (optionally delayed), a dropped connection, or no answer at all. */
 export type Step =
   | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
-  | { drop: true };
+  | { drop: true }
+  | { hang: true };
 
 export const CUSTOMER_BODY = '{"id":"123","name":"Ada Lovelace","tier":"gold"}';
 export const OK: Step = { status: 200, body: CUSTOMER_BODY };
@@ -28,6 +29,7 @@ export async function startScriptedServer(steps: Step[]): Promise<ScriptedServer
       req.socket.destroy();
       return;
     }
+    if ("hang" in step) return; // the connection is ended when the server closes
     const answer = () => {
       if (res.destroyed) return;
       res.writeHead(step.status, { "Content-Type": "application/json", ...step.headers });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { send } from "../../helpers/proxy-client.js";
-import { startUpstream } from "../../helpers/proxy-harness.js";
+import { onCleanup, startUpstream } from "../../helpers/proxy-harness.js";
 import { MemorySinkV2, startV2Proxy, v2 } from "../../helpers/v2-proxy.js";
 
 /** The retry_after_ms the proxy records for an upstream 503 with these headers. */
@@ -22,12 +22,14 @@ describe("retry_after_ms on an upstream failure, through the proxy", () => {
   });
 
   it("records an HTTP-date Retry-After as the time left when the response was sent", async () => {
-    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
-    const waited = await recorded({ "Retry-After": inTenSeconds });
-    // The date has whole seconds: what is left is between 9 and 10 seconds.
-    expect(waited).toBeGreaterThan(8_000);
-    expect(waited).toBeLessThanOrEqual(10_000);
-    expect(await recorded({ "Retry-After": new Date(Date.now() - 60_000).toUTCString() })).toBe(0);
+    // The clock stands still on a whole second (dates have whole seconds), so what is left is exact.
+    const now = Date.UTC(2030, 0, 2, 3, 4, 5);
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    onCleanup(() => {
+      vi.useRealTimers();
+    });
+    expect(await recorded({ "Retry-After": new Date(now + 10_000).toUTCString() })).toBe(10_000);
+    expect(await recorded({ "Retry-After": new Date(now - 60_000).toUTCString() })).toBe(0);
   });
 
   it("records null for a malformed Retry-After and for a response that asks for nothing", async () => {

@@ -1,5 +1,5 @@
 /**
- * Report 4: result and reason re-derived with the precedence table of v2/evidence.md. A report
+ * Report 4: result and reason re-derived with the precedence table of docs/evidence.md. A report
  * does not carry everything the table reads (which failures were retried, failure kinds), so
  * where it cannot tell, every reason the evidence allows is accepted.
  */

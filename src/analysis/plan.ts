@@ -1,0 +1,36 @@
+/**
+ * What the analysis reads of a scenario: its dependencies, its faults (each with an id, a
+ * dependency, a target, a trigger and an expectation), the recovery mode, the checks and the
+ * expected exit code. A schema-2 scenario is one as it is; a schema-1 scenario is converted
+ * where it is read (schema-1.ts).
+ */
+import type { Trigger } from "../scenario/types.js";
+import type { ChecksConfig, Expectation, RecoveryMode, TargetV2 } from "../scenario/types-v2.js";
+
+export interface PlannedFault {
+  readonly id: string;
+  readonly dependency: string;
+  readonly target: TargetV2;
+  readonly trigger: Trigger;
+  readonly expect: Expectation;
+}
+
+/**
+ * How a probability trigger's occurrences are counted. `operations` (the default): each operation
+ * once, at its first OPERATION_OBSERVED, unless its first failure is `request_body_too_large`.
+ * `observations`: every OPERATION_OBSERVED event, leaving out operation ids with any
+ * `request_body_too_large` failure. The two differ only on logs the recorder never writes (an id
+ * observed twice, a failure after another failure); schema 1 counts observations.
+ */
+export type OccurrenceCounting = "operations" | "observations";
+
+export interface AnalysisPlan {
+  /** In scenario order. */
+  readonly dependencies: readonly { readonly name: string }[];
+  /** In scenario order; none for a baseline. */
+  readonly faults: readonly PlannedFault[];
+  readonly recovery: RecoveryMode;
+  readonly checks: ChecksConfig;
+  readonly success: { readonly exitCode: number };
+  readonly occurrences?: OccurrenceCounting;
+}

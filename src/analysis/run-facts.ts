@@ -1,0 +1,94 @@
+/**
+ * What the analysis reads from every event, kept while reading in file order: the position in
+ * sequence order, duplicate sequence numbers, the metrics counts, the last RUN_ERROR and
+ * WORKLOAD_COMPLETED, the first and last timestamps. A sequence number lower than the one before
+ * means the file is not in sequence order: only the whole log, sorted, can be judged.
+ */
+import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { Metrics } from "./types.js";
+
+export class RunFacts {
+  /** Position of the next event in sequence order (0-based). */
+  index = 0;
+  duplicateSequences = false;
+  runError: RunErrorPayload | null = null;
+  completion: WorkloadCompletedPayload | null = null;
+  /** Whether a WORKLOAD_STARTED was recorded (the workload ran). */
+  workloadStarted = false;
+  #previousSequence = 0;
+  #first: string | null = null;
+  #last: string | null = null;
+  #lastElapsedMs = 0;
+  #faultsInjected = 0;
+  #observed = 0;
+  #succeeded = 0;
+  #failed = 0;
+  #retries = 0;
+
+  /** Takes one event; false when it comes before the previous one in sequence order. */
+  push(event: AgentChaosEventV2): boolean {
+    if (this.index > 0) {
+      if (event.sequence < this.#previousSequence) return false;
+      if (event.sequence === this.#previousSequence) this.duplicateSequences = true;
+    }
+    this.#previousSequence = event.sequence;
+    this.index += 1;
+    this.#first ??= event.timestamp;
+    this.#last = event.timestamp;
+    this.#lastElapsedMs = event.elapsed_ms;
+    const { payload } = event;
+    switch (payload.kind) {
+      case "FAULT_INJECTED":
+        this.#faultsInjected += 1;
+        break;
+      case "OPERATION_OBSERVED":
+        this.#observed += 1;
+        break;
+      case "OPERATION_SUCCEEDED":
+        this.#succeeded += 1;
+        break;
+      case "OPERATION_FAILED":
+        this.#failed += 1;
+        break;
+      case "RETRY_OBSERVED":
+        this.#retries += 1;
+        break;
+      case "RUN_ERROR":
+        this.runError = payload;
+        break;
+      case "WORKLOAD_COMPLETED":
+        this.completion = payload;
+        break;
+      case "WORKLOAD_STARTED":
+        this.workloadStarted = true;
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+
+  /** The metrics of the events so far (docs/evidence.md, "Metrics"). */
+  metrics(): Metrics {
+    const completion = this.completion;
+    return {
+      faultsInjected: this.#faultsInjected,
+      operationsObserved: this.#observed,
+      successfulOperations: this.#succeeded,
+      failedOperations: this.#failed,
+      retriesObserved: this.#retries,
+      durationMs: this.index === 0 ? 0 : this.#lastElapsedMs,
+      workloadExitCode: completion?.exit_code ?? null,
+      workloadTimedOut: completion?.timed_out ?? false,
+      workloadInterrupted: completion?.interrupted ?? false,
+    };
+  }
+
+  /** Timestamps of the first and last event (null without events). */
+  timing(): { startedAt: string; completedAt: string } | null {
+    return this.#first === null || this.#last === null
+      ? null
+      : { startedAt: this.#first, completedAt: this.#last };
+  }
+}

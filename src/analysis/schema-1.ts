@@ -1,0 +1,79 @@
+/**
+ * Schema 1 at the analysis: a schema-1 scenario as an analysis plan (one dependency, at most one
+ * fault expecting recovery, `recovery: fifo`, no checks; its events are lifted by
+ * events/lift-schema-1.ts), and the schema-1 verdict over the same evidence, in the shape report
+ * schemas 2 and 3 are built from.
+ */
+import { liftSchema1Event, SCHEMA_1_DEPENDENCY, SCHEMA_1_FAULT_ID } from "../events/lift-schema-1.js";
+import type { AgentChaosEvent } from "../events/types.js";
+import type { Scenario } from "../scenario/types.js";
+import type { RunEvidence } from "./evidence.js";
+import type { AnalysisPlan } from "./plan.js";
+import { analyzeEvents } from "./run-analysis.js";
+import { decideSchema1Verdict } from "./schema-1-verdict.js";
+import type { Schema1Analysis } from "./types.js";
+
+const OFF = { mode: "off", dependencies: null } as const;
+
+export function schema1Plan(scenario: Scenario): AnalysisPlan {
+  const { fault } = scenario;
+  return {
+    dependencies: [{ name: SCHEMA_1_DEPENDENCY }],
+    faults:
+      fault === null
+        ? []
+        : [
+            {
+              id: SCHEMA_1_FAULT_ID,
+              dependency: SCHEMA_1_DEPENDENCY,
+              target: { kind: "http", method: fault.target.method, path: fault.target.path },
+              trigger: fault.trigger,
+              expect: "recover",
+            },
+          ],
+    recovery: "fifo",
+    checks: {
+      retry_after: OFF,
+      retry_storm: { ...OFF, maxAttempts: 1, minGapMs: 0 },
+      duplicate_writes: { ...OFF, methods: ["POST", "PATCH"], paths: null },
+    },
+    success: scenario.success,
+    occurrences: "observations",
+  };
+}
+
+/** The schema-1 analysis of the evidence of a schema-1 plan. */
+export function schema1AnalysisOf(evidence: RunEvidence): Schema1Analysis {
+  const fault = evidence.faults[0] ?? null;
+  const rows = evidence.failures.map((row) => ({
+    failed_operation_id: row.failedOperationId,
+    retry_operation_id: row.retryOperationId,
+    recovery_latency_ms: row.recoveryLatencyMs,
+  }));
+  const recovery = {
+    required: rows.length,
+    successful: rows.filter((row) => row.retry_operation_id !== null).length,
+    evidence: rows,
+  };
+  const trigger = fault?.evidence.trigger ?? null;
+  const verdict = decideSchema1Verdict({
+    ...evidence,
+    injectedOperationIds: fault?.evidence.selections ?? [],
+    recovery,
+    trigger,
+  });
+  return {
+    result: verdict.result,
+    reasonCode: verdict.reasonCode,
+    metrics: evidence.metrics,
+    recovery,
+    trigger,
+    diagnostics: verdict.diagnostics,
+    timing: evidence.timing,
+  };
+}
+
+/** The batch analysis of a whole schema-1 log. */
+export function analyzeSchema1(scenario: Scenario, events: readonly AgentChaosEvent[]): Schema1Analysis {
+  return schema1AnalysisOf(analyzeEvents(schema1Plan(scenario), events.map(liftSchema1Event)));
+}

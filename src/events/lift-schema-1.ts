@@ -1,0 +1,103 @@
+/**
+ * A schema-1 event lifted into the internal (schema-2 shaped) model, so one analysis judges both
+ * schemas. Pure. A schema-1 run has one dependency and at most one fault, which the internal
+ * model names `SCHEMA_1_DEPENDENCY` and `SCHEMA_1_FAULT_ID`; every field schema 1 does not record
+ * takes the value that means "not recorded" (`null`, `false`). Envelope and payload keys keep the
+ * internal model's order. See docs/events.md.
+ */
+import type { AgentChaosEvent, EventPayload } from "./types.js";
+import type { AgentChaosEventV2, EventPayloadV2 } from "./types-v2.js";
+
+/** The name of a schema-1 run's one dependency in the internal model. */
+export const SCHEMA_1_DEPENDENCY = "api";
+/** The id of a schema-1 run's one fault in the internal model (schema 2's default for a first fault). */
+export const SCHEMA_1_FAULT_ID = "f1";
+
+function liftPayload(payload: EventPayload): EventPayloadV2 {
+  const dependency = SCHEMA_1_DEPENDENCY;
+  switch (payload.kind) {
+    case "DEPENDENCY_STARTED":
+      return { kind: payload.kind, dependency, base_url: payload.base_url, pid: payload.pid };
+    case "DEPENDENCY_READY":
+      return {
+        kind: payload.kind,
+        dependency,
+        base_url: payload.base_url,
+        readiness_path: payload.readiness_path,
+      };
+    case "INJECTOR_STARTED":
+      return {
+        kind: payload.kind,
+        dependency,
+        proxy_url: payload.proxy_url,
+        upstream_url: payload.upstream_url,
+      };
+    case "OPERATION_OBSERVED":
+      return {
+        kind: payload.kind,
+        operation_id: payload.operation_id,
+        dependency,
+        protocol: payload.protocol,
+        method: payload.method,
+        path: payload.path,
+        query_hash: payload.query_hash,
+        body_hash: payload.body_hash,
+        fingerprint: payload.fingerprint,
+        session: null,
+        idempotency_key_hash: null,
+      };
+    case "FAULT_INJECTED":
+      return {
+        kind: payload.kind,
+        operation_id: payload.operation_id,
+        fault_id: SCHEMA_1_FAULT_ID,
+        fault_type: payload.fault_type,
+        parameters: payload.parameters,
+      };
+    case "OPERATION_FAILED":
+      return {
+        kind: payload.kind,
+        operation_id: payload.operation_id,
+        fingerprint: payload.fingerprint,
+        failure_kind: payload.failure_kind,
+        status_code: payload.status_code,
+        fault_related: payload.fault_related,
+        retry_after_ms: null,
+        upstream_status: null,
+        rpc_error_code: null,
+        relayed_events: null,
+      };
+    case "OPERATION_SUCCEEDED":
+      return {
+        kind: payload.kind,
+        operation_id: payload.operation_id,
+        fingerprint: payload.fingerprint,
+        status_code: payload.status_code,
+        duration_ms: payload.duration_ms,
+        fault_related: payload.fault_related,
+        relayed_events: null,
+        closed_by_client: false,
+      };
+    case "DEPENDENCY_STOPPED":
+      return { kind: payload.kind, dependency, exit_code: payload.exit_code };
+    default:
+      // RUN_STARTED, WORKLOAD_STARTED, RETRY_OBSERVED, WORKLOAD_COMPLETED, RUN_ERROR and
+      // RUN_COMPLETED have the same payload in both schemas.
+      return payload;
+  }
+}
+
+/** The internal-model event of a schema-1 event (the input is not modified). */
+export function liftSchema1Event(event: AgentChaosEvent): AgentChaosEventV2 {
+  return {
+    schema_version: 2,
+    event_id: event.event_id,
+    run_id: event.run_id,
+    sequence: event.sequence,
+    timestamp: event.timestamp,
+    elapsed_ms: event.elapsed_ms,
+    type: event.type,
+    component: event.component,
+    payload: liftPayload(event.payload),
+  };
+}

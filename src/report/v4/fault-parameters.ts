@@ -1,0 +1,67 @@
+import type { FaultV2, TargetV2 } from "../../scenario/types-v2.js";
+import type { ReportFaultParametersV4, ReportTargetV4 } from "../types-v4.js";
+
+/** The cut point keys of a mid-stream fault: exactly one of them is set. */
+function cut(fault: { readonly afterEvents: number | null; readonly afterBytes: number | null }) {
+  return fault.afterEvents !== null
+    ? { after_events: fault.afterEvents }
+    : { after_bytes: fault.afterBytes ?? 0 };
+}
+
+/** The optional keys that were set (a key left out of the scenario is left out here too). */
+function present(entries: Record<string, number | string | boolean | null>): ReportFaultParametersV4 {
+  return Object.fromEntries(
+    Object.entries(entries).filter(([, value]) => value !== null),
+  ) as ReportFaultParametersV4;
+}
+
+/**
+ * Every own key of a fault (docs/faults.md, docs/mcp.md), named and ordered as the scenario file
+ * writes them; defaults included (`mcp_error` `code`), optional keys only when set.
+ */
+export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
+  switch (fault.type) {
+    case "http_latency":
+      return present({
+        latency_ms: fault.latencyMs,
+        jitter_ms: fault.jitterMs,
+        jitter_seed: fault.jitterSeed,
+      });
+    case "mcp_latency":
+      return { latency_ms: fault.latencyMs };
+    case "http_error":
+      return { status_code: fault.statusCode };
+    case "http_rate_limit":
+      return { retry_after_seconds: fault.retryAfterSeconds };
+    case "http_llm_error":
+      return present({
+        provider: fault.provider,
+        status_code: fault.statusCode,
+        retry_after_seconds: fault.retryAfterSeconds,
+        retry_after_ms: fault.retryAfterMs,
+        should_retry: fault.shouldRetry,
+      });
+    case "http_stream_truncate":
+    case "http_stream_reset":
+      return cut(fault);
+    case "http_stream_stall":
+      return { ...cut(fault), stall_ms: fault.stallMs };
+    case "http_stream_error_event":
+      return { ...cut(fault), format: fault.format };
+    case "mcp_error":
+      return { code: fault.code };
+    case "http_malformed_json":
+    case "http_disconnect":
+    case "http_response_lost":
+    case "mcp_tool_error":
+    case "mcp_no_response":
+    case "mcp_disconnect":
+      return {};
+  }
+}
+
+export function reportTarget(target: TargetV2): ReportTargetV4 {
+  return target.kind === "http"
+    ? { method: target.method, path: target.path }
+    : { method: target.method, name: target.name };
+}

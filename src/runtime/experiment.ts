@@ -1,0 +1,103 @@
+/**
+ * One experiment as `agentchaos run`, `suite`, `explore` and the library's `runExperiment` carry
+ * it out (the CLI command is a thin shell over `experiment` below), plus the optional reporter files.
+ */
+import type { RunResult } from "../events/types.js";
+import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import { failureExcerpts, type LogExcerpt } from "../report/failure-excerpts.js";
+import type { Report } from "../report/types.js";
+import type { ReporterName } from "../reporters/names.js";
+import { writeRunReporters } from "../reporters/run-files.js";
+import { ScenarioError } from "../scenario/errors.js";
+import type { AnyScenario } from "../scenario/parse.js";
+import type { LiveOutput } from "./live-output.js";
+import { runExperiment as runOrchestrated } from "./orchestrator.js";
+import { unsupportedFeature } from "./support.js";
+
+export const DEFAULT_RUNS_DIR = ".agentchaos/runs";
+
+export interface ExperimentResult {
+  readonly result: RunResult;
+  readonly reasonCode: string;
+  /** The exit code `agentchaos run` would exit with: 0, 1, 3 or 130. */
+  readonly exitCode: number;
+  /** The report as written to `report.json`. */
+  readonly report: Report;
+  /** Absolute path of the run folder. */
+  readonly runFolder: string;
+}
+
+/** How one experiment is carried out; shared by the library, `run` and `suite`. */
+export interface ExperimentSettings {
+  /** Absolute output folder. */
+  readonly outputDir: string;
+  readonly interrupt?: AbortSignal;
+  readonly forceStop?: AbortSignal;
+  readonly onEvent?: (event: AnyAgentChaosEvent) => void;
+  readonly output?: LiveOutput;
+  readonly reporters?: readonly ReporterName[];
+  /** The run folder's `scenario.yaml` text when the scenario was built in memory (explore). */
+  readonly scenarioText?: string;
+}
+
+export interface ExperimentDone extends ExperimentResult {
+  readonly reportPath: string;
+  /** Whether the run was interrupted (its exit code is then 130). */
+  readonly interrupted: boolean;
+  /** Absolute paths of the reporter files written. */
+  readonly written: readonly string[];
+}
+
+/** The log lines a failed schema-2 run quotes (masked), else none. */
+async function failedRunExcerpts(report: Report, runDir: string): Promise<LogExcerpt[]> {
+  if (report.schema_version !== 4) return [];
+  return failureExcerpts(runDir, {
+    result: report.result,
+    reasonCode: report.reason_code,
+    diagnostics: report.diagnostics,
+    dependencies: report.dependencies.map((dependency) => dependency.name),
+  });
+}
+
+/** Runs a loaded scenario: run folder, processes, proxy, analysis, report, reporter files, terminal output. */
+export async function experiment(
+  scenario: AnyScenario,
+  settings: ExperimentSettings,
+): Promise<ExperimentDone> {
+  const unsupported = scenario.schemaVersion === 2 ? unsupportedFeature(scenario) : null;
+  if (unsupported !== null) throw new ScenarioError("SCENARIO_UNSUPPORTED", unsupported);
+  const output = settings.output;
+  output?.header();
+  const onEvent = settings.onEvent;
+  const outcome = await runOrchestrated(scenario, {
+    outputDir: settings.outputDir,
+    ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
+    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+    ...(output === undefined && onEvent === undefined
+      ? {}
+      : {
+          onEvent: (event: AnyAgentChaosEvent) => {
+            output?.onEvent(event);
+            onEvent?.(event);
+          },
+        }),
+    ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
+    ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
+  });
+  output?.summary(
+    outcome.report,
+    outcome.reportPath,
+    await failedRunExcerpts(outcome.report, outcome.runDir),
+  );
+  const written = await writeRunReporters(outcome.runDir, settings.reporters ?? []);
+  return {
+    result: outcome.report.result,
+    reasonCode: outcome.report.reason_code,
+    exitCode: outcome.exitCode,
+    report: outcome.report,
+    runFolder: outcome.runDir,
+    reportPath: outcome.reportPath,
+    interrupted: outcome.interrupted,
+    written,
+  };
+}

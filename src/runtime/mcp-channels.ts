@@ -1,0 +1,71 @@
+import { startMcpHttpProxy } from "../mcp/http/proxy.js";
+import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
+import { ProxyError } from "../proxy/errors.js";
+import type { RunningProxy } from "../proxy/server.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import { SetupFailure, type StepContext } from "./step-context.js";
+
+function faultsOf(scenario: RunScenario, name: string) {
+  return scenario.faults.filter((fault) => fault.dependency === name);
+}
+
+function setupFailure(error: unknown, name: string): SetupFailure {
+  const detail = error instanceof ProxyError ? error.message : "it could not start";
+  return new SetupFailure("PROXY_START_FAILED", `${detail} (dependency ${name})`);
+}
+
+/** The proxy of a `protocol: mcp` http dependency (docs/mcp.md, Streamable HTTP). */
+export async function startMcpProxy(
+  context: StepContext,
+  dependency: HttpDependencyV2,
+  upstreamBaseUrl: string,
+): Promise<RunningProxy> {
+  try {
+    return await startMcpHttpProxy({
+      upstreamBaseUrl,
+      dependency: dependency.name,
+      faults: faultsOf(context.scenario, dependency.name),
+      sink: context.sink,
+    });
+  } catch (error) {
+    throw setupFailure(error, dependency.name);
+  }
+}
+
+/**
+ * Starts the channel of every `mcp_stdio` dependency, in scenario order, recording
+ * INJECTOR_STARTED (no URLs) for each; `hosts` receives each one at once so that cleanup covers
+ * it. Returns the workload variables they add.
+ */
+export async function startStdioHosts(
+  context: StepContext,
+  hosts: McpStdioHost[],
+): Promise<Record<string, string>> {
+  const variables: Record<string, string> = {};
+  for (const dependency of context.scenario.dependencies) {
+    if (dependency.type !== "mcp_stdio") continue;
+    let host: McpStdioHost;
+    try {
+      host = await startMcpStdioHost({
+        dependency,
+        faults: faultsOf(context.scenario, dependency.name),
+        sink: context.sink,
+        runDir: context.runDir,
+        runId: context.runId,
+        interrupt: context.interrupt,
+      });
+    } catch (error) {
+      throw setupFailure(error, dependency.name);
+    }
+    hosts.push(host);
+    Object.assign(variables, host.env);
+    context.sink.emit({
+      kind: "INJECTOR_STARTED",
+      dependency: dependency.name,
+      proxy_url: null,
+      upstream_url: null,
+    });
+  }
+  return variables;
+}

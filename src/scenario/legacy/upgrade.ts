@@ -1,0 +1,101 @@
+/**
+ * A schema-1 scenario in the internal schema-2 model: its one dependency becomes the http
+ * dependency `api`, its fault (if any) that dependency's one fault (`expect: recover`),
+ * `recovery: fifo`, every check off. What schema 2 cannot say stays beside it in `legacy`:
+ * the original scenario (its analysis and report keep their schema), `proxy_url_env`, and the
+ * schema-1 workload variables. `{port}` stays literal (the dependency never uses a placeholder),
+ * and the workload env values are escaped so that schema 2's interpolation gives them back as
+ * written. See docs/scenario.md.
+ */
+
+import type { Fault, Scenario } from "../types.js";
+import type { ChecksConfig, FaultV2, HttpDependencyV2, ScenarioV2 } from "../types-v2.js";
+
+/** The name a schema-1 scenario's dependency takes in the internal model. */
+export const LEGACY_DEPENDENCY = "api";
+
+/** The id a schema-1 scenario's one fault takes in the internal model. */
+export const LEGACY_FAULT_ID = "fault";
+
+/** What a schema-1 scenario says that schema 2 cannot. */
+export interface LegacyParts {
+  /** The scenario as validated (schema 1). */
+  readonly source: Scenario;
+  /** `workload.proxy_url_env`: one more variable holding the proxy URL. */
+  readonly proxyUrlEnv: string | null;
+}
+
+/** A schema-2 scenario upgraded from schema 1. */
+export interface UpgradedScenario extends ScenarioV2 {
+  readonly legacy: LegacyParts;
+}
+
+/** A scenario in the internal model: schema 2, or schema 1 upgraded. */
+export type RunScenario = ScenarioV2 & { readonly legacy?: LegacyParts };
+
+const CHECKS_OFF: ChecksConfig = {
+  retry_after: { mode: "off", dependencies: null },
+  retry_storm: { mode: "off", dependencies: null, maxAttempts: 5, minGapMs: 100 },
+  duplicate_writes: { mode: "off", dependencies: null, methods: ["POST", "PATCH"], paths: null },
+};
+
+/** `$` written twice: schema 2 reads `$$` as one literal `$`, so every value stays as written. */
+export function escapeDollars(value: string): string {
+  return value.replace(/\$/g, () => "$$");
+}
+
+function upgradeFault(fault: Fault): FaultV2 {
+  const base = {
+    id: LEGACY_FAULT_ID,
+    dependency: LEGACY_DEPENDENCY,
+    target: { kind: "http" as const, method: fault.target.method, path: fault.target.path },
+    trigger: fault.trigger,
+    expect: "recover" as const,
+  };
+  switch (fault.type) {
+    case "http_latency":
+      return { ...base, type: fault.type, latencyMs: fault.latencyMs, jitterMs: null, jitterSeed: null };
+    case "http_error":
+      return { ...base, type: fault.type, statusCode: fault.statusCode };
+    case "http_rate_limit":
+      return { ...base, type: fault.type, retryAfterSeconds: fault.retryAfterSeconds };
+    case "http_malformed_json":
+    case "http_disconnect":
+      return { ...base, type: fault.type };
+  }
+}
+
+/** The internal model of a validated schema-1 scenario. */
+export function upgradeScenario(scenario: Scenario): UpgradedScenario {
+  const { dependency, workload } = scenario;
+  const api: HttpDependencyV2 = {
+    name: LEGACY_DEPENDENCY,
+    type: "http",
+    baseUrl: dependency.baseUrl,
+    start: dependency.start,
+    urlEnv: null,
+    protocol: "http",
+    ignoreJsonFields: [],
+    usesPortPlaceholder: false,
+  };
+  return {
+    schemaVersion: 2,
+    name: scenario.name,
+    dependencies: [api],
+    workload: {
+      name: workload.name,
+      command: workload.command,
+      cwd: workload.cwd,
+      env: Object.fromEntries(
+        Object.entries(workload.env).map(([key, value]) => [key, escapeDollars(value)]),
+      ),
+    },
+    faults: scenario.fault === null ? [] : [upgradeFault(scenario.fault)],
+    recovery: "fifo",
+    checks: CHECKS_OFF,
+    success: scenario.success,
+    timeoutSeconds: scenario.timeoutSeconds,
+    sourcePath: scenario.sourcePath,
+    legacy: { source: scenario, proxyUrlEnv: workload.proxyUrlEnv },
+  };
+}

@@ -1,0 +1,106 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AnalysisStream } from "../../src/analysis/analysis-stream.js";
+import { analyzeRun } from "../../src/analysis/run-analysis.js";
+import { analyzeSchema1, schema1Plan } from "../../src/analysis/schema-1.js";
+import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
+import { EVENT_LINE_MAX_BYTES } from "../../src/events/line-stream.js";
+import { readEvents, readEventsV2 } from "../../src/events/reader.js";
+import { buildReport } from "../../src/report/build.js";
+import { recoverRun } from "../../src/report/recover.js";
+import { buildReportV4 } from "../../src/report/v4/build.js";
+import { loadScenario } from "../../src/scenario/load.js";
+import { testFolder } from "../helpers/cli.js";
+import { runBuilder } from "../helpers/events.js";
+import { longRunScenario, writeLongRun } from "../helpers/long-run.js";
+
+const dir = testFolder("each");
+const EVENTS = 50_000;
+
+describe("recovering a long run streams its events", () => {
+  it("gives a schema-1 run of 50,000 events the report the whole-log analysis gives", async () => {
+    await writeLongRun(dir.path, 1, EVENTS);
+    const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
+    if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
+    const events = await readEvents(join(dir.path, "events.jsonl"));
+    expect(events.length).toBeGreaterThan(EVENTS - 10);
+    const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
+    expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(true);
+    const analysis = analyzeSchema1(scenario, events);
+    expect(analysis.result).toBe("RECOVERED");
+    const batch = buildReport({
+      scenario,
+      analysis,
+      runId: events[0]?.run_id ?? "",
+      managedDependency: false,
+    });
+    const recovered = await recoverRun(dir.path);
+    expect(recovered.eventCount).toBe(events.length);
+    expect(recovered.stoppedAtLine).toBeNull();
+    expect(recovered.report).toEqual({
+      ...batch,
+      artifacts: { ...batch.artifacts, report: "report.recovered.json" },
+    });
+  });
+
+  it("gives a schema-2 run of 50,000 events the report the whole-log analysis gives", async () => {
+    await writeLongRun(dir.path, 2, EVENTS);
+    const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
+    if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");
+    const events = await readEventsV2(join(dir.path, "events.jsonl"));
+    const stream = new AnalysisStream(scenario, { whole: false });
+    expect(events.every((event) => stream.push(event))).toBe(true);
+    const analysis = analyzeRun(scenario, events);
+    expect(analysis.result).toBe("RECOVERED");
+    const runId = events[0]?.run_id ?? "";
+    const batch = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });
+    const recovered = await recoverRun(dir.path);
+    expect(recovered.eventCount).toBe(events.length);
+    expect(recovered.report).toEqual({
+      ...batch,
+      artifacts: { ...batch.artifacts, report: "report.recovered.json" },
+    });
+  });
+});
+
+describe("recovering a log the streaming analysis cannot judge alone", () => {
+  it("reads it again whole and gives the whole-log analysis's report", async () => {
+    await writeFile(join(dir.path, "scenario.yaml"), longRunScenario(1));
+    const run = runBuilder()
+      .setup()
+      .observed("op-1", "fp-a", { method: "POST", path: "/v1/chat/completions" });
+    // Two events with one sequence number: only the whole-log analysis judges that.
+    run
+      .succeeded("op-1")
+      .emit({ kind: "RUN_ERROR", reason_code: "INTERNAL_ERROR", message: "x" }, { sequence: 2 });
+    await writeFile(join(dir.path, "events.jsonl"), run.jsonl());
+    const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
+    if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
+    const events = run.events();
+    const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
+    expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(false);
+    const analysis = analyzeSchema1(scenario, events);
+    const batch = buildReport({ scenario, analysis, runId: run.runId, managedDependency: false });
+    const recovered = await recoverRun(dir.path);
+    expect(recovered.eventCount).toBe(events.length);
+    expect(recovered.report).toEqual({
+      ...batch,
+      artifacts: { ...batch.artifacts, report: "report.recovered.json" },
+    });
+  });
+
+  it("stops at a line over the line limit, as at any line that is not a valid event", async () => {
+    await writeFile(join(dir.path, "scenario.yaml"), longRunScenario(1));
+    const text = runBuilder().setup().jsonl();
+    await writeFile(
+      join(dir.path, "events.jsonl"),
+      `${text}${"x".repeat(EVENT_LINE_MAX_BYTES + 1)}\n${text}`,
+    );
+    const recovered = await recoverRun(dir.path);
+    expect({ count: recovered.eventCount, stoppedAt: recovered.stoppedAtLine }).toEqual({
+      count: 3,
+      stoppedAt: 4,
+    });
+  });
+});
