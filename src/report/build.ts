@@ -141,18 +141,7 @@ function buildV3(input: BuildReportInput, type: string, evidence: ProbabilityEvi
       configured: true,
       type,
       injected: input.analysis.metrics.faultsInjected > 0,
-      trigger: {
-        kind: "seeded_probability",
-        probability: evidence.probability,
-        seed: evidence.seed,
-        window: {
-          start_occurrence: evidence.window.startOccurrence,
-          end_occurrence: evidence.window.endOccurrence,
-        },
-        evaluated_occurrences: evidence.evaluatedOccurrences,
-        selected_occurrences: [...evidence.selectedOccurrences],
-        completed: evidence.completed,
-      },
+      trigger: probabilityTrigger(evidence),
     },
     recovery,
     ...tail,
@@ -166,4 +155,20 @@ export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
   const evidence = input.analysis.trigger;
   if (evidence?.kind !== "seeded_probability") throw mismatch();
   return buildV3(input, fault.type, evidence);
+}
+
+/** A seeded-probability trigger's evidence as the report writes it (reports 3 and 4 alike). */
+export function probabilityTrigger(evidence: ProbabilityEvidence) {
+  return {
+    kind: "seeded_probability" as const,
+    probability: evidence.probability,
+    seed: evidence.seed,
+    window: {
+      start_occurrence: evidence.window.startOccurrence,
+      end_occurrence: evidence.window.endOccurrence,
+    },
+    evaluated_occurrences: evidence.evaluatedOccurrences,
+    selected_occurrences: [...evidence.selectedOccurrences],
+    completed: evidence.completed,
+  };
 }

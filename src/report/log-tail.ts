@@ -106,39 +106,51 @@ async function someBytes(
 }
 
 /**
- * The last non-empty lines (at most `maxLines`) of `file` in the run folder, masked; an empty
- * list when the file is empty, missing or unreadable.
+ * The non-empty lines (at most `maxLines`) at one end of `file` in the run folder, masked; an
+ * empty list when the file is empty, missing or unreadable. The line cut by the byte limit (the
+ * first one read from the end, the last one read from the start) is left out.
  */
-export async function logTail(
+async function logLines(
+  end: "start" | "end",
+  folder: string,
+  file: string,
+  secrets: readonly string[],
+  maxLines: number,
+  maxBytes: number,
+): Promise<string[]> {
+  const read = await someBytes(join(folder, file), maxBytes, end);
+  if (read === null) return [];
+  const lines = read.text.split(/\r?\n/);
+  if (read.cut) {
+    if (end === "end") lines.shift();
+    else lines.pop();
+  }
+  const kept = lines.filter((line) => line.trim() !== "");
+  const chosen = end === "end" ? kept.slice(-maxLines) : kept.slice(0, maxLines);
+  return chosen.map((line) => maskLine(line, secrets));
+}
+
+/** The last non-empty lines of `file` in the run folder, masked (the agent's last words). */
+export function logTail(
   folder: string,
   file: string,
   secrets: readonly string[],
   maxLines: number = LOG_TAIL_LIMITS.lines,
   maxBytes: number = LOG_TAIL_LIMITS.bytes,
 ): Promise<string[]> {
-  const read = await someBytes(join(folder, file), maxBytes, "end");
-  if (read === null) return [];
-  const lines = read.text.split(/\r?\n/);
-  if (read.cut) lines.shift(); // the first line read is only the end of a line
-  const kept = lines.filter((line) => line.trim() !== "").slice(-maxLines);
-  return kept.map((line) => maskLine(line, secrets));
+  return logLines("end", folder, file, secrets, maxLines, maxBytes);
 }
 
 /**
- * The first non-empty lines (at most `maxLines`) of `file` in the run folder, masked: where a
- * program that failed at start (a fake model with a bad script) put its positioned error.
+ * The first non-empty lines of `file` in the run folder, masked: where a program that failed at
+ * start (a fake model with a bad script) put its positioned error.
  */
-export async function logHead(
+export function logHead(
   folder: string,
   file: string,
   secrets: readonly string[],
   maxLines: number = LOG_TAIL_LIMITS.lines,
   maxBytes: number = LOG_TAIL_LIMITS.bytes,
 ): Promise<string[]> {
-  const read = await someBytes(join(folder, file), maxBytes, "start");
-  if (read === null) return [];
-  const lines = read.text.split(/\r?\n/);
-  if (read.cut) lines.pop(); // the last line read may be cut short
-  const kept = lines.filter((line) => line.trim() !== "").slice(0, maxLines);
-  return kept.map((line) => maskLine(line, secrets));
+  return logLines("start", folder, file, secrets, maxLines, maxBytes);
 }

@@ -8,7 +8,7 @@ import type { RunAnalysis, TriggerEvidence } from "../../analysis/types.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
 import { AgentChaosError } from "../../support/errors.js";
-import { reportHead, reportTiming } from "../build.js";
+import { probabilityTrigger, reportHead, reportTiming } from "../build.js";
 import type { ReportTriggerV3 } from "../types.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
 import { faultParameters, reportTarget } from "./fault-parameters.js";
@@ -38,18 +38,7 @@ export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV3 {
       completed: evidence.completed,
     };
   }
-  return {
-    kind: "seeded_probability",
-    probability: evidence.probability,
-    seed: evidence.seed,
-    window: {
-      start_occurrence: evidence.window.startOccurrence,
-      end_occurrence: evidence.window.endOccurrence,
-    },
-    evaluated_occurrences: evidence.evaluatedOccurrences,
-    selected_occurrences: [...evidence.selectedOccurrences],
-    completed: evidence.completed,
-  };
+  return probabilityTrigger(evidence);
 }
 
 /** The recorded base URL, else the configured one when it needs no port; never for `mcp_stdio`. */
