@@ -32,6 +32,8 @@ const FAILURE_KINDS_V2 = [
     injected_rpc_error: true,
     injected_tool_error: true,
     injected_no_response: true,
+    injected_misbehaviour: true,
+    injected_auth_expired: true,
   } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
 ];
 
@@ -41,6 +43,7 @@ export const NOT_APPLIED_REASONS = Object.keys({
   ended_before_cut: true,
   upstream_failed: true,
   another_fault_acted: true,
+  not_applicable: true,
 } satisfies Record<NotAppliedReason, true>) as NotAppliedReason[];
 
 const protocol = oneOf(["http", "mcp"]);

@@ -26,14 +26,17 @@ export type FailureKindV2 =
   | "connection_closed"
   | "injected_rpc_error"
   | "injected_tool_error"
-  | "injected_no_response";
+  | "injected_no_response"
+  | "injected_misbehaviour"
+  | "injected_auth_expired";
 
 export type NotAppliedReason =
   | "upstream_status"
   | "not_a_stream"
   | "ended_before_cut"
   | "upstream_failed"
-  | "another_fault_acted";
+  | "another_fault_acted"
+  | "not_applicable";
 
 export interface DependencyStartedPayloadV2 {
   kind: "DEPENDENCY_STARTED";
