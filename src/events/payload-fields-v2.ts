@@ -32,6 +32,8 @@ const FAILURE_KINDS_V2 = [
     injected_rpc_error: true,
     injected_tool_error: true,
     injected_no_response: true,
+    injected_malformed: true,
+    injected_oversized: true,
   } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
 ];
 

@@ -26,7 +26,9 @@ export type FailureKindV2 =
   | "connection_closed"
   | "injected_rpc_error"
   | "injected_tool_error"
-  | "injected_no_response";
+  | "injected_no_response"
+  | "injected_malformed"
+  | "injected_oversized";
 
 export type NotAppliedReason =
   | "upstream_status"
@@ -83,7 +85,8 @@ export interface FaultInjectedPayloadV2 {
   operation_id: string;
   fault_id: string;
   fault_type: string;
-  parameters: Record<string, number>;
+  /** Integers; schema 3 adds strings (docs/events.md). */
+  parameters: Record<string, number | string>;
 }
 export interface FaultNotAppliedPayload {
   kind: "FAULT_NOT_APPLIED";
