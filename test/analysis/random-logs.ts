@@ -141,6 +141,8 @@ function randomScenarioV2(random: Random, scoped: boolean): ScenarioV2 {
             paths: chance(random, 0.7) ? null : [pick(random, TARGET_PATHS)],
           }
         : { mode: mode(), dependencies: null, methods: ["POST", "PATCH"], paths: null },
+      fail_fast: { mode: mode(), maxMs: Math.floor(random() * 200) + 1 },
+      cancellation: { mode: mode() },
     },
     success: { exitCode: chance(random, 0.8) ? 0 : 1 },
     timeoutSeconds: 60,
