@@ -94,7 +94,7 @@ describe("the fail_fast check", () => {
     const silences = new Silences();
     const events = failedThenActed(5000, 300).events();
     const failure = events.findIndex((event) => event.type === "OPERATION_FAILED");
-    events.slice(0, failure + 1).forEach((event, index) => silences.take(event, index));
+    for (const [index, event] of events.slice(0, failure + 1).entries()) silences.take(event, index);
     expect(silences.deadline(1000)).toBe(1000 + 300 + 1000 + 1);
     silences.take(events[failure + 1] as (typeof events)[number], failure + 1);
     expect(silences.deadline(1000)).toBeNull();
