@@ -33,7 +33,11 @@ function watched(maxMs: number) {
   void watch.hung.then(() => {
     fired = true;
   });
-  return { clock, watch, fired: async () => (await Promise.resolve(), fired) };
+  const settled = async (): Promise<boolean> => {
+    await Promise.resolve();
+    return fired;
+  };
+  return { clock, watch, fired: settled };
 }
 
 const failure = (retryAfterMs: number | null = null) =>
