@@ -10,6 +10,11 @@ function faultsOf(scenario: RunScenario, name: string) {
   return scenario.faults.filter((fault) => fault.dependency === name);
 }
 
+/** Whether the run writes the agent's cancellations (MCP_CANCELLED exists only in events schema 3). */
+function recordsCancellations(scenario: RunScenario): boolean {
+  return scenario.checks.fail_fast.mode !== "off" || scenario.checks.cancellation.mode !== "off";
+}
+
 function setupFailure(error: unknown, name: string): SetupFailure {
   const detail = error instanceof ProxyError ? error.message : "it could not start";
   return new SetupFailure("PROXY_START_FAILED", `${detail} (dependency ${name})`);
@@ -27,6 +32,7 @@ export async function startMcpProxy(
       dependency: dependency.name,
       faults: faultsOf(context.scenario, dependency.name),
       sink: context.sink,
+      recordsCancellations: recordsCancellations(context.scenario),
     });
   } catch (error) {
     throw setupFailure(error, dependency.name);
@@ -54,6 +60,7 @@ export async function startStdioHosts(
         runDir: context.runDir,
         runId: context.runId,
         interrupt: context.interrupt,
+        recordsCancellations: recordsCancellations(context.scenario),
       });
     } catch (error) {
       throw setupFailure(error, dependency.name);

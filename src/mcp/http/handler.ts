@@ -17,6 +17,7 @@ import {
   sendSynthetic,
 } from "../../proxy/responses.js";
 import { upstreamRequestHeaders } from "../../support/http-headers.js";
+import type { Cancellations } from "../cancellations.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
@@ -32,6 +33,7 @@ export interface McpHandlerParts {
   readonly waits: LatencyWaits;
   readonly upstream: Upstream;
   readonly faults: readonly ArmedMcpLayerFault[];
+  readonly cancellations: Cancellations;
   countMalformed(): void;
 }
 
@@ -110,7 +112,7 @@ export function createMcpRequestHandler(
     });
     const forward: Forwarder = (forwarded, wrap) => {
       if (forwarded.operation.finished) return;
-      const relay = mcpRelay(forwarded, message.idKey);
+      const relay = mcpRelay(forwarded, message.idKey, parts.cancellations);
       send(forwarded, wrap === undefined ? relay : wrap(relay));
     };
     try {
@@ -125,7 +127,10 @@ export function createMcpRequestHandler(
         if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
       } else {
         const delayed = (ms: number, released: () => void): void =>
-          send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
+          send(
+            exchange,
+            delayedRelay(mcpRelay(exchange, message.idKey, parts.cancellations), ms, response, released),
+          );
         chosen.fault.execute(httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed));
       }
     } catch {
@@ -155,7 +160,8 @@ export function createMcpRequestHandler(
     }
     if (message?.kind === "malformed") parts.countMalformed();
     const cancelled = message === null ? null : cancelledIdKey(message);
-    if (cancelled !== null) byId.get(`${sessionOf(request)}\0${cancelled}`)?.fail("client_cancelled", null);
+    const named = cancelled === null ? undefined : byId.get(`${sessionOf(request)}\0${cancelled}`);
+    if (named !== undefined) parts.cancellations.cancel(named, null);
     relayUntracked(request, response, body, at);
   };
 
