@@ -98,7 +98,6 @@ export const PAYLOAD_FIELDS_V2 = {
     relayed_events: nonNegativeIntegerOrNull,
     closed_by_client: boolean,
   },
-  MCP_CANCELLED: { dependency: string, session: positiveIntegerOrNull, operation_id: string },
   WORKLOAD_COMPLETED: PAYLOAD_FIELDS.WORKLOAD_COMPLETED,
   DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
   RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,

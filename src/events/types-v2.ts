@@ -134,14 +134,6 @@ export interface OperationSucceededPayloadV2 {
   relayed_events: number | null;
   closed_by_client: boolean;
 }
-/** The agent's `notifications/cancelled` naming the JSON-RPC id of one of its requests (events schema 3). */
-export interface McpCancelledPayload {
-  kind: "MCP_CANCELLED";
-  dependency: string;
-  /** The stdio session number, or null over HTTP. */
-  session: number | null;
-  operation_id: string;
-}
 export interface DependencyStoppedPayloadV2 {
   kind: "DEPENDENCY_STOPPED";
   dependency: string;
@@ -162,7 +154,6 @@ export type EventPayloadV2 =
   | RetryObservedPayloadV2
   | OperationFailedPayloadV2
   | OperationSucceededPayloadV2
-  | McpCancelledPayload
   | WorkloadCompletedPayload
   | DependencyStoppedPayloadV2
   | RunErrorPayload
@@ -186,7 +177,6 @@ export const EVENT_COMPONENT_V2 = {
   RETRY_OBSERVED: "proxy",
   OPERATION_FAILED: "proxy",
   OPERATION_SUCCEEDED: "proxy",
-  MCP_CANCELLED: "proxy",
   WORKLOAD_COMPLETED: "workload",
   DEPENDENCY_STOPPED: "dependency",
   RUN_ERROR: "orchestrator",

@@ -2,6 +2,7 @@ import { startMcpHttpProxy } from "../mcp/http/proxy.js";
 import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { RunningProxy } from "../proxy/server.js";
+import { usesAdditions } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { HttpDependencyV2 } from "../scenario/types-v2.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
@@ -12,7 +13,7 @@ function faultsOf(scenario: RunScenario, name: string) {
 
 /** Whether the run writes the agent's cancellations (MCP_CANCELLED exists only in events schema 3). */
 function recordsCancellations(scenario: RunScenario): boolean {
-  return scenario.checks.fail_fast.mode !== "off" || scenario.checks.cancellation.mode !== "off";
+  return scenario.legacy === undefined && usesAdditions(scenario);
 }
 
 function setupFailure(error: unknown, name: string): SetupFailure {
