@@ -31,6 +31,7 @@ import { KeptLabels } from "./kept-labels.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
 import type { AnalysisPlan, PlannedFault } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
+import { TruthRecords } from "./truth.js";
 
 const OVERSIZED: FailureKindV2 = "request_body_too_large";
 
@@ -97,6 +98,8 @@ export class AnalysisStream {
   readonly observedKeys = new Map<string, Map<string, { count: number; order: number }>>();
   /** Labels: the whole form keeps all; the bounded form those a diagnostic may name. */
   readonly labels = new KeptLabels();
+  /** VERIFY_COMPLETED and CANARY_SEEN (truth.ts). */
+  readonly truth = new TruthRecords();
   /** What the checks found in the operations forgotten. */
   readonly forgotten: PlacedFinding[] = [];
   /** Bounded form: every operation id seen, to notice one used again after it was forgotten. */
@@ -202,6 +205,15 @@ export class AnalysisStream {
         return this.#failed({ index, elapsedMs, payload });
       case "OPERATION_SUCCEEDED":
         return this.#succeeded({ index, elapsedMs, payload });
+      case "VERIFY_COMPLETED":
+        this.truth.verify = payload;
+        return true;
+      case "CANARY_SEEN": {
+        const op = payload.operation_id === null ? undefined : this.operations.get(payload.operation_id);
+        if (op !== undefined) this.keepLabel(op);
+        this.truth.canaries.push(payload);
+        return true;
+      }
       default:
         return true;
     }

@@ -56,6 +56,7 @@ export function runAnalysisOf(evidence: RunEvidence): RunAnalysis {
     checks: evidence.checks,
     diagnostics: verdict.diagnostics,
     timing: evidence.timing,
+    truth: evidence.truth,
   };
 }
 

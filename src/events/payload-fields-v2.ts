@@ -101,6 +101,8 @@ export const PAYLOAD_FIELDS_V2 = {
   DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
   RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
   RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
+  VERIFY_COMPLETED: { exit_code: integerOrNull, timed_out: boolean, duration_ms: nonNegativeInteger },
+  CANARY_SEEN: { fault_id: string, sink: string, operation_id: stringOrNull },
 } as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
 
 export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as EventTypeV2[];

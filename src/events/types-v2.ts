@@ -126,6 +126,21 @@ export interface DependencyStoppedPayloadV2 {
   exit_code: number | null;
 }
 
+/** The `verify` command's outcome (docs/events.md; events schema 3). */
+export interface VerifyCompletedPayload {
+  kind: "VERIFY_COMPLETED";
+  exit_code: number | null;
+  timed_out: boolean;
+  duration_ms: number;
+}
+/** A canary of a corruption fault seen in one of its sinks (docs/events.md; events schema 3). */
+export interface CanarySeenPayload {
+  kind: "CANARY_SEEN";
+  fault_id: string;
+  sink: string;
+  operation_id: string | null;
+}
+
 export type EventPayloadV2 =
   | RunStartedPayload
   | DependencyStartedPayloadV2
@@ -143,7 +158,9 @@ export type EventPayloadV2 =
   | WorkloadCompletedPayload
   | DependencyStoppedPayloadV2
   | RunErrorPayload
-  | RunCompletedPayload;
+  | RunCompletedPayload
+  | VerifyCompletedPayload
+  | CanarySeenPayload;
 
 export type EventTypeV2 = EventPayloadV2["kind"];
 
@@ -166,6 +183,8 @@ export const EVENT_COMPONENT_V2 = {
   DEPENDENCY_STOPPED: "dependency",
   RUN_ERROR: "orchestrator",
   RUN_COMPLETED: "orchestrator",
+  VERIFY_COMPLETED: "orchestrator",
+  CANARY_SEEN: "proxy",
 } as const satisfies Record<EventTypeV2, Component>;
 
 /** One line of a schema-2 events.jsonl, envelope keys in documented order. */

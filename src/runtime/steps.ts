@@ -16,6 +16,7 @@ import {
 import { wordingOf } from "./dependency-wording.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
+import { runVerify, verifyVariables } from "./verify.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
 
@@ -67,7 +68,14 @@ export async function runSteps(context: StepContext): Promise<void> {
     if (context.interrupt.aborted) return;
     phase = "running the workload";
     const variables = workloadVariables(context, proxyUrls, mcpVariables);
-    await runWorkload(context, variables, interpolateEnv(scenario.workload.env, variables));
+    const env = interpolateEnv(scenario.workload.env, variables);
+    const ended = await runWorkload(context, variables, env);
+    const verify = scenario.verify ?? null;
+    if (verify !== null && ended === "exited" && !context.interrupt.aborted) {
+      phase = "running the verify command";
+      const launch = { cwd: scenario.workload.cwd, env, extraEnv: variables };
+      await runVerify(context, verify, launch, verifyVariables(context.runDir, resolved));
+    }
   } catch (error) {
     recordStepFailure(sink, error, phase);
   } finally {

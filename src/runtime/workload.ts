@@ -15,7 +15,7 @@ export async function runWorkload(
   context: StepContext,
   extraEnv: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string>> = context.scenario.workload.env,
-): Promise<void> {
+): Promise<WorkloadEnd> {
   const { scenario, runDir } = context;
   const workloadSpec = { ...scenario.workload, env };
   let workload: ManagedProcess;
@@ -40,14 +40,17 @@ export async function runWorkload(
     throw error;
   }
   try {
-    await superviseWorkload(context, workload);
+    return await superviseWorkload(context, workload);
   } finally {
     // Whatever happened above, nothing the workload started may outlive the run.
     await workload.stop(context.forceStop);
   }
 }
 
-async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<void> {
+/** How the workload's run ended: by itself, at its time limit, or by an interruption. */
+export type WorkloadEnd = "exited" | "timeout" | "interrupted";
+
+async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<WorkloadEnd> {
   const { scenario, sink } = context;
   const workloadSpec = scenario.workload;
   const startedAt = performance.now();
@@ -99,4 +102,5 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
           ? "process interrupted"
           : null,
   });
+  return first.how;
 }

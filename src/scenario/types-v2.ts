@@ -221,6 +221,14 @@ export interface WorkloadV2 extends CommandSpec {
   readonly name: string | null;
 }
 
+/** The `verify` command (docs/scenario.md): run after a workload that ended by itself. */
+export interface VerifySpec {
+  /** argv, no shell; runs in the workload's cwd with the workload's environment. */
+  readonly command: readonly [string, ...string[]];
+  /** 1 to 600, default 10. */
+  readonly timeoutSeconds: number;
+}
+
 export interface ScenarioV2 {
   readonly schemaVersion: 2;
   readonly name: string;
@@ -233,6 +241,8 @@ export interface ScenarioV2 {
   readonly checks: ChecksConfig;
   readonly success: { readonly exitCode: number };
   readonly timeoutSeconds: number;
+  /** The command that checks the world after the workload; absent or null: none. */
+  readonly verify?: VerifySpec | null;
   /** Absolute path of the scenario file it was loaded from. */
   readonly sourcePath: string;
 }
