@@ -52,6 +52,13 @@ export interface InjectedFault {
   readonly parameters: Readonly<Record<string, number>>;
 }
 
+/** What a corruption fault's FAULT_INJECTED adds (events schema 3): the pointer and the canary's JSON type. */
+export interface InjectionDetails {
+  readonly pointer: string;
+  /** `string`, `number` or `boolean`; null when no value was replaced. */
+  readonly canaryType: string | null;
+}
+
 /**
  * All operations of one proxy (one dependency): the sink they record into, retry correlation
  * and the set of operations still without a terminal event. Once sealed (proxy closed)
@@ -135,6 +142,8 @@ export class Operation {
   #retry = false;
   #finished = false;
   #beforeTerminal: (() => void)[] = [];
+  /** A fault whose FAULT_INJECTED waits until it acted (see `injectedLater`). */
+  #pendingInjection: InjectedFault | null = null;
 
   constructor(ledger: OperationLedger, identity: OperationIdentity, receivedAt: number) {
     this.#ledger = ledger;
@@ -221,6 +230,33 @@ export class Operation {
       fault_id: fault.id,
       fault_type: fault.type,
       parameters: { ...fault.parameters },
+    });
+  }
+
+  /**
+   * A fault that records its injection once it acted (a corruption fault knows the canary's type
+   * only from the response): the operation counts as injected now; FAULT_INJECTED is recorded by
+   * `recordInjection`, or at the latest right before the terminal event.
+   */
+  injectedLater(fault: InjectedFault, details: InjectionDetails): void {
+    this.#injected = true;
+    this.#pendingInjection = fault;
+    this.beforeTerminal(() => this.recordInjection(details));
+  }
+
+  /** Records the FAULT_INJECTED `injectedLater` held back, with what the fault did; once. */
+  recordInjection(details: InjectionDetails): void {
+    const fault = this.#pendingInjection;
+    if (fault === null || this.#ledger.dependency === null) return;
+    this.#pendingInjection = null;
+    this.#ledger.emit({
+      kind: "FAULT_INJECTED",
+      operation_id: this.id,
+      fault_id: fault.id,
+      fault_type: fault.type,
+      parameters: { ...fault.parameters },
+      pointer: details.pointer,
+      canary_type: details.canaryType,
     });
   }
 

@@ -41,6 +41,8 @@ export const NOT_APPLIED_REASONS = Object.keys({
   ended_before_cut: true,
   upstream_failed: true,
   another_fault_acted: true,
+  pointer_not_found: true,
+  not_json: true,
 } satisfies Record<NotAppliedReason, true>) as NotAppliedReason[];
 
 const protocol = oneOf(["http", "mcp"]);

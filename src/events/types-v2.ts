@@ -33,7 +33,9 @@ export type NotAppliedReason =
   | "not_a_stream"
   | "ended_before_cut"
   | "upstream_failed"
-  | "another_fault_acted";
+  | "another_fault_acted"
+  | "pointer_not_found"
+  | "not_json";
 
 export interface DependencyStartedPayloadV2 {
   kind: "DEPENDENCY_STARTED";
@@ -84,6 +86,9 @@ export interface FaultInjectedPayloadV2 {
   fault_id: string;
   fault_type: string;
   parameters: Record<string, number>;
+  /** Events schema 3, corruption faults only: the pointer and the canary's JSON type (null: nothing replaced). */
+  pointer?: string;
+  canary_type?: string | null;
 }
 export interface FaultNotAppliedPayload {
   kind: "FAULT_NOT_APPLIED";

@@ -1,5 +1,6 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
 import type { EventSinkV2 } from "../events/types-v2.js";
+import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { errorLabel } from "./error-label.js";
@@ -20,6 +21,8 @@ export interface StepContext {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** Stops the run from inside (a dependency died, an artifact could not be written). */
   readonly abortRun?: RunAbort;
+  /** The run's canaries (corruption faults and their sinks); absent or null when it has none. */
+  readonly canaries?: CanaryBook | null;
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

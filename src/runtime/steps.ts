@@ -1,10 +1,11 @@
+import { CanaryBook } from "../faults/corruption/canary-book.js";
 import { isArmable } from "../faults/registry.js";
 import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
-import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import type { CorruptionFault, HttpDependencyV2 } from "../scenario/types-v2.js";
 import {
   awaitReadiness,
   type ResolvedHttpDependency,
@@ -34,7 +35,8 @@ function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
  * Every failure becomes a RUN_ERROR; whatever happened, proxies are closed and dependencies
  * stopped in reverse order before returning.
  */
-export async function runSteps(context: StepContext): Promise<void> {
+export async function runSteps(given: StepContext): Promise<void> {
+  const context = withCanaries(given);
   const { scenario, sink } = context;
   const wording = wordingOf(scenario);
   const started: StartedDependency[] = [];
@@ -85,6 +87,15 @@ export async function runSteps(context: StepContext): Promise<void> {
   }
 }
 
+/** The context with the run's canaries, when the scenario has a corruption fault. */
+function withCanaries(context: StepContext): StepContext {
+  const corruption = context.scenario.faults.filter(
+    (fault): fault is CorruptionFault => fault.type === "http_corrupt" || fault.type === "mcp_corrupt_result",
+  );
+  if (corruption.length === 0) return context;
+  return { ...context, canaries: new CanaryBook(context.runId, corruption, context.sink) };
+}
+
 /**
  * The variables the workload gets: schema 1's (the proxy URL, the run id, `proxy_url_env`) for
  * a scenario upgraded from it, schema 2's otherwise.
@@ -115,6 +126,7 @@ function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): Prox
     sink,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
+    canaries: context.canaries ?? null,
   };
 }
 

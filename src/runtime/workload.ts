@@ -25,7 +25,7 @@ export async function runWorkload(
       extraEnv,
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
-      ...(context.onWorkloadLine === undefined ? {} : { onLine: context.onWorkloadLine }),
+      ...lineWatchers(context),
       onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
     });
   } catch (error) {
@@ -45,6 +45,18 @@ export async function runWorkload(
     // Whatever happened above, nothing the workload started may outlive the run.
     await workload.stop(context.forceStop);
   }
+}
+
+/** Who sees each line of workload output: the terminal echo, and the canaries watching stdout. */
+function lineWatchers(context: StepContext): { onLine?: (stream: "out" | "err", line: string) => void } {
+  const { onWorkloadLine: echo, canaries } = context;
+  if (canaries === undefined || canaries === null) return echo === undefined ? {} : { onLine: echo };
+  return {
+    onLine(stream, line) {
+      if (stream === "out") canaries.scanStdout(line);
+      echo?.(stream, line);
+    },
+  };
 }
 
 /** How the workload's run ended: by itself, at its time limit, or by an interruption. */

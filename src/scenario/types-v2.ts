@@ -20,7 +20,8 @@ export type LlmHttpFaultType =
   | "http_stream_reset"
   | "http_stream_stall"
   | "http_stream_error_event"
-  | "http_response_lost";
+  | "http_response_lost"
+  | "http_corrupt";
 
 /** JSON-RPC level faults (docs/mcp.md). */
 export type McpFaultType =
@@ -28,7 +29,8 @@ export type McpFaultType =
   | "mcp_tool_error"
   | "mcp_latency"
   | "mcp_no_response"
-  | "mcp_disconnect";
+  | "mcp_disconnect"
+  | "mcp_corrupt_result";
 
 export type HttpFaultTypeV2 = ClassicHttpFaultType | LlmHttpFaultType;
 export type FaultTypeV2 = HttpFaultTypeV2 | McpFaultType;
@@ -45,6 +47,7 @@ export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
   "http_stream_stall",
   "http_stream_error_event",
   "http_response_lost",
+  "http_corrupt",
 ];
 
 export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
@@ -53,6 +56,7 @@ export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
   "mcp_latency",
   "mcp_no_response",
   "mcp_disconnect",
+  "mcp_corrupt_result",
 ];
 
 export const FAULT_TYPES_V2: readonly FaultTypeV2[] = [...HTTP_FAULT_TYPES_V2, ...MCP_FAULT_TYPES];
@@ -176,6 +180,21 @@ export interface McpDisconnectFault extends FaultBaseV2 {
   readonly type: "mcp_disconnect";
 }
 
+/** The keys both corruption faults share (docs/faults.md, corruption faults). */
+interface CorruptionKeys {
+  /** RFC 6901 JSON pointer, validated; http: into the body (or an event's data), mcp: into the JSON-RPC result. */
+  readonly pointer: string;
+  /** `stdout` and dependency names, default [stdout]. */
+  readonly sinks: readonly string[];
+}
+export interface HttpCorruptFault extends FaultBaseV2, CorruptionKeys {
+  readonly type: "http_corrupt";
+}
+export interface McpCorruptResultFault extends FaultBaseV2, CorruptionKeys {
+  readonly type: "mcp_corrupt_result";
+}
+export type CorruptionFault = HttpCorruptFault | McpCorruptResultFault;
+
 export type FaultV2 =
   | LatencyFaultV2
   | HttpErrorFaultV2
@@ -192,7 +211,9 @@ export type FaultV2 =
   | McpToolErrorFault
   | McpLatencyFault
   | McpNoResponseFault
-  | McpDisconnectFault;
+  | McpDisconnectFault
+  | HttpCorruptFault
+  | McpCorruptResultFault;
 
 export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
 export type CheckMode = "off" | "report" | "enforce";

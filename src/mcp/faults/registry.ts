@@ -1,7 +1,8 @@
-import type { InjectedFault, OperationIdentity } from "../../events/operation.js";
+import type { InjectedFault, InjectionDetails, OperationIdentity } from "../../events/operation.js";
 import { compileTarget } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
 import { createTriggerState } from "../../triggers/index.js";
+import { mcpCorruptResult } from "./corrupt-result.js";
 import { mcpDisconnect } from "./disconnect.js";
 import { mcpError } from "./error.js";
 import { mcpLatency } from "./latency.js";
@@ -16,6 +17,7 @@ export const MCP_FAULT_EXECUTORS = {
   mcp_latency: mcpLatency,
   mcp_no_response: mcpNoResponse,
   mcp_disconnect: mcpDisconnect,
+  mcp_corrupt_result: mcpCorruptResult,
 } satisfies { [K in McpFaultType]: McpFaultExecutor<K> };
 
 export type McpFault = Extract<FaultV2, { type: McpFaultType }>;
@@ -30,6 +32,8 @@ export interface ArmedMcpFault extends InjectedFault {
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
   execute(context: McpFaultContext): void;
+  /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
+  readonly deferredInjection?: InjectionDetails;
 }
 
 /** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */
@@ -43,5 +47,8 @@ export function armMcpFault(fault: McpFault): ArmedMcpFault {
     matches: compileTarget(fault.target),
     decide: () => trigger.decide(),
     execute: (context) => executor.execute(fault, context),
+    ...(fault.type === "mcp_corrupt_result"
+      ? { deferredInjection: { pointer: fault.pointer, canaryType: null } }
+      : {}),
   };
 }

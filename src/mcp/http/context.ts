@@ -1,3 +1,4 @@
+import type { FaultCanary } from "../../faults/types.js";
 import { cutConnection, type Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
 import type { McpFaultContext } from "../faults/types.js";
@@ -14,10 +15,14 @@ export function httpMcpContext(
   requestId: string,
   waits: LatencyWaits,
   forwardDelayed: (ms: number, released: () => void) => void,
+  forwardCorrupted: (tokens: readonly string[], canary: FaultCanary) => void,
+  canary: FaultCanary | null,
 ): McpFaultContext {
   const { operation } = exchange;
   return {
     requestId,
+    canary,
+    corruptAnswer: forwardCorrupted,
     answer(message, failureKind, details) {
       operation.fail(failureKind, null, details);
       sendSynthetic(exchange.response, {

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger } from "../../events/operation.js";
-import type { ResponseRelay } from "../../faults/types.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
+import { faultCanary } from "../../faults/corruption/fault-canary.js";
+import { corruptingRelay } from "../../faults/http-corrupt.js";
+import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import { type RequestBody, readBody } from "../../proxy/body.js";
 import { type Exchange, failInternally } from "../../proxy/exchange.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
@@ -32,6 +35,8 @@ export interface McpHandlerParts {
   readonly waits: LatencyWaits;
   readonly upstream: Upstream;
   readonly faults: readonly ArmedMcpLayerFault[];
+  /** The run's canaries (corruption faults and their sinks); null when it has none. */
+  readonly canaries?: CanaryBook | null;
   countMalformed(): void;
 }
 
@@ -51,6 +56,7 @@ export function createMcpRequestHandler(
   parts: McpHandlerParts,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { ledger, untracked, holds, waits, upstream, faults } = parts;
+  const canaries = parts.canaries ?? null;
   /** Open operations by session header and id, for `notifications/cancelled`. */
   const byId = new Map<string, Operation>();
 
@@ -118,15 +124,34 @@ export function createMcpRequestHandler(
         holds.supersede(fingerprint);
         waits.supersede(fingerprint);
       });
+      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);
-      } else if (chosen.layer === "http") {
-        const pending = chosen.fault.execute(createFaultContext(exchange, holds, forward, chosen.fault.id));
+        return;
+      }
+      const { deferredInjection } = chosen.fault;
+      const canary =
+        canaries === null || deferredInjection === undefined
+          ? null
+          : faultCanary(canaries, chosen.fault.id, deferredInjection.pointer, operation);
+      if (chosen.layer === "http") {
+        const context = createFaultContext(exchange, holds, forward, chosen.fault.id, canary);
+        const pending = chosen.fault.execute(context);
         if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
       } else {
         const delayed = (ms: number, released: () => void): void =>
           send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
-        chosen.fault.execute(httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed));
+        const corrupted = (tokens: readonly string[], canary: FaultCanary): void =>
+          send(
+            exchange,
+            corruptingRelay(mcpRelay(exchange, message.idKey), tokens, canary, (note) =>
+              operation.beforeTerminal(note),
+            ),
+          );
+        chosen.fault.execute(
+          httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed, corrupted, canary),
+        );
       }
     } catch {
       failInternally(exchange);

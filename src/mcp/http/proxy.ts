@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream } from "../../proxy/forward.js";
@@ -19,6 +20,8 @@ export interface McpHttpProxyOptions {
   /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
   readonly faults: readonly FaultV2[];
   readonly sink: PayloadSink;
+  /** The run's canaries (corruption faults and their sinks). */
+  readonly canaries?: CanaryBook | null;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -59,6 +62,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     waits,
     upstream,
     faults,
+    canaries: options.canaries ?? null,
     countMalformed: () => {
       malformed++;
     },

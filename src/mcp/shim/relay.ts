@@ -5,7 +5,8 @@ import type { McpTarget } from "../../scenario/types-v2.js";
 import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
-import { type Decision, send } from "../stdio/channel.js";
+import { type Decision, send, type WatchedCanary } from "../stdio/channel.js";
+import { type CorruptOrder, corruptLine, LineCanaries } from "./line-canaries.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
 import { quickLook } from "./quick-look.js";
 import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
@@ -17,6 +18,8 @@ const EARLY_FORWARD_BYTES = 64 * 1024;
 
 interface ForwardedRequest {
   readonly idKey: string;
+  /** `mcp_corrupt_result`: the answer is rewritten before the agent gets it. */
+  corrupt?: CorruptOrder;
   /** `mcp_latency`: the answer leaves the ordered queue and goes out when the run says so. */
   delayed: boolean;
 }
@@ -56,6 +59,7 @@ export class ShimRelay {
   readonly #awaitingDecision = new Map<number, QueuedLine>();
   readonly #awaitingAck = new Map<number, QueuedLine>();
   readonly #held = new Map<number, Buffer>();
+  readonly #canaries = new LineCanaries();
   readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
   /** The evidence of a line forwarded before it was read, sent once the server has the line. */
@@ -97,6 +101,11 @@ export class ShimRelay {
     serverOut.on("error", () => {});
   }
 
+  /** The run armed canaries this dependency is a sink of: request lines are scanned for them. */
+  watch(canaries: readonly WatchedCanary[]): void {
+    this.#canaries.add(canaries);
+  }
+
   /** A message from the run about one request. */
   decided(key: number, decision: Decision): void {
     const entry = this.#awaitingDecision.get(key);
@@ -105,6 +114,7 @@ export class ShimRelay {
     if (decision.action === "forward") {
       const request = this.#requests.get(key);
       if (request !== undefined) request.delayed = decision.delayed;
+      if (request !== undefined && decision.corrupt !== undefined) request.corrupt = decision.corrupt;
       this.#toServer.release(entry);
       return;
     }
@@ -188,7 +198,8 @@ export class ShimRelay {
     if (!look.sure) return line;
     if (look.kind === "response") {
       const key = this.#keyById.get(look.idKey);
-      if (key !== undefined && this.#requests.get(key)?.delayed === true) return line;
+      const request = key === undefined ? undefined : this.#requests.get(key);
+      if (request?.delayed === true || request?.corrupt !== undefined) return line;
     }
     this.#toAgent.push(line.subarray(0, end), true);
     return line.subarray(end);
@@ -215,7 +226,17 @@ export class ShimRelay {
     // A request no fault targets is on its way before its params are hashed for the evidence.
     const queued = forwarded ? null : this.#toServer.push(line, !decide);
     const bodyHash = paramsHash(params, line.indexOf(BACKSLASH) === -1);
-    send(channel, { type: "request", key, decide, method, path, bodyHash, id: message.rawId });
+    const canaries = this.#canaries.seenIn(line);
+    send(channel, {
+      type: "request",
+      key,
+      decide,
+      method,
+      path,
+      bodyHash,
+      id: message.rawId,
+      ...(canaries.length === 0 ? {} : { canaries }),
+    });
     if (decide && queued !== null) this.#awaitingDecision.set(key, queued);
   }
 
@@ -233,15 +254,18 @@ export class ShimRelay {
     }
     this.#forget(key);
     const { outcome } = message;
+    const corrupted = request.corrupt === undefined ? null : corruptLine(line, request.corrupt);
     send(channel, {
       type: "response",
       key,
       kind: outcome.kind,
       code: outcome.kind === "rpc_error" ? outcome.code : null,
+      ...(corrupted === null ? {} : { corrupted: corrupted.outcome }),
     });
+    const answer = corrupted?.line ?? rest;
     // (A line handed over early is never held apart: the lines behind it wait for its newline.)
-    if (request.delayed && rest === line) this.#held.set(key, line);
-    else this.#awaitingAck.set(key, this.#toAgent.push(rest, false));
+    if (request.delayed && rest === line) this.#held.set(key, answer);
+    else this.#awaitingAck.set(key, this.#toAgent.push(answer, false));
   }
 
   /** A request too large to relay: never forwarded; recorded, and answered with an error once it is. */

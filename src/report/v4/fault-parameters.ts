@@ -50,6 +50,10 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
       return { ...cut(fault), format: fault.format };
     case "mcp_error":
       return { code: fault.code };
+    case "http_corrupt":
+    case "mcp_corrupt_result":
+      // Sinks as one comma-separated string: every parameter value is a scalar.
+      return { pointer: fault.pointer, sinks: fault.sinks.join(",") };
     case "http_malformed_json":
     case "http_disconnect":
     case "http_response_lost":

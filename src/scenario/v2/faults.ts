@@ -18,6 +18,7 @@ import {
   MCP_FAULT_TYPES,
   type McpTarget,
 } from "../types-v2.js";
+import { CORRUPTION_TYPES, corruptionIssues, corruptionKeys, STDOUT_SINK } from "./corruption.js";
 
 export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -96,6 +97,8 @@ const OWN_KEYS = {
   mcp_latency: { latency_ms: positiveInteger },
   mcp_no_response: {},
   mcp_disconnect: {},
+  http_corrupt: corruptionKeys,
+  mcp_corrupt_result: corruptionKeys,
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
 
 const STREAM_TYPES = new Set<string>([
@@ -139,7 +142,8 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
     dependency,
     target: raw.target,
     trigger: raw.trigger,
-    expect: (raw.expect as string | undefined) ?? "recover",
+    expect:
+      (raw.expect as string | undefined) ?? (CORRUPTION_TYPES.has(String(raw.type)) ? "handle" : "recover"),
   };
   const cut = {
     afterEvents: (raw.after_events as number | undefined) ?? null,
@@ -177,6 +181,12 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return { ...cut, format: raw.format };
       case "mcp_error":
         return { code: raw.code ?? -32603 };
+      case "http_corrupt":
+      case "mcp_corrupt_result":
+        return {
+          pointer: raw.pointer,
+          sinks: [...new Set((raw.sinks as string[] | undefined) ?? [STDOUT_SINK])],
+        };
       default:
         return {};
     }
@@ -295,6 +305,9 @@ export function validateFaults(
       if (target !== null && typeof target === "object" && target.method !== "tools/call") {
         at(["target", "method"], 'expected "tools/call" (mcp_tool_error answers tool calls only)');
       }
+    }
+    if (CORRUPTION_TYPES.has(faultType) && dependencies !== null) {
+      for (const issue of corruptionIssues(raw, names)) at(issue.path, issue.message);
     }
     const id = typeof raw.id === "string" && FAULT_ID.test(raw.id) ? raw.id : `f${index + 1}`;
     const earlier = seenIds.get(id);
