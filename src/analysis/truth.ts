@@ -3,7 +3,7 @@
  * outcome and the canaries of corruption faults seen in their sinks. Diagnostics name the fault,
  * the sink and the operation, never a canary or the value it replaced.
  */
-import type { CanarySeenPayload, VerifyCompletedPayload } from "../events/types-v2.js";
+import type { CanarySeenPayload, VerifyCompletedPayload } from "../events/addition-types.js";
 import { aboutFault, type Label } from "./fault-diagnostics.js";
 
 /** How the verify command ended, as the report and summary show it. */

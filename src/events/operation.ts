@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import type { CanaryType } from "./addition-types.js";
 import { RetryCorrelation } from "./retry-correlation.js";
 import type { EventPayload, FailureKind } from "./types.js";
 import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
@@ -56,7 +57,7 @@ export interface InjectedFault {
 export interface InjectionDetails {
   readonly pointer: string;
   /** `string`, `number` or `boolean`; null when no value was replaced. */
-  readonly canaryType: string | null;
+  readonly canaryType: CanaryType | null;
 }
 
 /**

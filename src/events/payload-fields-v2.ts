@@ -1,5 +1,6 @@
 /** The payload keys and value checks of event schema 2 (docs/events.md "Events schema 2"). */
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import type { AdditionEventType, AdditionFailureKind, AdditionNotAppliedReason } from "./addition-types.js";
 import {
   boolean,
   type FieldCheck,
@@ -17,7 +18,7 @@ import {
 import { FAILURE_KINDS, PAYLOAD_FIELDS } from "./payload-fields.js";
 import type { EventTypeV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
 
-const FAILURE_KINDS_V2 = [
+export const FAILURE_KINDS_V2 = [
   ...FAILURE_KINDS,
   ...Object.keys({
     injected_llm_error: true,
@@ -32,7 +33,7 @@ const FAILURE_KINDS_V2 = [
     injected_rpc_error: true,
     injected_tool_error: true,
     injected_no_response: true,
-  } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
+  } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number] | AdditionFailureKind>, true>),
 ];
 
 export const NOT_APPLIED_REASONS = Object.keys({
@@ -41,9 +42,7 @@ export const NOT_APPLIED_REASONS = Object.keys({
   ended_before_cut: true,
   upstream_failed: true,
   another_fault_acted: true,
-  pointer_not_found: true,
-  not_json: true,
-} satisfies Record<NotAppliedReason, true>) as NotAppliedReason[];
+} satisfies Record<Exclude<NotAppliedReason, AdditionNotAppliedReason>, true>) as NotAppliedReason[];
 
 const protocol = oneOf(["http", "mcp"]);
 
@@ -103,8 +102,6 @@ export const PAYLOAD_FIELDS_V2 = {
   DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
   RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
   RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
-  VERIFY_COMPLETED: { exit_code: integerOrNull, timed_out: boolean, duration_ms: nonNegativeInteger },
-  CANARY_SEEN: { fault_id: string, sink: string, operation_id: stringOrNull },
-} as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
+} as const satisfies Record<Exclude<EventTypeV2, AdditionEventType>, Record<string, FieldCheck>>;
 
-export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as EventTypeV2[];
+export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as Exclude<EventTypeV2, AdditionEventType>[];

@@ -3,6 +3,13 @@
  * keys are declared in their documented order: builders create payload objects with `kind` first
  * and the other keys in this order.
  */
+
+import type {
+  AdditionEventPayload,
+  AdditionFailureKind,
+  AdditionNotAppliedReason,
+  CanaryType,
+} from "./addition-types.js";
 import type {
   Component,
   FailureKind,
@@ -26,7 +33,8 @@ export type FailureKindV2 =
   | "connection_closed"
   | "injected_rpc_error"
   | "injected_tool_error"
-  | "injected_no_response";
+  | "injected_no_response"
+  | AdditionFailureKind;
 
 export type NotAppliedReason =
   | "upstream_status"
@@ -34,8 +42,7 @@ export type NotAppliedReason =
   | "ended_before_cut"
   | "upstream_failed"
   | "another_fault_acted"
-  | "pointer_not_found"
-  | "not_json";
+  | AdditionNotAppliedReason;
 
 export interface DependencyStartedPayloadV2 {
   kind: "DEPENDENCY_STARTED";
@@ -85,10 +92,12 @@ export interface FaultInjectedPayloadV2 {
   operation_id: string;
   fault_id: string;
   fault_type: string;
-  parameters: Record<string, number>;
-  /** Events schema 3, corruption faults only: the pointer and the canary's JSON type (null: nothing replaced). */
-  pointer?: string;
-  canary_type?: string | null;
+  /** Integers, and in schema 3 also the string keys some faults record (such as a shape). */
+  parameters: Record<string, number | string>;
+  /** Schema 3 only: a corruption fault's JSON pointer (the projection to schema 2 drops it). */
+  pointer?: string | null;
+  /** Schema 3 only: the JSON type of a corruption fault's canary. */
+  canary_type?: CanaryType | null;
 }
 export interface FaultNotAppliedPayload {
   kind: "FAULT_NOT_APPLIED";
@@ -131,21 +140,6 @@ export interface DependencyStoppedPayloadV2 {
   exit_code: number | null;
 }
 
-/** The `verify` command's outcome (docs/events.md; events schema 3). */
-export interface VerifyCompletedPayload {
-  kind: "VERIFY_COMPLETED";
-  exit_code: number | null;
-  timed_out: boolean;
-  duration_ms: number;
-}
-/** A canary of a corruption fault seen in one of its sinks (docs/events.md; events schema 3). */
-export interface CanarySeenPayload {
-  kind: "CANARY_SEEN";
-  fault_id: string;
-  sink: string;
-  operation_id: string | null;
-}
-
 export type EventPayloadV2 =
   | RunStartedPayload
   | DependencyStartedPayloadV2
@@ -164,8 +158,7 @@ export type EventPayloadV2 =
   | DependencyStoppedPayloadV2
   | RunErrorPayload
   | RunCompletedPayload
-  | VerifyCompletedPayload
-  | CanarySeenPayload;
+  | AdditionEventPayload;
 
 export type EventTypeV2 = EventPayloadV2["kind"];
 
@@ -188,13 +181,16 @@ export const EVENT_COMPONENT_V2 = {
   DEPENDENCY_STOPPED: "dependency",
   RUN_ERROR: "orchestrator",
   RUN_COMPLETED: "orchestrator",
-  VERIFY_COMPLETED: "orchestrator",
+  REPLAY_STARTED: "dependency",
+  VERIFY_COMPLETED: "workload",
   CANARY_SEEN: "proxy",
+  MCP_CANCELLED: "proxy",
 } as const satisfies Record<EventTypeV2, Component>;
 
 /** One line of a schema-2 events.jsonl, envelope keys in documented order. */
 export interface AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> {
-  schema_version: 2;
+  /** 3 in a run whose scenario uses an addition (docs/events.md "Versions"). */
+  schema_version: 2 | 3;
   event_id: string;
   run_id: string;
   sequence: number;

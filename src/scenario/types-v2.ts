@@ -3,6 +3,7 @@
  * `loadScenario` for `schema_version: 2`, consumed by the runtime, the proxies, the MCP shim and
  * the schema-2 analyzer.
  */
+import type { AuthExpiredProvider, MisbehaveKind, MisbehaveProvider } from "./model-faults.js";
 import type { CommandSpec, DependencyStart, Trigger } from "./types.js";
 
 /** The five schema-1 HTTP faults, which keep their keys and bytes in schema 2. */
@@ -21,6 +22,8 @@ export type LlmHttpFaultType =
   | "http_stream_stall"
   | "http_stream_error_event"
   | "http_response_lost"
+  | "llm_misbehave"
+  | "http_auth_expired"
   | "http_corrupt";
 
 /** JSON-RPC level faults (docs/mcp.md). */
@@ -47,6 +50,8 @@ export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
   "http_stream_stall",
   "http_stream_error_event",
   "http_response_lost",
+  "llm_misbehave",
+  "http_auth_expired",
   "http_corrupt",
 ];
 
@@ -161,6 +166,17 @@ export type StreamErrorEventFault = FaultBaseV2 &
 export interface ResponseLostFault extends FaultBaseV2 {
   readonly type: "http_response_lost";
 }
+/** Rewrites the upstream model's answer (docs/faults.md, "llm_misbehave"). */
+export interface LlmMisbehaveFault extends FaultBaseV2 {
+  readonly type: "llm_misbehave";
+  readonly provider: MisbehaveProvider;
+  readonly kind: MisbehaveKind;
+}
+/** A 401 saying the bearer token expired (docs/faults.md, "http_auth_expired"). */
+export interface AuthExpiredFault extends FaultBaseV2 {
+  readonly type: "http_auth_expired";
+  readonly provider: AuthExpiredProvider;
+}
 export interface McpErrorFault extends FaultBaseV2 {
   readonly type: "mcp_error";
   /** Default -32603. */
@@ -207,6 +223,8 @@ export type FaultV2 =
   | StreamStallFault
   | StreamErrorEventFault
   | ResponseLostFault
+  | LlmMisbehaveFault
+  | AuthExpiredFault
   | McpErrorFault
   | McpToolErrorFault
   | McpLatencyFault

@@ -6,7 +6,7 @@
  * recorded as `CANARY_SEEN`. What is recorded is the fault, the sink and the operation: never the
  * canary, never the bytes around it.
  */
-import type { CanarySeenPayload } from "../../events/types-v2.js";
+import type { CanarySeenPayload } from "../../events/addition-types.js";
 import type { CorruptionFault } from "../../scenario/types-v2.js";
 import { STDOUT_SINK } from "../../scenario/v2/corruption.js";
 import { type CanaryType, type CanaryValues, canaryLiterals, canaryValues } from "./canary.js";

@@ -5,8 +5,10 @@
  */
 import { createHash } from "node:crypto";
 
+import type { CanaryType } from "../../events/addition-types.js";
+
 /** The JSON type of the value a canary replaced (and of the canary itself). */
-export type CanaryType = "string" | "number" | "boolean";
+export type { CanaryType };
 
 export interface CanaryValues {
   /** `ac-canary-<8 lowercase hex>`, replacing a string. */
