@@ -6,6 +6,7 @@ import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
 import type { CorruptionFault, HttpDependencyV2 } from "../scenario/types-v2.js";
+import { maskCanariesInLogs } from "./canary-masks.js";
 import {
   awaitReadiness,
   type ResolvedHttpDependency,
@@ -84,6 +85,7 @@ export async function runSteps(given: StepContext): Promise<void> {
     for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
     await stopDependencies(context, started);
+    if (context.canaries != null) await maskCanariesInLogs(context.runDir, context.canaries);
   }
 }
 

@@ -54,7 +54,7 @@ function lineWatchers(context: StepContext): { onLine?: (stream: "out" | "err", 
   return {
     onLine(stream, line) {
       if (stream === "out") canaries.scanStdout(line);
-      echo?.(stream, line);
+      echo?.(stream, canaries.mask(line));
     },
   };
 }

@@ -117,6 +117,22 @@ export class CanaryBook {
     }
   }
 
+  /** Whether any canary was armed (a run without one has nothing to mask). */
+  get armed(): boolean {
+    return this.#armed.length > 0;
+  }
+
+  /** The text with every armed canary literal shown as `[canary <fault id>]` (what logs and the terminal keep). */
+  mask(text: string): string {
+    let masked = text;
+    for (const watched of this.#armed) {
+      for (const literal of watched.literals?.text ?? []) {
+        if (masked.includes(literal)) masked = masked.replaceAll(literal, `[canary ${watched.id}]`);
+      }
+    }
+    return masked;
+  }
+
   #seen(watched: Watched, sink: string, operationId: string | null): void {
     watched.seenIn.add(sink);
     this.#sink.emit({ kind: "CANARY_SEEN", fault_id: watched.id, sink, operation_id: operationId });
