@@ -8,7 +8,8 @@ import { connectNotes, resultText } from "../mcp/connect.mjs";
 
 const careful = process.env.NOTES_AGENT === "careful";
 const client = await connectNotes(`${careful ? "careful" : "naive"}-notes-agent`);
-const read = async () => resultText(await client.callTool({ name: "read_note", arguments: { title: "retries" } }));
+const read = async () =>
+  resultText(await client.callTool({ name: "read_note", arguments: { title: "retries" } }));
 /** The text two reads agree on (at most three reads). */
 async function confirmedText() {
   const first = await read();
