@@ -60,7 +60,7 @@ describe("truth examples through the CLI", () => {
       expect(
         events.every((event) => (event as unknown as { schema_version: number }).schema_version === 3),
       ).toBe(true);
-      if (faultId === null) {
+      if (faultId === null || canaryType === null || original === null) {
         const verify = events.find((event) => event.type === "VERIFY_COMPLETED");
         expect(verify?.payload).toMatchObject({ exit_code: exit === 1 ? 1 : 0, timed_out: false });
         expect(report.verify).toMatchObject({ passed: exit === 0, stdout: "verify.stdout.log" });
