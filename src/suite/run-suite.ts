@@ -7,7 +7,6 @@
 
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
-import type { SuiteVerify } from "../report/suite-document.js";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -19,7 +18,7 @@ import {
 } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
-import type { ReportTruth } from "../report/v4/truth.js";
+import { verifyRecord } from "../report/v4/truth.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
 import { type ExperimentDone, experiment } from "../runtime/experiment.js";
@@ -120,19 +119,7 @@ function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder
     exit_code: done.exitCode,
     duration_ms: done.report.duration_ms,
     run_folder: relative(folder, done.runFolder).split("\\").join("/"),
-    ...suiteVerify(done.report),
-  };
-}
-
-/** The verify outcome of a run whose report has one (report 5). */
-function suiteVerify(report: object): { verify?: SuiteVerify | null } {
-  if (!("verify" in report)) return {};
-  const verify = (report as ReportTruth).verify ?? null;
-  return {
-    verify:
-      verify === null
-        ? null
-        : { passed: verify.passed, exit_code: verify.exit_code, timed_out: verify.timed_out },
+    ...verifyRecord(done.report),
   };
 }
 

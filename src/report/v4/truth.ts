@@ -108,3 +108,17 @@ export function readTruth(root: StrictObject, keys: readonly string[]): ReportTr
       : {}),
   };
 }
+
+/** A run's verify outcome as suite entries and explore records carry it (absent: no verify configured). */
+export function verifyRecord(report: object): {
+  verify?: { passed: boolean; exit_code: number | null; timed_out: boolean } | null;
+} {
+  if (!("verify" in report)) return {};
+  const verify = (report as ReportTruth).verify ?? null;
+  return {
+    verify:
+      verify === null
+        ? null
+        : { passed: verify.passed, exit_code: verify.exit_code, timed_out: verify.timed_out },
+  };
+}
