@@ -26,9 +26,9 @@ describe("schema 2: verify", () => {
       command: ["node", "check-desk.mjs"],
       timeoutSeconds: 10,
     });
-    expect(parseV2(withVerify({ command: ["node", "x.mjs"], timeout_seconds: 600 })).verify?.timeoutSeconds).toBe(
-      600,
-    );
+    expect(
+      parseV2(withVerify({ command: ["node", "x.mjs"], timeout_seconds: 600 })).verify?.timeoutSeconds,
+    ).toBe(600);
   });
 
   it("refuses a verify without a command, a command that is not an argv, and a time limit outside 1 to 600", () => {
@@ -36,8 +36,12 @@ describe("schema 2: verify", () => {
     expect(pathsV2(withVerify({ command: "node check.mjs" }))).toEqual(["verify.command"]);
     expect(pathsV2(withVerify({ command: [] }))).toEqual(["verify.command"]);
     expect(pathsV2(withVerify({ command: ["node", 3] }))).toEqual(["verify.command[1]"]);
-    expect(pathsV2(withVerify({ command: ["node"], timeout_seconds: 0 }))).toEqual(["verify.timeout_seconds"]);
-    expect(pathsV2(withVerify({ command: ["node"], timeout_seconds: 601 }))).toEqual(["verify.timeout_seconds"]);
+    expect(pathsV2(withVerify({ command: ["node"], timeout_seconds: 0 }))).toEqual([
+      "verify.timeout_seconds",
+    ]);
+    expect(pathsV2(withVerify({ command: ["node"], timeout_seconds: 601 }))).toEqual([
+      "verify.timeout_seconds",
+    ]);
     expect(pathsV2(withVerify({ command: ["node"], shell: true }))).toEqual(["verify.shell"]);
     expect(pathsV2(withVerify("node check.mjs"))).toEqual(["verify"]);
   });
@@ -76,8 +80,6 @@ describe("schema 2: corruption faults", () => {
   });
 
   it("puts mcp_corrupt_result on MCP dependencies only", () => {
-    expect(pathsV2(corruption({ type: "mcp_corrupt_result" }))).toEqual([
-      "faults[0].type",
-    ]);
+    expect(pathsV2(corruption({ type: "mcp_corrupt_result" }))).toEqual(["faults[0].type"]);
   });
 });
