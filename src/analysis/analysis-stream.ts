@@ -98,7 +98,6 @@ export class AnalysisStream {
   readonly observedKeys = new Map<string, Map<string, { count: number; order: number }>>();
   /** Labels: the whole form keeps all; the bounded form those a diagnostic may name. */
   readonly labels = new KeptLabels();
-  /** VERIFY_COMPLETED and CANARY_SEEN (truth.ts). */
   readonly truth = new TruthRecords();
   /** What the checks found in the operations forgotten. */
   readonly forgotten: PlacedFinding[] = [];
@@ -205,17 +204,8 @@ export class AnalysisStream {
         return this.#failed({ index, elapsedMs, payload });
       case "OPERATION_SUCCEEDED":
         return this.#succeeded({ index, elapsedMs, payload });
-      case "VERIFY_COMPLETED":
-        this.truth.verify = payload;
-        return true;
-      case "CANARY_SEEN": {
-        const op = payload.operation_id === null ? undefined : this.operations.get(payload.operation_id);
-        if (op !== undefined) this.keepLabel(op);
-        this.truth.canaries.push(payload);
-        return true;
-      }
       default:
-        return true;
+        return this.truth.take(payload, (id) => this.operations.get(id)?.label ?? null);
     }
   }
 

@@ -219,6 +219,6 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
     unknownFaultEvidence: [...stream.selections.keys()].some((id) => !known.has(id)),
     checks: checkOutcomes(stream),
     label: stream.labels.label,
-    truth: stream.truth.evidence(stream.labels.label),
+    truth: stream.truth.evidence(),
   };
 }

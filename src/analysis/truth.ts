@@ -3,8 +3,10 @@
  * outcome and the canaries of corruption faults seen in their sinks. Diagnostics name the fault,
  * the sink and the operation, never a canary or the value it replaced.
  */
-import type { CanarySeenPayload, VerifyCompletedPayload } from "../events/addition-types.js";
-import { aboutFault, type Label } from "./fault-diagnostics.js";
+import type { VerifyCompletedPayload } from "../events/addition-types.js";
+import { printableLabel } from "../events/operation-label.js";
+import type { EventPayloadV2 } from "../events/types-v2.js";
+import { aboutFault } from "./fault-diagnostics.js";
 
 /** How the verify command ended, as the report and summary show it. */
 export interface VerifyOutcome {
@@ -43,18 +45,31 @@ export function verifyOutcomeOf(payload: VerifyCompletedPayload): VerifyOutcome 
 
 /** What the analysis stream keeps of VERIFY_COMPLETED and CANARY_SEEN events. */
 export class TruthRecords {
-  verify: VerifyCompletedPayload | null = null;
-  readonly canaries: CanarySeenPayload[] = [];
+  #verify: VerifyCompletedPayload | null = null;
+  readonly #canaries: CanarySighting[] = [];
 
-  evidence(label: Label): TruthEvidence {
+  /**
+   * Takes an event the rest of the analysis does not read (any other kind is ignored); a
+   * sighting keeps the label its operation has now (`labelOf`), or its id when it has none.
+   */
+  take(payload: EventPayloadV2, labelOf: (operationId: string) => string | null): true {
+    if (payload.kind === "VERIFY_COMPLETED") this.#verify = payload;
+    if (payload.kind === "CANARY_SEEN") {
+      const id = payload.operation_id;
+      this.#canaries.push({
+        faultId: payload.fault_id,
+        sink: payload.sink,
+        operationId: id,
+        operation: id === null ? null : printableLabel(labelOf(id) ?? id),
+      });
+    }
+    return true;
+  }
+
+  evidence(): TruthEvidence {
     return {
-      verify: this.verify === null ? null : verifyOutcomeOf(this.verify),
-      canaries: this.canaries.map((seen) => ({
-        faultId: seen.fault_id,
-        sink: seen.sink,
-        operationId: seen.operation_id,
-        operation: seen.operation_id === null ? null : label(seen.operation_id),
-      })),
+      verify: this.#verify === null ? null : verifyOutcomeOf(this.#verify),
+      canaries: [...this.#canaries],
     };
   }
 }
