@@ -84,6 +84,8 @@ export class AnalysisStream {
   /** Operations injected twice, at their second injection. */
   readonly injectedTwice: Operation[] = [];
   readonly windows: ProbabilityWindow[] = [];
+  /** Tokens counted for each token quota, by fault id (TOKENS_COUNTED). */
+  readonly countedTokens = new Map<string, number>();
   readonly baseUrls = new Map<string, string>();
   readonly checks: readonly ActiveCheck[];
   /** Lost writes (a check's `lostWrite`), by dependency and fingerprint. */
@@ -116,12 +118,15 @@ export class AnalysisStream {
     );
     for (const fault of plan.faults) this.observedKeys.set(fault.dependency, new Map());
     for (const fault of plan.faults) {
-      if (fault.trigger.kind !== "seeded_probability") continue;
+      if (fault.trigger.kind === "occurrence_schedule") continue;
       const matches = compileTarget(fault.target);
+      // Outages and quotas keep every counted id: their evidence names ordinals anywhere in the run.
       this.windows.push({
         fault,
         window: new CountedWindow(
-          options.whole ? Number.POSITIVE_INFINITY : fault.trigger.window.endOccurrence,
+          options.whole || fault.trigger.kind !== "seeded_probability"
+            ? Number.POSITIVE_INFINITY
+            : fault.trigger.window.endOccurrence,
         ),
         matches: (op) => op.dependency === fault.dependency && matches(op),
       });

@@ -1,7 +1,7 @@
 import type { InjectedFault, OperationIdentity } from "../../events/operation.js";
 import { compileTarget } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
-import { createTriggerState } from "../../triggers/index.js";
+import { clockStartedNow, createTriggerState, type TriggerClock } from "../../triggers/index.js";
 import { mcpDisconnect } from "./disconnect.js";
 import { mcpError } from "./error.js";
 import { mcpLatency } from "./latency.js";
@@ -33,9 +33,9 @@ export interface ArmedMcpFault extends InjectedFault {
 }
 
 /** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */
-export function armMcpFault(fault: McpFault): ArmedMcpFault {
+export function armMcpFault(fault: McpFault, clock: TriggerClock = clockStartedNow()): ArmedMcpFault {
   const executor = MCP_FAULT_EXECUTORS[fault.type] as McpFaultExecutor<McpFaultType>;
-  const trigger = createTriggerState(fault.trigger);
+  const trigger = createTriggerState(fault.trigger, clock);
   return {
     id: fault.id,
     type: fault.type,

@@ -8,7 +8,7 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
-import { triggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
+import { triggerSchemaV2, type WrittenNumberAt } from "../trigger-schema.js";
 import {
   type DependencyV2,
   FAULT_TYPES_V2,
@@ -71,7 +71,11 @@ const OWN_KEYS = {
     jitter_seed: integer(NON_NEGATIVE, 0n).optional(),
   },
   http_error: { status_code: integer("an integer from 400 to 599", 400n, 599n) },
-  http_rate_limit: { retry_after_seconds: integer(NON_NEGATIVE, 0n) },
+  http_rate_limit: {
+    retry_after_seconds: z.union([integer(NON_NEGATIVE, 0n), z.literal("auto")], {
+      error: expecting('an integer of at least 0 or "auto"'),
+    }),
+  },
   http_malformed_json: {},
   http_disconnect: {},
   http_llm_error: {
@@ -127,6 +131,11 @@ export interface FaultIssue {
   readonly message: string;
   readonly code: "custom" | "unrecognized_keys";
   readonly keys?: string[];
+}
+
+/** Whether a trigger as written is a quota (`retry_after_seconds: auto` needs one). */
+function hasQuota(trigger: unknown): boolean {
+  return typeof trigger === "object" && trigger !== null && "quota" in trigger;
 }
 
 function ownKeysOf(type: FaultTypeV2) {
@@ -263,7 +272,7 @@ export function validateFaults(
         id: matching(FAULT_ID, "an id matching ^[a-z0-9][a-z0-9_-]{0,63}$").optional(),
         dependency: z.string().optional(),
         target: mcp ? mcpTarget : httpTarget,
-        trigger: triggerSchema(writtenNumberAt, probabilityPath),
+        trigger: triggerSchemaV2(writtenNumberAt, probabilityPath),
         expect: z
           .enum(["recover", "handle", "give_up"], { error: expecting('"recover", "handle" or "give_up"') })
           .optional(),
@@ -295,6 +304,9 @@ export function validateFaults(
       if (target !== null && typeof target === "object" && target.method !== "tools/call") {
         at(["target", "method"], 'expected "tools/call" (mcp_tool_error answers tool calls only)');
       }
+    }
+    if (faultType === "http_rate_limit" && raw.retry_after_seconds === "auto" && !hasQuota(raw.trigger)) {
+      at(["retry_after_seconds"], 'expected an integer of at least 0 ("auto" needs a quota trigger)');
     }
     const id = typeof raw.id === "string" && FAULT_ID.test(raw.id) ? raw.id : `f${index + 1}`;
     const earlier = seenIds.get(id);
