@@ -2,6 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
+import { clockStartedNow, type TriggerClock } from "../triggers/index.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
@@ -20,6 +21,8 @@ export interface ProxyOptions {
   readonly dependency?: string;
   /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
   readonly ignoreJsonFields?: readonly string[];
+  /** What outages and quotas read; absent: a clock of its own, the workload counted as started with the proxy. */
+  readonly triggerClock?: TriggerClock;
 }
 
 export interface RunningProxy {
@@ -45,7 +48,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
   const holds = new HeldOperations();
-  const faults = configured.length === 0 ? [] : (await import("./pipeline-server.js")).armFaults(configured);
+  const faults =
+    configured.length === 0
+      ? []
+      : (await import("./pipeline-server.js")).armFaults(
+          configured,
+          options.triggerClock ?? clockStartedNow(),
+        );
   const identity = identityRule(options.ignoreJsonFields ?? []);
   const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity });
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.

@@ -27,6 +27,7 @@ export async function startMcpProxy(
       dependency: dependency.name,
       faults: faultsOf(context.scenario, dependency.name),
       sink: context.sink,
+      triggerClock: context.triggerClock,
     });
   } catch (error) {
     throw setupFailure(error, dependency.name);
@@ -51,6 +52,7 @@ export async function startStdioHosts(
         dependency,
         faults: faultsOf(context.scenario, dependency.name),
         sink: context.sink,
+        triggerClock: context.triggerClock,
         runDir: context.runDir,
         runId: context.runId,
         interrupt: context.interrupt,

@@ -15,6 +15,7 @@ import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
+import { recorderTriggerClock } from "./trigger-clock.js";
 
 export interface ExperimentOptions {
   /** Where the run folder is created (with parents); relative paths resolve against the process cwd. */
@@ -96,6 +97,7 @@ export async function runExperiment(
     runId,
     runDir,
     sink: recorder,
+    triggerClock: recorderTriggerClock(recorder),
     interrupt: AbortSignal.any([interrupt, abort.signal]),
     abortRun: abort,
     forceStop: options.forceStop ?? new AbortController().signal,

@@ -105,6 +105,7 @@ function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): Prox
     upstreamBaseUrl: entry.baseUrl,
     faults,
     sink,
+    triggerClock: context.triggerClock,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
   };

@@ -29,6 +29,8 @@ export interface ArmedMcpFault extends InjectedFault {
   matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
+  /** A token quota only (else null); MCP answers carry no usage, so it is never called. */
+  readonly countTokens: ((tokens: number) => void) | null;
   execute(context: McpFaultContext): void;
 }
 
@@ -42,6 +44,7 @@ export function armMcpFault(fault: McpFault, clock: TriggerClock = clockStartedN
     parameters: executor.parameters(fault),
     matches: compileTarget(fault.target),
     decide: () => trigger.decide(),
+    countTokens: trigger.countTokens,
     execute: (context) => executor.execute(fault, context),
   };
 }
