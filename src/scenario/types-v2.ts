@@ -3,6 +3,7 @@
  * `loadScenario` for `schema_version: 2`, consumed by the runtime, the proxies, the MCP shim and
  * the schema-2 analyzer.
  */
+import type { AuthExpiredProvider, MisbehaveKind, MisbehaveProvider } from "./model-faults.js";
 import type { CommandSpec, DependencyStart, Trigger } from "./types.js";
 
 /** The five schema-1 HTTP faults, which keep their keys and bytes in schema 2. */
@@ -20,7 +21,9 @@ export type LlmHttpFaultType =
   | "http_stream_reset"
   | "http_stream_stall"
   | "http_stream_error_event"
-  | "http_response_lost";
+  | "http_response_lost"
+  | "llm_misbehave"
+  | "http_auth_expired";
 
 /** JSON-RPC level faults (docs/mcp.md). */
 export type McpFaultType =
@@ -28,7 +31,10 @@ export type McpFaultType =
   | "mcp_tool_error"
   | "mcp_latency"
   | "mcp_no_response"
-  | "mcp_disconnect";
+  | "mcp_disconnect"
+  | "mcp_malformed"
+  | "mcp_oversized"
+  | "mcp_tools_changed";
 
 export type HttpFaultTypeV2 = ClassicHttpFaultType | LlmHttpFaultType;
 export type FaultTypeV2 = HttpFaultTypeV2 | McpFaultType;
@@ -45,6 +51,8 @@ export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
   "http_stream_stall",
   "http_stream_error_event",
   "http_response_lost",
+  "llm_misbehave",
+  "http_auth_expired",
 ];
 
 export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
@@ -53,6 +61,9 @@ export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
   "mcp_latency",
   "mcp_no_response",
   "mcp_disconnect",
+  "mcp_malformed",
+  "mcp_oversized",
+  "mcp_tools_changed",
 ];
 
 export const FAULT_TYPES_V2: readonly FaultTypeV2[] = [...HTTP_FAULT_TYPES_V2, ...MCP_FAULT_TYPES];
@@ -158,6 +169,17 @@ export type StreamErrorEventFault = FaultBaseV2 &
 export interface ResponseLostFault extends FaultBaseV2 {
   readonly type: "http_response_lost";
 }
+/** Rewrites the upstream model's answer (docs/faults.md, "llm_misbehave"). */
+export interface LlmMisbehaveFault extends FaultBaseV2 {
+  readonly type: "llm_misbehave";
+  readonly provider: MisbehaveProvider;
+  readonly kind: MisbehaveKind;
+}
+/** A 401 saying the bearer token expired (docs/faults.md, "http_auth_expired"). */
+export interface AuthExpiredFault extends FaultBaseV2 {
+  readonly type: "http_auth_expired";
+  readonly provider: AuthExpiredProvider;
+}
 export interface McpErrorFault extends FaultBaseV2 {
   readonly type: "mcp_error";
   /** Default -32603. */
@@ -176,6 +198,23 @@ export interface McpNoResponseFault extends FaultBaseV2 {
 export interface McpDisconnectFault extends FaultBaseV2 {
   readonly type: "mcp_disconnect";
 }
+export type McpMalformedShape = "not_json" | "wrong_id" | "missing_result";
+export interface McpMalformedFault extends FaultBaseV2 {
+  readonly type: "mcp_malformed";
+  readonly shape: McpMalformedShape;
+}
+export interface McpOversizedFault extends FaultBaseV2 {
+  readonly type: "mcp_oversized";
+  /** The size of the padded answer in bytes (default 8 MiB). */
+  readonly sizeBytes: number;
+}
+export interface McpToolsChangedFault extends FaultBaseV2 {
+  readonly type: "mcp_tools_changed";
+  /** Tool names `tools/list` omits from then on (calls to them: -32602). */
+  readonly remove: readonly string[];
+  /** The property the targeted tool's `inputSchema` gains as required, or null. */
+  readonly require: string | null;
+}
 
 export type FaultV2 =
   | LatencyFaultV2
@@ -189,11 +228,16 @@ export type FaultV2 =
   | StreamStallFault
   | StreamErrorEventFault
   | ResponseLostFault
+  | LlmMisbehaveFault
+  | AuthExpiredFault
   | McpErrorFault
   | McpToolErrorFault
   | McpLatencyFault
   | McpNoResponseFault
-  | McpDisconnectFault;
+  | McpDisconnectFault
+  | McpMalformedFault
+  | McpOversizedFault
+  | McpToolsChangedFault;
 
 export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
 export type CheckMode = "off" | "report" | "enforce";

@@ -17,11 +17,15 @@ import {
   sendSynthetic,
 } from "../../proxy/responses.js";
 import { upstreamRequestHeaders } from "../../support/http-headers.js";
+import { paddedAnswer } from "../faults/padded-answer.js";
+import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
+import { changedRelay } from "./changed-answers.js";
 import { httpMcpContext } from "./context.js";
 import { delayedRelay, mcpRelay } from "./relay.js";
+import { sessionToolsRelay } from "./session-tools-relay.js";
 
 export interface McpHandlerParts {
   /** The dependency's operations (recorded). */
@@ -53,6 +57,8 @@ export function createMcpRequestHandler(
   const { ledger, untracked, holds, waits, upstream, faults } = parts;
   /** Open operations by session header and id, for `notifications/cancelled`. */
   const byId = new Map<string, Operation>();
+  /** Each session's tools as `mcp_tools_changed` left them, by session header. */
+  const toolsBySession = new Map<string, SessionTools>();
 
   const send = (exchange: Exchange, relay: ResponseRelay): void => {
     upstream.send(
@@ -108,10 +114,27 @@ export function createMcpRequestHandler(
       if (byId.get(key) === operation) byId.delete(key);
       operation.fail("connection_closed", null);
     });
+    const session = sessionOf(request);
     const forward: Forwarder = (forwarded, wrap) => {
       if (forwarded.operation.finished) return;
-      const relay = mcpRelay(forwarded, message.idKey);
-      send(forwarded, wrap === undefined ? relay : wrap(relay));
+      const relay = sessionToolsRelay(forwarded, message, toolsBySession.get(session));
+      if (relay !== null) send(forwarded, wrap === undefined ? relay : wrap(relay));
+    };
+    const forwardChanged = {
+      padded: (sizeBytes: number): void => {
+        const answer = (text: string) => paddedAnswer(text, sizeBytes);
+        send(
+          exchange,
+          changedRelay(exchange, message.idKey, { before: [], answer, failure: "injected_oversized" }),
+        );
+      },
+      toolsChanged: (change: Parameters<SessionTools["apply"]>[0]): void => {
+        const tools = toolsBySession.get(session) ?? new SessionTools();
+        toolsBySession.set(session, tools);
+        tools.apply(change);
+        const relay = sessionToolsRelay(exchange, message, tools, [LIST_CHANGED_NOTIFICATION]);
+        if (relay !== null) send(exchange, relay);
+      },
     };
     try {
       const chosen = selectFault(operation, faults, (fingerprint) => {
@@ -126,7 +149,15 @@ export function createMcpRequestHandler(
       } else {
         const delayed = (ms: number, released: () => void): void =>
           send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
-        chosen.fault.execute(httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed));
+        const context = httpMcpContext(
+          exchange,
+          chosen.fault.type,
+          message.rawId,
+          waits,
+          delayed,
+          forwardChanged,
+        );
+        chosen.fault.execute(context);
       }
     } catch {
       failInternally(exchange);

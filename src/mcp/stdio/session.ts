@@ -33,6 +33,8 @@ interface OpenRequest {
   /** Set by `mcp_latency`: how long the answer is held after it arrives. */
   delayMs: number | null;
   timer: NodeJS.Timeout | undefined;
+  /** Set by `mcp_oversized`: a result answer is handed over padded, as an injected failure. */
+  padded?: boolean;
 }
 
 /** A shim that does not join within this time is disconnected. */
@@ -250,6 +252,15 @@ export class HostSession {
         this.#parts.waits.add(operation, () => operation.fail("client_timeout_inferred", null));
         this.#decide(key, { action: "forward", delayed: true });
       },
+      padAnswer: (sizeBytes) => {
+        request.padded = true;
+        this.#decide(key, { action: "forward", delayed: false, padTo: sizeBytes });
+      },
+      changeTools: (remove, require) => {
+        const { method, path } = operation.identity;
+        const toolsChange = { remove, require, tool: method === "tools/call" ? path : null };
+        this.#decide(key, { action: "forward", delayed: false, toolsChange });
+      },
     };
   }
 
@@ -273,7 +284,11 @@ export class HostSession {
       request.timer = undefined;
       this.#open.delete(key);
       this.#parts.waits.remove(request.operation);
-      recordOutcome(request.operation, outcome);
+      if (request.padded === true && outcome.kind !== "rpc_error") {
+        request.operation.fail("injected_oversized", null);
+      } else {
+        recordOutcome(request.operation, outcome);
+      }
       this.#reply({ type: "ack", key });
     };
     if (request.delayMs === null) handOver();

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { BODY_LIMIT, STDIO_MESSAGE_LIMIT } from "../../support/body-limit.js";
 import {
   describe,
   expecting,
@@ -8,6 +9,7 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
+import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "../model-faults.js";
 import { triggerSchemaV2, type WrittenNumberAt } from "../trigger-schema.js";
 import {
   type DependencyV2,
@@ -93,6 +95,15 @@ const OWN_KEYS = {
     format: z.enum(["openai", "anthropic"], { error: expecting('"openai" or "anthropic"') }),
   },
   http_response_lost: {},
+  llm_misbehave: {
+    provider: z.enum(MISBEHAVE_PROVIDERS, { error: expecting(quotedList(MISBEHAVE_PROVIDERS)) }),
+    kind: z.enum(MISBEHAVE_KINDS, { error: expecting(quotedList(MISBEHAVE_KINDS)) }),
+  },
+  http_auth_expired: {
+    provider: z
+      .enum(AUTH_EXPIRED_PROVIDERS, { error: expecting(quotedList(AUTH_EXPIRED_PROVIDERS)) })
+      .optional(),
+  },
   mcp_error: {
     code: integer("an integer", -BigInt(Number.MAX_SAFE_INTEGER)).optional(),
   },
@@ -100,7 +111,26 @@ const OWN_KEYS = {
   mcp_latency: { latency_ms: positiveInteger },
   mcp_no_response: {},
   mcp_disconnect: {},
+  mcp_malformed: {
+    shape: z.enum(["not_json", "wrong_id", "missing_result"], {
+      error: expecting('"not_json", "wrong_id" or "missing_result"'),
+    }),
+  },
+  mcp_oversized: {
+    size_bytes: integer(
+      `an integer from 1 to ${STDIO_MESSAGE_LIMIT} (64 MiB)`,
+      1n,
+      BigInt(STDIO_MESSAGE_LIMIT),
+    ).optional(),
+  },
+  mcp_tools_changed: {
+    remove: z.array(nonEmptyString("a tool name"), { error: expecting("a list of tool names") }).optional(),
+    require: nonEmptyString("a property name").optional(),
+  },
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
+
+/** `mcp_oversized`'s default `size_bytes`: 8 MiB. */
+const DEFAULT_OVERSIZED_BYTES = 8 * 1024 * 1024;
 
 const STREAM_TYPES = new Set<string>([
   "http_stream_truncate",
@@ -123,6 +153,46 @@ function fitProblem(type: string, dependency: DependencyV2): string | null {
     return `expected an mcp_* fault type for the mcp_stdio dependency "${dependency.name}", got ${type}`;
   }
   return null;
+}
+
+/**
+ * The checks of `mcp_oversized` and `mcp_tools_changed` that depend on the dependency and the
+ * target (docs/mcp.md): over HTTP the padded answer must fit the proxy's body limit; `require`
+ * needs a targeted request that names a tool.
+ */
+function mcpSessionFaultProblems(
+  type: FaultTypeV2,
+  raw: Record<string, unknown>,
+  dependency: DependencyV2,
+): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const size = raw.size_bytes;
+  if (
+    type === "mcp_oversized" &&
+    dependency.type === "http" &&
+    typeof size === "bigint" &&
+    size > BODY_LIMIT
+  ) {
+    problems.push({
+      path: ["size_bytes"],
+      message: `expected at most ${BODY_LIMIT} (the proxy's 10 MiB body limit) for the http dependency "${dependency.name}", got ${size}`,
+    });
+  }
+  const target = raw.target as Record<string, unknown> | undefined;
+  if (
+    type === "mcp_tools_changed" &&
+    raw.require !== undefined &&
+    target !== null &&
+    typeof target === "object"
+  ) {
+    if (target.method !== "tools/call") {
+      problems.push({
+        path: ["target", "method"],
+        message: 'expected "tools/call" (require adds a property to the targeted tool\'s inputSchema)',
+      });
+    }
+  }
+  return problems;
 }
 
 /** One issue, positioned relative to the faults list. */
@@ -186,6 +256,16 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return { ...cut, format: raw.format };
       case "mcp_error":
         return { code: raw.code ?? -32603 };
+      case "llm_misbehave":
+        return { provider: raw.provider, kind: raw.kind };
+      case "http_auth_expired":
+        return { provider: raw.provider ?? "generic" };
+      case "mcp_malformed":
+        return { shape: raw.shape };
+      case "mcp_oversized":
+        return { sizeBytes: raw.size_bytes ?? DEFAULT_OVERSIZED_BYTES };
+      case "mcp_tools_changed":
+        return { remove: raw.remove ?? [], require: raw.require ?? null };
       default:
         return {};
     }
@@ -307,6 +387,10 @@ export function validateFaults(
     }
     if (faultType === "http_rate_limit" && raw.retry_after_seconds === "auto" && !hasQuota(raw.trigger)) {
       at(["retry_after_seconds"], 'expected an integer of at least 0 ("auto" needs a quota trigger)');
+    }
+    if (mcp && dependency !== undefined) {
+      for (const problem of mcpSessionFaultProblems(faultType, raw, dependency))
+        at(problem.path, problem.message);
     }
     const id = typeof raw.id === "string" && FAULT_ID.test(raw.id) ? raw.id : `f${index + 1}`;
     const earlier = seenIds.get(id);
