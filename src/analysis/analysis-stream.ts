@@ -207,6 +207,12 @@ export class AnalysisStream {
         return this.#failed({ index, elapsedMs, payload });
       case "OPERATION_SUCCEEDED":
         return this.#succeeded({ index, elapsedMs, payload });
+      case "TOKENS_COUNTED":
+        this.countedTokens.set(
+          payload.fault_id,
+          (this.countedTokens.get(payload.fault_id) ?? 0) + payload.tokens,
+        );
+        return true;
       default:
         return true;
     }

@@ -12,10 +12,10 @@ export interface Selection<T> {
   /** The first fault that selected the operation, recorded as injected; null when none did. */
   readonly chosen: T | null;
   /** The token quotas that let the operation through: each counts the tokens of its answer. */
-  readonly tokenCounters: readonly ((tokens: number) => void)[];
+  readonly tokenQuotas: readonly SelectableFault[];
 }
 
-const NONE: readonly ((tokens: number) => void)[] = [];
+const NONE: readonly SelectableFault[] = [];
 
 /**
  * The one decision of docs/triggers.md ("Counting"), in one tick: every fault whose target
@@ -30,12 +30,12 @@ export function selectAmong<T>(
 ): Selection<T> {
   let chosen: T | null = null;
   const outvoted: SelectableFault[] = [];
-  let tokenCounters = NONE;
+  let tokenQuotas = NONE;
   for (const candidate of candidates) {
     const fault = faultOf(candidate);
     if (!fault.matches(operation.identity)) continue;
     if (!fault.decide()) {
-      if (fault.countTokens !== null) tokenCounters = [...tokenCounters, fault.countTokens];
+      if (fault.countTokens !== null) tokenQuotas = [...tokenQuotas, fault];
       continue;
     }
     if (chosen === null) chosen = candidate;
@@ -43,5 +43,5 @@ export function selectAmong<T>(
   }
   if (chosen !== null) operation.injected(faultOf(chosen));
   for (const fault of outvoted) operation.notApplied(fault.id, "another_fault_acted");
-  return { chosen, tokenCounters };
+  return { chosen, tokenQuotas };
 }

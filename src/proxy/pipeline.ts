@@ -70,10 +70,13 @@ export function createRequestHandler(
     operation.observe();
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
-    const { chosen, tokenCounters: counters } = selectAmong(operation, faults, (fault) => fault);
-    if (counters.length > 0) {
+    const { chosen, tokenQuotas } = selectAmong(operation, faults, (fault) => fault);
+    if (tokenQuotas.length > 0) {
       tokenCounters.set(exchange, (tokens) => {
-        for (const count of counters) count(tokens);
+        for (const quota of tokenQuotas) {
+          quota.countTokens?.(tokens);
+          operation.tokensCounted(quota.id, tokens);
+        }
       });
     }
     return chosen;
