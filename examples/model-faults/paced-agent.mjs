@@ -41,6 +41,8 @@ try {
     if (keepAskingMs > 0) await sleep(250);
   }
 } catch (error) {
-  process.stderr.write(`paced-agent: failed: ${error?.constructor?.name ?? "Error"} (${error?.status ?? error?.statusCode ?? "no status"})\n`);
+  process.stderr.write(
+    `paced-agent: failed: ${error?.constructor?.name ?? "Error"} (${error?.status ?? error?.statusCode ?? "no status"})\n`,
+  );
   process.exitCode = 1;
 }
