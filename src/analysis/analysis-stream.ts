@@ -20,16 +20,15 @@ import type {
   OperationObservedPayloadV2,
   RetryObservedPayloadV2,
 } from "../events/types-v2.js";
-import { compileTarget } from "../scenario/target.js";
 import type { CheckName } from "../scenario/types-v2.js";
 import { findChecks, type PlacedFinding } from "./check-findings.js";
-import { CountedWindow } from "./counted-window.js";
+import { type CountingWindow, countingWindows } from "./counted-window.js";
 import { observedKey } from "./fault-diagnostics.js";
 import { FifoRows } from "./fifo-rows.js";
 import { IdSet } from "./id-set.js";
 import { KeptLabels } from "./kept-labels.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
-import type { AnalysisPlan, PlannedFault } from "./plan.js";
+import type { AnalysisPlan } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
 
 const OVERSIZED: FailureKindV2 = "request_body_too_large";
@@ -56,12 +55,6 @@ export interface FaultSelections {
   notApplied: number;
 }
 
-export interface ProbabilityWindow {
-  readonly fault: PlannedFault;
-  readonly window: CountedWindow;
-  readonly matches: (op: OperationObservedPayloadV2) => boolean;
-}
-
 /** A check that is not `off`, with its definition. */
 export interface ActiveCheck {
   readonly name: CheckName;
@@ -83,7 +76,7 @@ export class AnalysisStream {
   readonly notApplied: FaultNotAppliedPayload[] = [];
   /** Operations injected twice, at their second injection. */
   readonly injectedTwice: Operation[] = [];
-  readonly windows: ProbabilityWindow[] = [];
+  readonly windows: readonly CountingWindow[];
   /** Tokens counted for each token quota, by fault id (TOKENS_COUNTED). */
   readonly countedTokens = new Map<string, number>();
   readonly baseUrls = new Map<string, string>();
@@ -117,20 +110,7 @@ export class AnalysisStream {
         : [{ name, definition: CHECKS[name] as unknown as CheckDefinition<CheckName> }],
     );
     for (const fault of plan.faults) this.observedKeys.set(fault.dependency, new Map());
-    for (const fault of plan.faults) {
-      if (fault.trigger.kind === "occurrence_schedule") continue;
-      const matches = compileTarget(fault.target);
-      // Outages and quotas keep every counted id: their evidence names ordinals anywhere in the run.
-      this.windows.push({
-        fault,
-        window: new CountedWindow(
-          options.whole || fault.trigger.kind !== "seeded_probability"
-            ? Number.POSITIVE_INFINITY
-            : fault.trigger.window.endOccurrence,
-        ),
-        matches: (op) => op.dependency === fault.dependency && matches(op),
-      });
-    }
+    this.windows = countingWindows(plan.faults, options.whole);
   }
 
   /** Takes the next event in sequence order; false once a bounded stream cannot judge the log. */

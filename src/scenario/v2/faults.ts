@@ -9,6 +9,7 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
+import { retryAfterAutoProblem, retryAfterSecondsOrAuto } from "../lasting-trigger-schema.js";
 import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "../model-faults.js";
 import { triggerSchemaV2, type WrittenNumberAt } from "../trigger-schema.js";
 import {
@@ -73,11 +74,7 @@ const OWN_KEYS = {
     jitter_seed: integer(NON_NEGATIVE, 0n).optional(),
   },
   http_error: { status_code: integer("an integer from 400 to 599", 400n, 599n) },
-  http_rate_limit: {
-    retry_after_seconds: z.union([integer(NON_NEGATIVE, 0n), z.literal("auto")], {
-      error: expecting('an integer of at least 0 or "auto"'),
-    }),
-  },
+  http_rate_limit: { retry_after_seconds: retryAfterSecondsOrAuto },
   http_malformed_json: {},
   http_disconnect: {},
   http_llm_error: {
@@ -201,11 +198,6 @@ export interface FaultIssue {
   readonly message: string;
   readonly code: "custom" | "unrecognized_keys";
   readonly keys?: string[];
-}
-
-/** Whether a trigger as written is a quota (`retry_after_seconds: auto` needs one). */
-function hasQuota(trigger: unknown): boolean {
-  return typeof trigger === "object" && trigger !== null && "quota" in trigger;
 }
 
 function ownKeysOf(type: FaultTypeV2) {
@@ -385,9 +377,8 @@ export function validateFaults(
         at(["target", "method"], 'expected "tools/call" (mcp_tool_error answers tool calls only)');
       }
     }
-    if (faultType === "http_rate_limit" && raw.retry_after_seconds === "auto" && !hasQuota(raw.trigger)) {
-      at(["retry_after_seconds"], 'expected an integer of at least 0 ("auto" needs a quota trigger)');
-    }
+    const autoProblem = retryAfterAutoProblem(faultType, raw);
+    if (autoProblem !== null) at(["retry_after_seconds"], autoProblem);
     if (mcp && dependency !== undefined) {
       for (const problem of mcpSessionFaultProblems(faultType, raw, dependency))
         at(problem.path, problem.message);
