@@ -1,5 +1,5 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
-import type { EventSinkV2 } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent, EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { TriggerClock } from "../triggers/index.js";
@@ -23,6 +23,11 @@ export interface StepContext {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** Stops the run from inside (a dependency died, an artifact could not be written). */
   readonly abortRun?: RunAbort;
+  /** The recorded events as they are recorded, and the recorder's clock (enforced `fail_fast`). */
+  readonly recorded?: {
+    onEvent(listener: (event: AnyAgentChaosEvent) => void): void;
+    elapsedMs(): number;
+  };
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

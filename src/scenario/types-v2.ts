@@ -239,7 +239,7 @@ export type FaultV2 =
   | McpOversizedFault
   | McpToolsChangedFault;
 
-export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
+export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes" | "fail_fast" | "cancellation";
 export type CheckMode = "off" | "report" | "enforce";
 
 /** Which dependencies a check looks at: `null` for every one. */
@@ -260,6 +260,10 @@ export interface ChecksConfig {
     /** Path globs (`*` matches within and across segments); null: every path but model calls. */
     readonly paths: readonly string[] | null;
   };
+  /** Off unless listed (docs/checks.md); every dependency. */
+  readonly fail_fast: { readonly mode: CheckMode; readonly maxMs: number };
+  /** Off unless listed; MCP operations only. */
+  readonly cancellation: { readonly mode: CheckMode };
 }
 
 export interface WorkloadV2 extends CommandSpec {

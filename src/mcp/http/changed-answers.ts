@@ -4,6 +4,7 @@ import type { Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStream } from "../../support/http-headers.js";
+import type { Cancellations } from "../cancellations.js";
 import { findResponse } from "../json-rpc.js";
 import { mcpRelay } from "./relay.js";
 import { SseDataReader } from "./sse-data.js";
@@ -67,8 +68,13 @@ export function sendMessages(exchange: Exchange, messages: readonly string[], fa
  * (or, when the agent accepts none, a JSON array) when messages go before it. The evidence is
  * recorded by the MCP relay it feeds, or as `change.failure` just before.
  */
-export function changedRelay(exchange: Exchange, idKey: string, change: AnswerChange): ResponseRelay {
-  const inner: ResponseRelay = mcpRelay(exchange, idKey);
+export function changedRelay(
+  exchange: Exchange,
+  idKey: string,
+  change: AnswerChange,
+  cancellations: Cancellations,
+): ResponseRelay {
+  const inner: ResponseRelay = mcpRelay(exchange, idKey, cancellations);
   let mode: "pass" | "stream" | "buffer" = "pass";
   let reader: SseDataReader | null = null;
   let chunks: Buffer[] = [];

@@ -17,6 +17,7 @@ import {
   sendSynthetic,
 } from "../../proxy/responses.js";
 import { upstreamRequestHeaders } from "../../support/http-headers.js";
+import type { Cancellations } from "../cancellations.js";
 import { paddedAnswer } from "../faults/padded-answer.js";
 import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
@@ -36,6 +37,7 @@ export interface McpHandlerParts {
   readonly waits: LatencyWaits;
   readonly upstream: Upstream;
   readonly faults: readonly ArmedMcpLayerFault[];
+  readonly cancellations: Cancellations;
   countMalformed(): void;
 }
 
@@ -117,7 +119,7 @@ export function createMcpRequestHandler(
     const session = sessionOf(request);
     const forward: Forwarder = (forwarded, wrap) => {
       if (forwarded.operation.finished) return;
-      const relay = sessionToolsRelay(forwarded, message, toolsBySession.get(session));
+      const relay = sessionToolsRelay(forwarded, message, toolsBySession.get(session), parts.cancellations);
       if (relay !== null) send(forwarded, wrap === undefined ? relay : wrap(relay));
     };
     const forwardChanged = {
@@ -125,14 +127,21 @@ export function createMcpRequestHandler(
         const answer = (text: string) => paddedAnswer(text, sizeBytes);
         send(
           exchange,
-          changedRelay(exchange, message.idKey, { before: [], answer, failure: "injected_oversized" }),
+          changedRelay(
+            exchange,
+            message.idKey,
+            { before: [], answer, failure: "injected_oversized" },
+            parts.cancellations,
+          ),
         );
       },
       toolsChanged: (change: Parameters<SessionTools["apply"]>[0]): void => {
         const tools = toolsBySession.get(session) ?? new SessionTools();
         toolsBySession.set(session, tools);
         tools.apply(change);
-        const relay = sessionToolsRelay(exchange, message, tools, [LIST_CHANGED_NOTIFICATION]);
+        const relay = sessionToolsRelay(exchange, message, tools, parts.cancellations, [
+          LIST_CHANGED_NOTIFICATION,
+        ]);
         if (relay !== null) send(exchange, relay);
       },
     };
@@ -148,7 +157,10 @@ export function createMcpRequestHandler(
         if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
       } else {
         const delayed = (ms: number, released: () => void): void =>
-          send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
+          send(
+            exchange,
+            delayedRelay(mcpRelay(exchange, message.idKey, parts.cancellations), ms, response, released),
+          );
         const context = httpMcpContext(
           exchange,
           chosen.fault.type,
@@ -186,7 +198,8 @@ export function createMcpRequestHandler(
     }
     if (message?.kind === "malformed") parts.countMalformed();
     const cancelled = message === null ? null : cancelledIdKey(message);
-    if (cancelled !== null) byId.get(`${sessionOf(request)}\0${cancelled}`)?.fail("client_cancelled", null);
+    const named = cancelled === null ? undefined : byId.get(`${sessionOf(request)}\0${cancelled}`);
+    if (named !== undefined) parts.cancellations.cancel(named, null);
     relayUntracked(request, response, body, at);
   };
 

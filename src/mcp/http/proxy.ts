@@ -8,6 +8,7 @@ import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
+import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
@@ -22,6 +23,8 @@ export interface McpHttpProxyOptions {
   readonly sink: PayloadSink;
   /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
   readonly triggerClock?: TriggerClock;
+  /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
+  readonly recordsCancellations?: boolean;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -63,6 +66,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     waits,
     upstream,
     faults,
+    cancellations: new Cancellations(ledger, options.recordsCancellations === true),
     countMalformed: () => {
       malformed++;
     },

@@ -1,5 +1,6 @@
 import type { ResponseRelay } from "../../faults/types.js";
 import type { Exchange } from "../../proxy/exchange.js";
+import type { Cancellations } from "../cancellations.js";
 import { REMOVED_TOOL_CODE, removedToolAnswer, type SessionTools } from "../faults/session-tools.js";
 import { recordOutcome } from "../outcome.js";
 import { changedRelay, sendMessages } from "./changed-answers.js";
@@ -21,6 +22,7 @@ export function sessionToolsRelay(
   exchange: Exchange,
   request: RequestIds,
   tools: SessionTools | undefined,
+  cancellations: Cancellations,
   before: readonly string[] = [],
 ): ResponseRelay | null {
   const { method, path } = exchange.operation.identity;
@@ -30,10 +32,15 @@ export function sessionToolsRelay(
     return null;
   }
   const rewrites = tools?.rewrites(method) === true;
-  if (!rewrites && before.length === 0) return mcpRelay(exchange, request.idKey);
-  return changedRelay(exchange, request.idKey, {
-    before,
-    answer: (text) => (rewrites ? (tools as SessionTools).rewriteList(text) : null),
-    failure: null,
-  });
+  if (!rewrites && before.length === 0) return mcpRelay(exchange, request.idKey, cancellations);
+  return changedRelay(
+    exchange,
+    request.idKey,
+    {
+      before,
+      answer: (text) => (rewrites ? (tools as SessionTools).rewriteList(text) : null),
+      failure: null,
+    },
+    cancellations,
+  );
 }

@@ -27,6 +27,10 @@ interface ForwardedRequest {
   delayed: boolean;
   /** `mcp_oversized`: the answer's result is padded to this many bytes. */
   padTo: number | null;
+  /** The agent sent `notifications/cancelled` for it: its answer is never relayed. */
+  cancelled: boolean;
+  /** `mcp_no_response`: never sent to the server, so no answer will come. */
+  withheld: boolean;
 }
 
 export interface RelayEnds {
@@ -68,6 +72,8 @@ export class ShimRelay {
   readonly #tools = new SessionTools();
   readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
+  /** Cancelled requests whose answer may still come (answers are looked at only while there are some). */
+  #cancelledOpen = 0;
   /** The evidence of a line forwarded before it was read, sent once the server has the line. */
   #pendingEvidence: (() => void) | null = null;
   #agentOutClosed = false;
@@ -112,8 +118,8 @@ export class ShimRelay {
     const entry = this.#awaitingDecision.get(key);
     if (entry === undefined) return;
     this.#awaitingDecision.delete(key);
+    const request = this.#requests.get(key);
     if (decision.action === "forward") {
-      const request = this.#requests.get(key);
       if (request !== undefined) {
         request.delayed = decision.delayed;
         request.padTo = decision.padTo ?? null;
@@ -130,8 +136,10 @@ export class ShimRelay {
       }
       return;
     }
-    this.#forget(key);
     this.#toServer.release(entry, null);
+    // A withheld request stays known by its id: the agent may still cancel it.
+    if (decision.action === "withhold" && request !== undefined) request.withheld = true;
+    else this.#forget(key);
     if (decision.action === "answer") this.#toAgent.push(Buffer.from(`${decision.message}\n`, "utf8"), true);
     else if (decision.action === "disconnect") this.onDisconnect();
   }
@@ -224,14 +232,23 @@ export class ShimRelay {
     if (message.kind !== "request") {
       const cancelled = cancelledIdKey(message);
       const key = cancelled === null ? undefined : this.#keyById.get(cancelled);
-      if (key !== undefined) send(channel, { type: "cancelled", key });
+      if (key !== undefined) this.#cancel(key);
       if (!forwarded) this.#toServer.push(line, true);
       return;
     }
     const key = ++this.#nextKey;
     const { method, params, rawId } = message;
     const path = targetName(method, params);
-    this.#requests.set(key, { idKey: message.idKey, rawId, method, path, delayed: false, padTo: null });
+    this.#requests.set(key, {
+      idKey: message.idKey,
+      rawId,
+      method,
+      path,
+      delayed: false,
+      padTo: null,
+      cancelled: false,
+      withheld: false,
+    });
     this.#keyById.set(message.idKey, key);
     const decide = !forwarded && this.#targeted({ method, path });
     // A call to a tool `mcp_tools_changed` removed never reaches the server.
@@ -244,8 +261,21 @@ export class ShimRelay {
     else if (removed) this.#answerRemoved(key);
   }
 
+  /** The agent cancelled request `key`: the run records it; an answer held for it is dropped. */
+  #cancel(key: number): void {
+    const request = this.#requests.get(key);
+    if (request !== undefined && !request.cancelled) {
+      request.cancelled = true;
+      this.#cancelledOpen++;
+    }
+    this.#held.delete(key);
+    send(this.#ends.channel, { type: "cancelled", key });
+    if (request?.withheld === true) this.#forget(key);
+  }
+
   #fromServer(line: Buffer): void {
     this.settle();
+    if (this.#dropAnswerToCancelled(line)) return;
     const rest = this.#handOverEarly(line);
     const message = classifyMessage(lineText(line));
     const { channel } = this.#ends;
@@ -291,6 +321,24 @@ export class ShimRelay {
     this.#fromServer(Buffer.from(`${removedToolAnswer(request.rawId, request.path)}\n`, "utf8"));
   }
 
+  /**
+   * The server's answer to a request the agent cancelled: its evidence goes to the run (the
+   * operation has ended already, so nothing more is recorded), the line goes nowhere.
+   */
+  #dropAnswerToCancelled(line: Buffer): boolean {
+    if (this.#cancelledOpen === 0) return false;
+    const message = classifyMessage(lineText(line));
+    if (message.kind !== "response") return false;
+    const key = this.#keyById.get(message.idKey);
+    const request = key === undefined ? undefined : this.#requests.get(key);
+    if (key === undefined || request === undefined || !request.cancelled) return false;
+    this.#forget(key);
+    const { outcome } = message;
+    const code = outcome.kind === "rpc_error" ? outcome.code : null;
+    send(this.#ends.channel, { type: "response", key, kind: outcome.kind, code });
+    return true;
+  }
+
   /** A request too large to relay: never forwarded; recorded, and answered with an error once it is. */
   #refusedFromAgent(refused: RefusedMessage): void {
     this.settle();
@@ -318,6 +366,7 @@ export class ShimRelay {
   #forget(key: number): void {
     const request = this.#requests.get(key);
     if (request === undefined) return;
+    if (request.cancelled) this.#cancelledOpen--;
     this.#requests.delete(key);
     if (this.#keyById.get(request.idKey) === key) this.#keyById.delete(request.idKey);
   }

@@ -8,6 +8,7 @@ import { ProxyError } from "../../proxy/errors.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
+import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
@@ -27,6 +28,8 @@ export interface McpStdioHostOptions {
   readonly triggerClock?: TriggerClock;
   /** The `agentchaos` executable script the shim runs from (default: this package's built CLI). */
   readonly cliPath?: string;
+  /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
+  readonly recordsCancellations?: boolean;
 }
 
 export interface McpStdioHost {
@@ -64,6 +67,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
   const secret = randomBytes(32).toString("hex");
   const ledger = new OperationLedger(sink, dependency.name);
   const waits = new LatencyWaits();
+  const cancellations = new Cancellations(ledger, options.recordsCancellations === true);
   const sessions = new Set<HostSession>();
   let sessionCount = 0;
   let malformed = 0;
@@ -83,6 +87,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       ledger,
       faults,
       waits,
+      cancellations,
       targets: options.faults.map((fault) => fault.target).filter((target) => target.kind === "mcp"),
       accepting: () => accepting,
       nextSession: () => ++sessionCount,
