@@ -8,8 +8,15 @@ import type { TriggerClock } from "../triggers/index.js";
  */
 export function recorderTriggerClock(recorder: Recorder): TriggerClock {
   let startedAt: number | null = null;
+  // The selection step runs right after its OPERATION_OBSERVED is recorded, in the same tick.
+  let observedAt = 0;
   recorder.onEvent((event) => {
-    if (event.type === "WORKLOAD_STARTED" && startedAt === null) startedAt = event.elapsed_ms;
+    if (event.type === "OPERATION_OBSERVED") observedAt = event.elapsed_ms;
+    else if (event.type === "WORKLOAD_STARTED" && startedAt === null) startedAt = event.elapsed_ms;
   });
-  return { now: () => recorder.elapsedMs(), workloadStartedAt: () => startedAt };
+  return {
+    now: () => recorder.elapsedMs(),
+    observedAt: () => observedAt,
+    workloadStartedAt: () => startedAt,
+  };
 }

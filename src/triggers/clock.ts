@@ -8,5 +8,6 @@ import type { TriggerClock } from "./types.js";
  */
 export function clockStartedNow(): TriggerClock {
   const origin = performance.now();
-  return { now: () => Math.floor(performance.now() - origin), workloadStartedAt: () => 0 };
+  const now = () => Math.floor(performance.now() - origin);
+  return { now, observedAt: now, workloadStartedAt: () => 0 };
 }

@@ -12,7 +12,7 @@ export function createOutageState(trigger: OutageTrigger, clock: TriggerClock): 
     decide() {
       const startedAt = clock.workloadStartedAt();
       if (startedAt === null) return false;
-      const elapsed = clock.now() - startedAt;
+      const elapsed = clock.observedAt() - startedAt;
       return elapsed >= trigger.startMs && elapsed < end;
     },
     countTokens: null,

@@ -12,7 +12,7 @@ export function createQuotaState(trigger: QuotaTrigger, clock: TriggerClock): Tr
   let lastDecisionAt = 0;
   return {
     decide() {
-      const now = clock.now();
+      const now = clock.observedAt();
       lastDecisionAt = now;
       window.evict(now);
       if (window.sum >= trigger.limit) return true;

@@ -26,6 +26,11 @@ export interface TriggerState {
  */
 export interface TriggerClock {
   now(): number;
+  /**
+   * The time of the observation being decided: the `elapsed_ms` recorded on its
+   * `OPERATION_OBSERVED`, so that a decision and the log agree to the millisecond.
+   */
+  observedAt(): number;
   /** null until the workload started. */
   workloadStartedAt(): number | null;
 }

@@ -34,7 +34,7 @@ async function proxied(fault: FaultV2, clock: TriggerClock) {
 
 describe("outages and quotas on MCP operations", () => {
   it("lets exactly the quota of concurrent tool calls through and fails the rest", async () => {
-    const frozen: TriggerClock = { now: () => 0, workloadStartedAt: () => 0 };
+    const frozen: TriggerClock = { now: () => 0, observedAt: () => 0, workloadStartedAt: () => 0 };
     const { proxy, log } = await proxied(
       rpcError({ kind: "quota", unit: "requests", limit: 3, perMs: 60_000 }),
       frozen,
@@ -55,7 +55,7 @@ describe("outages and quotas on MCP operations", () => {
 
   it("fails the tool calls observed inside the outage only", async () => {
     let now = 0;
-    const clock: TriggerClock = { now: () => now, workloadStartedAt: () => 0 };
+    const clock: TriggerClock = { now: () => now, observedAt: () => now, workloadStartedAt: () => 0 };
     const { proxy, log } = await proxied(rpcError({ kind: "outage", startMs: 100, durationMs: 50 }), clock);
     const client = await connectHttpClient(proxy.url);
     const outcomes: string[] = [];

@@ -7,7 +7,7 @@ import { createTriggerState, type TriggerClock } from "../../src/triggers/index.
 function manualClock(startedAt: number | null = 0) {
   let now = 0;
   let started = startedAt;
-  const clock: TriggerClock = { now: () => now, workloadStartedAt: () => started };
+  const clock: TriggerClock = { now: () => now, observedAt: () => now, workloadStartedAt: () => started };
   return {
     clock,
     at(ms: number) {

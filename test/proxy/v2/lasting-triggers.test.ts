@@ -39,7 +39,7 @@ function injectedOrdinals(sink: MemorySinkV2, faultId: string): number[] {
     .map((event) => observed.indexOf(event.operation_id) + 1);
 }
 
-const frozen: TriggerClock = { now: () => 0, workloadStartedAt: () => 0 };
+const frozen: TriggerClock = { now: () => 0, observedAt: () => 0, workloadStartedAt: () => 0 };
 
 function allOk(count: number, path = "/v1/x"): (url: string) => Promise<number[]> {
   return async (url) =>
@@ -74,7 +74,7 @@ describe("quotas and outages through a real proxy", () => {
     const sink = new MemorySinkV2();
     // Each decision reads the clock once: request k is observed at k - 1 ms.
     let tick = -1;
-    const clock: TriggerClock = { now: () => ++tick, workloadStartedAt: () => 0 };
+    const clock: TriggerClock = { now: () => tick, observedAt: () => ++tick, workloadStartedAt: () => 0 };
     const proxy = await proxyWith(
       upstream.url,
       [rateLimit("down", { kind: "outage", startMs: 50, durationMs: 100 })],
@@ -89,7 +89,7 @@ describe("quotas and outages through a real proxy", () => {
   it("selects nothing before the workload started", async () => {
     const upstream = await startUpstream();
     const sink = new MemorySinkV2();
-    const clock: TriggerClock = { now: () => 10, workloadStartedAt: () => null };
+    const clock: TriggerClock = { now: () => 10, observedAt: () => 10, workloadStartedAt: () => null };
     const proxy = await proxyWith(
       upstream.url,
       [rateLimit("down", { kind: "outage", startMs: 0, durationMs: 1000 })],
