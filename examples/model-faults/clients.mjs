@@ -21,11 +21,12 @@ export function readSetup(name) {
 /**
  * One model call: `{ text }` or `{ call: { name, args } }`, where `args` is what the client
  * handed over (a string of JSON for OpenAI, the input for Anthropic, null when the AI SDK
- * rejected it). An SDK error is thrown as is.
+ * rejected it). An SDK error is thrown as is; `maxRetries` is handed to the client (its own
+ * retries with backoff, honouring `Retry-After`).
  */
-export async function ask({ sdk, url }, apiKey, question, toolResult = null) {
+export async function ask({ sdk, url }, apiKey, question, toolResult = null, maxRetries = 0) {
   if (sdk === "openai") {
-    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey, maxRetries });
     const messages = [{ role: "user", content: question }];
     if (toolResult !== null) {
       messages.push({ role: "assistant", tool_calls: [toolResult.call] });
@@ -39,7 +40,7 @@ export async function ask({ sdk, url }, apiKey, question, toolResult = null) {
     return { call: { name: call.function.name, args: call.function.arguments, raw: call } };
   }
   if (sdk === "anthropic") {
-    const client = new Anthropic({ baseURL: url, apiKey, maxRetries: 0 });
+    const client = new Anthropic({ baseURL: url, apiKey, maxRetries });
     const messages = [{ role: "user", content: question }];
     if (toolResult !== null) {
       messages.push({ role: "assistant", content: [toolResult.call] });
@@ -61,7 +62,7 @@ export async function ask({ sdk, url }, apiKey, question, toolResult = null) {
     prompt: question,
     tools,
     stopWhen: stepCountIs(1),
-    maxRetries: 0,
+    maxRetries,
   });
   const call = result.content.find((part) => part.type === "tool-call");
   if (call === undefined) return { text: result.text };

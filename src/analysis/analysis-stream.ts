@@ -20,17 +20,16 @@ import type {
   OperationObservedPayloadV2,
   RetryObservedPayloadV2,
 } from "../events/types-v2.js";
-import { compileTarget } from "../scenario/target.js";
 import type { CheckName } from "../scenario/types-v2.js";
 import { findChecks, type PlacedFinding } from "./check-findings.js";
-import { CountedWindow } from "./counted-window.js";
+import { type CountingWindow, countingWindows } from "./counted-window.js";
 import { observedKey } from "./fault-diagnostics.js";
 import { FifoRows } from "./fifo-rows.js";
 import { IdSet } from "./id-set.js";
 import { KeptLabels } from "./kept-labels.js";
 import { LifecycleFacts } from "./lifecycle-facts.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
-import type { AnalysisPlan, PlannedFault } from "./plan.js";
+import type { AnalysisPlan } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
 import { TruthRecords } from "./truth.js";
 
@@ -58,12 +57,6 @@ export interface FaultSelections {
   notApplied: number;
 }
 
-export interface ProbabilityWindow {
-  readonly fault: PlannedFault;
-  readonly window: CountedWindow;
-  readonly matches: (op: OperationObservedPayloadV2) => boolean;
-}
-
 export class AnalysisStream {
   readonly plan: AnalysisPlan;
   /** Every operation is held to the end (else closed ones are forgotten). */
@@ -79,7 +72,9 @@ export class AnalysisStream {
   readonly notApplied: FaultNotAppliedPayload[] = [];
   /** Operations injected twice, at their second injection. */
   readonly injectedTwice: Operation[] = [];
-  readonly windows: ProbabilityWindow[] = [];
+  readonly windows: readonly CountingWindow[];
+  /** Tokens counted for each token quota, by fault id (TOKENS_COUNTED). */
+  readonly countedTokens = new Map<string, number>();
   readonly baseUrls = new Map<string, string>();
   readonly checks: readonly ActiveCheck[];
   /** Lost writes (a check's `lostWrite`), by dependency and fingerprint. */
@@ -114,17 +109,7 @@ export class AnalysisStream {
         : [{ name, definition: CHECKS[name] as unknown as CheckDefinition<CheckName> }],
     );
     for (const fault of plan.faults) this.observedKeys.set(fault.dependency, new Map());
-    for (const fault of plan.faults) {
-      if (fault.trigger.kind !== "seeded_probability") continue;
-      const matches = compileTarget(fault.target);
-      this.windows.push({
-        fault,
-        window: new CountedWindow(
-          options.whole ? Number.POSITIVE_INFINITY : fault.trigger.window.endOccurrence,
-        ),
-        matches: (op) => op.dependency === fault.dependency && matches(op),
-      });
-    }
+    this.windows = countingWindows(plan.faults, options.whole);
   }
 
   /** Takes the next event in sequence order; false once a bounded stream cannot judge the log. */
@@ -202,6 +187,12 @@ export class AnalysisStream {
         return this.#failed({ index, elapsedMs, payload });
       case "OPERATION_SUCCEEDED":
         return this.#succeeded({ index, elapsedMs, payload });
+      case "TOKENS_COUNTED":
+        this.countedTokens.set(
+          payload.fault_id,
+          (this.countedTokens.get(payload.fault_id) ?? 0) + payload.tokens,
+        );
+        return true;
       default:
         return this.truth.take(payload, (id) => this.operations.get(id)?.label ?? null);
     }

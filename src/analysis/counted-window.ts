@@ -1,3 +1,7 @@
+import type { OperationObservedPayloadV2 } from "../events/types-v2.js";
+import { compileTarget } from "../scenario/target.js";
+import type { PlannedFault } from "./plan.js";
+
 /**
  * The operations a probability trigger counted (docs/evidence.md, "Trigger evidence"), kept
  * while reading: how many there are and the ids at the first ordinals — the first `keep` of them
@@ -44,4 +48,34 @@ export class CountedWindow {
   get ids(): readonly string[] {
     return this.#ids;
   }
+}
+
+/** A fault whose trigger counts operations for its evidence: a probability window, an outage or a quota. */
+export interface CountingWindow {
+  readonly fault: PlannedFault;
+  readonly window: CountedWindow;
+  readonly matches: (op: OperationObservedPayloadV2) => boolean;
+}
+
+/**
+ * The counting windows of a plan's faults, in scenario order. A bounded probability window keeps
+ * the ids up to its end; outages and quotas keep every counted id (their evidence names ordinals
+ * anywhere in the run), as does the whole form.
+ */
+export function countingWindows(faults: readonly PlannedFault[], whole: boolean): CountingWindow[] {
+  return faults.flatMap((fault) => {
+    if (fault.trigger.kind === "occurrence_schedule") return [];
+    const matches = compileTarget(fault.target);
+    const keep =
+      whole || fault.trigger.kind !== "seeded_probability"
+        ? Number.POSITIVE_INFINITY
+        : fault.trigger.window.endOccurrence;
+    return [
+      {
+        fault,
+        window: new CountedWindow(keep),
+        matches: (op: OperationObservedPayloadV2) => op.dependency === fault.dependency && matches(op),
+      },
+    ];
+  });
 }

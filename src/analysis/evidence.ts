@@ -16,7 +16,7 @@ import { describeObserved } from "./fault-diagnostics.js";
 import { lifecycleFindings } from "./lifecycle-facts.js";
 import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
-import { probabilityEvidence, scheduleEvidence } from "./trigger-evidence.js";
+import { outageEvidence, probabilityEvidence, quotaEvidence, scheduleEvidence } from "./trigger-evidence.js";
 import type { TruthEvidence } from "./truth.js";
 import type { DependencyEvidence, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
 
@@ -112,6 +112,9 @@ function triggerEvidence(
   const { window } = stream.windows.find(
     (entry) => entry.fault === fault,
   ) as AnalysisStream["windows"][number];
+  if (fault.trigger.kind === "outage") return outageEvidence(fault.trigger, window.ids, selections);
+  if (fault.trigger.kind === "quota")
+    return quotaEvidence(fault.trigger, window.total, selections, stream.countedTokens.get(fault.id) ?? 0);
   return probabilityEvidence(fault.trigger, window.total, window.ids, selections);
 }
 

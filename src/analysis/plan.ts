@@ -4,14 +4,13 @@
  * expected exit code. A schema-2 scenario is one as it is; a schema-1 scenario is converted
  * where it is read (schema-1.ts).
  */
-import type { Trigger } from "../scenario/types.js";
-import type { ChecksConfig, Expectation, RecoveryMode, TargetV2 } from "../scenario/types-v2.js";
+import type { ChecksConfig, Expectation, RecoveryMode, TargetV2, TriggerV2 } from "../scenario/types-v2.js";
 
 export interface PlannedFault {
   readonly id: string;
   readonly dependency: string;
   readonly target: TargetV2;
-  readonly trigger: Trigger;
+  readonly trigger: TriggerV2;
   readonly expect: Expectation;
 }
 

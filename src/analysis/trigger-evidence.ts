@@ -1,7 +1,8 @@
 /** Trigger evidence (docs/evidence.md, "Trigger evidence"). */
 import type { OccurrenceScheduleTrigger, SeededProbabilityTrigger } from "../scenario/types.js";
+import type { OutageTrigger, QuotaTrigger } from "../scenario/types-v2.js";
 import { selectedOccurrences } from "../triggers/probability-selector.js";
-import type { ProbabilityEvidence, ScheduleEvidence } from "./types.js";
+import type { OutageEvidence, ProbabilityEvidence, QuotaEvidence, ScheduleEvidence } from "./types.js";
 
 /**
  * Occurrence-schedule evidence from the number of selections: the first
@@ -57,5 +58,58 @@ export function probabilityEvidence(
     completed: evaluated === windowSize,
     consistent:
       injectedIds.length === expectedIds.length && injectedIds.every((id, i) => id === expectedIds[i]),
+  };
+}
+
+/** The ordinal (1-based) of each counted operation id, its first count winning. */
+function ordinals(counted: readonly string[]): Map<string, number> {
+  const ordinalOf = new Map<string, number>();
+  counted.forEach((id, index) => {
+    if (!ordinalOf.has(id)) ordinalOf.set(id, index + 1);
+  });
+  return ordinalOf;
+}
+
+/**
+ * Outage evidence: how many operations it selected and the first and last of their ordinals
+ * among the operations it counted (its targeted operations, in observation order).
+ */
+export function outageEvidence(
+  trigger: OutageTrigger,
+  counted: readonly string[],
+  selections: readonly string[],
+): OutageEvidence {
+  const ordinalOf = ordinals(counted);
+  const selected = selections.flatMap((id) => {
+    const ordinal = ordinalOf.get(id);
+    return ordinal === undefined ? [] : [ordinal];
+  });
+  return {
+    kind: "outage",
+    startMs: trigger.startMs,
+    durationMs: trigger.durationMs,
+    selected: selections.length,
+    firstSelectedOrdinal: selected.length === 0 ? null : Math.min(...selected),
+    lastSelectedOrdinal: selected.length === 0 ? null : Math.max(...selected),
+  };
+}
+
+/**
+ * Quota evidence: a request quota counted every targeted operation it let through (counted
+ * minus selected); a token quota the tokens recorded for it.
+ */
+export function quotaEvidence(
+  trigger: QuotaTrigger,
+  countedOperations: number,
+  selections: readonly string[],
+  countedTokens: number,
+): QuotaEvidence {
+  return {
+    kind: "quota",
+    unit: trigger.unit,
+    limit: trigger.limit,
+    perMs: trigger.perMs,
+    counted: trigger.unit === "requests" ? Math.max(0, countedOperations - selections.length) : countedTokens,
+    selected: selections.length,
   };
 }

@@ -56,7 +56,27 @@ export interface ProbabilityEvidence {
   readonly consistent: boolean;
 }
 
-export type TriggerEvidence = ScheduleEvidence | ProbabilityEvidence;
+/** An outage's evidence: its selections and the first and last selected ordinals among the operations it counted. */
+export interface OutageEvidence {
+  readonly kind: "outage";
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly selected: number;
+  readonly firstSelectedOrdinal: number | null;
+  readonly lastSelectedOrdinal: number | null;
+}
+
+/** A quota's evidence: what it counted (requests let through, or tokens of their answers) and its selections. */
+export interface QuotaEvidence {
+  readonly kind: "quota";
+  readonly unit: "requests" | "tokens";
+  readonly limit: number;
+  readonly perMs: number;
+  readonly counted: number;
+  readonly selected: number;
+}
+
+export type TriggerEvidence = ScheduleEvidence | ProbabilityEvidence | OutageEvidence | QuotaEvidence;
 
 /** The schema-1 shape of an analysis. */
 export interface Schema1Analysis {

@@ -74,4 +74,5 @@ export const PAYLOAD_FIELDS_ADDITIONS = {
   VERIFY_COMPLETED: { exit_code: integerOrNull, timed_out: boolean, duration_ms: nonNegativeInteger },
   CANARY_SEEN: { fault_id: string, sink: string, operation_id: stringOrNull },
   MCP_CANCELLED: { dependency: string, session: positiveIntegerOrNull, operation_id: string },
+  TOKENS_COUNTED: { fault_id: string, operation_id: string, tokens: nonNegativeInteger },
 } as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;

@@ -36,11 +36,20 @@ export interface McpCancelledPayload {
   operation_id: string;
 }
 
+/** A token quota counted the usage of the answer to an operation it let through (docs/triggers.md). */
+export interface TokensCountedPayload {
+  kind: "TOKENS_COUNTED";
+  fault_id: string;
+  operation_id: string;
+  tokens: number;
+}
+
 export type AdditionEventPayload =
   | ReplayStartedPayload
   | VerifyCompletedPayload
   | CanarySeenPayload
-  | McpCancelledPayload;
+  | McpCancelledPayload
+  | TokensCountedPayload;
 
 export type AdditionEventType = AdditionEventPayload["kind"];
 

@@ -272,6 +272,12 @@ export class Operation {
     this.#ledger.emit({ kind: "FAULT_NOT_APPLIED", operation_id: this.id, fault_id: faultId, reason });
   }
 
+  /** Events schema 3: a token quota counted `tokens` from this operation's answer (docs/triggers.md). */
+  tokensCounted(faultId: string, tokens: number): void {
+    if (this.#ledger.dependency === null) return;
+    this.#ledger.emit({ kind: "TOKENS_COUNTED", fault_id: faultId, operation_id: this.id, tokens });
+  }
+
   /** Runs `note` once, right before this operation's terminal event is recorded (whoever records it). */
   beforeTerminal(note: () => void): void {
     if (!this.#finished) this.#beforeTerminal.push(note);

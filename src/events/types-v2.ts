@@ -185,6 +185,7 @@ export const EVENT_COMPONENT_V2 = {
   VERIFY_COMPLETED: "workload",
   CANARY_SEEN: "proxy",
   MCP_CANCELLED: "proxy",
+  TOKENS_COUNTED: "proxy",
 } as const satisfies Record<EventTypeV2, Component>;
 
 /** One line of a schema-2 events.jsonl, envelope keys in documented order. */

@@ -6,8 +6,7 @@
 import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
 import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
-import type { Trigger } from "../scenario/types.js";
-import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
+import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2, TriggerV2 } from "../scenario/types-v2.js";
 
 type Data = Record<string, unknown>;
 
@@ -59,7 +58,10 @@ function probability(millionths: number): number {
   return Number((millionths / 1_000_000).toFixed(6));
 }
 
-function triggerData(trigger: Trigger): Data {
+function triggerData(trigger: TriggerV2): Data {
+  if (trigger.kind === "outage")
+    return { outage: { start_ms: trigger.startMs, duration_ms: trigger.durationMs } };
+  if (trigger.kind === "quota") return { quota: { [trigger.unit]: trigger.limit, per_ms: trigger.perMs } };
   if (trigger.kind === "occurrence_schedule") {
     const [only, ...rest] = trigger.occurrences;
     return rest.length === 0 && only !== undefined

@@ -1,4 +1,4 @@
-import type { Script, ScriptAnswer } from "./script-schema.js";
+import type { Script, ScriptAnswer, ScriptRule } from "./script-schema.js";
 import type { Turn } from "./turn.js";
 
 /** A tool call of an answer: `arguments` is the JSON text, `input` the same value parsed. */
@@ -25,13 +25,15 @@ export function echoAnswer(turn: Turn): ScriptAnswer {
   return { text: `Echo: ${turn.userText}` };
 }
 
-/** The answer of the first rule whose every condition holds; null when no rule matches. */
-export function scriptedAnswer(script: Script, turn: Turn): ScriptAnswer | null {
+/** The first rule whose every condition holds for request `number`; null when no rule matches. */
+export function matchingRule(script: Script, turn: Turn, number: number): ScriptRule | null {
   for (const rule of script) {
     const when = rule.when ?? {};
     if (when.user_contains !== undefined && !turn.userText.includes(when.user_contains)) continue;
+    if (when.user_matches !== undefined && !when.user_matches.test(turn.userText)) continue;
     if (when.tool_result !== undefined && when.tool_result !== turn.toolResult) continue;
-    return rule.answer;
+    if (when.call !== undefined && !when.call.includes(number)) continue;
+    return rule;
   }
   return null;
 }

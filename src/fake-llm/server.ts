@@ -1,10 +1,14 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import { anthropicMessages } from "./anthropic-messages.js";
 import type { LlmApi } from "./api.js";
+import { embeddings } from "./embeddings.js";
+import { errorAnswer } from "./error-answer.js";
+import { modelList } from "./models.js";
 import { openAiChat } from "./openai-chat.js";
 import { openAiResponses } from "./openai-responses.js";
-import { buildReply, echoAnswer, scriptedAnswer } from "./reply.js";
-import type { Script } from "./script-schema.js";
+import { buildReply, echoAnswer, matchingRule } from "./reply.js";
+import type { Script, ScriptAnswer } from "./script-schema.js";
 import { writeEventStream } from "./sse.js";
 import { isObject } from "./turn.js";
 
@@ -85,13 +89,19 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
     const turn = api.readTurn(request);
     if (typeof turn === "string") return sendJson(res, 400, api.error("invalid_request_error", turn));
     const number = ++requests;
-    const answer = config.script === null ? echoAnswer(turn) : scriptedAnswer(config.script, turn);
-    if (answer === null) {
+    const rule =
+      config.script === null ? { answer: echoAnswer(turn) } : matchingRule(config.script, turn, number);
+    if (rule === null) {
       config.log?.(`fake-llm: request ${number} (POST ${requestPath(req)}) matched no script rule`);
       const message = `no rule of the fake-llm script matches request ${number}`;
       return sendJson(res, 400, api.error("invalid_request_error", message));
     }
-    const reply = buildReply(turn, answer, number);
+    if (rule.latency_ms !== undefined && rule.latency_ms > 0) await delay(rule.latency_ms);
+    if (rule.error !== undefined) {
+      const error = errorAnswer(rule.error);
+      return sendJson(res, error.status, api.error(error.type, error.message), error.headers);
+    }
+    const reply = buildReply(turn, rule.answer as ScriptAnswer, number);
     if (turn.stream) return writeEventStream(res, api.stream(reply, request), config.tokenDelayMs);
     return sendJson(res, 200, api.complete(reply));
   }
@@ -110,7 +120,36 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
         },
       );
     }
-    const api = APIS[routeOf(path)];
+    const route = routeOf(path);
+    if (route === "/models" || route.startsWith("/models/")) {
+      req.resume();
+      if (req.method !== "GET") return sendJson(res, 405, notAllowed("GET"), { Allow: "GET" });
+      const list = modelList(route, req.headers["anthropic-version"] !== undefined);
+      return list === null
+        ? sendJson(res, 404, { error: { message: "model not found", type: "not_found_error" } })
+        : sendJson(res, 200, list);
+    }
+    if (route === "/embeddings") {
+      if (req.method !== "POST") {
+        req.resume();
+        return sendJson(res, 405, notAllowed("POST"), { Allow: "POST" });
+      }
+      const body = await readBody(req);
+      if (body === null) {
+        return sendJson(res, 413, {
+          error: { message: "request body exceeds 10 MiB", type: "invalid_request_error" },
+        });
+      }
+      const request = parseObject(body);
+      const answer = request === null ? "request body must be a JSON object" : embeddings(request);
+      if (typeof answer === "string") {
+        return sendJson(res, 400, {
+          error: { message: answer, type: "invalid_request_error", param: null, code: null },
+        });
+      }
+      return sendJson(res, 200, answer);
+    }
+    const api = APIS[route];
     if (api === undefined) {
       req.resume();
       return sendJson(res, 404, { error: { message: "not found", type: "not_found_error" } });
@@ -130,6 +169,10 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
       else res.destroy();
     });
   });
+}
+
+function notAllowed(method: string): unknown {
+  return { error: { message: `method not allowed; use ${method}`, type: "invalid_request_error" } };
 }
 
 function requestPath(req: IncomingMessage): string {

@@ -2,7 +2,7 @@ import type { InjectedFault, InjectionDetails, OperationIdentity } from "../even
 import { compileTarget } from "../scenario/target.js";
 import type { Fault } from "../scenario/types.js";
 import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
-import { createTriggerState } from "../triggers/index.js";
+import { clockStartedNow, createTriggerState, type TriggerClock } from "../triggers/index.js";
 import { authExpired } from "./auth-expired.js";
 import { disconnect } from "./disconnect.js";
 import { httpCorrupt } from "./http-corrupt.js";
@@ -46,6 +46,8 @@ export interface ArmedFault extends InjectedFault {
   matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
+  /** A token quota only (else null): counts the tokens of a request it let through. */
+  readonly countTokens: ((tokens: number) => void) | null;
   execute(context: FaultContext): void | Promise<void>;
   /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
   readonly deferredInjection?: InjectionDetails;
@@ -59,9 +61,9 @@ type HttpFault = ArmableHttpFault;
  * Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). A
  * schema-1 fault has no id: it is recorded without one.
  */
-export function armFault(fault: HttpFault): ArmedFault {
+export function armFault(fault: HttpFault, clock: TriggerClock = clockStartedNow()): ArmedFault {
   const executor = FAULT_EXECUTORS[fault.type] as FaultExecutor<HttpFault>;
-  const trigger = createTriggerState(fault.trigger);
+  const trigger = createTriggerState(fault.trigger, clock);
   const target = "kind" in fault.target ? fault.target : { kind: "http" as const, ...fault.target };
   const matches = compileTarget(target);
   const id = "id" in fault ? fault.id : "";
@@ -69,7 +71,7 @@ export function armFault(fault: HttpFault): ArmedFault {
   const draw =
     fault.type === "http_latency" && "jitterMs" in fault && fault.jitterMs !== null
       ? jitterDraws(fault.jitterSeed ?? 0, id, fault.latencyMs, fault.jitterMs)
-      : null;
+      : (autoRetryAfter(fault, trigger.secondsUntilRoom) ?? null);
   let parameters: Readonly<Record<string, number>> = executor.parameters(fault);
   return {
     id,
@@ -78,6 +80,7 @@ export function armFault(fault: HttpFault): ArmedFault {
       return parameters;
     },
     matches,
+    countTokens: trigger.countTokens,
     decide: () => {
       const selected = trigger.decide();
       if (selected && draw !== null) parameters = draw();
@@ -88,6 +91,16 @@ export function armFault(fault: HttpFault): ArmedFault {
       ? { deferredInjection: { pointer: fault.pointer, canaryType: null } }
       : {}),
   };
+}
+
+/** `retry_after_seconds: auto` under a quota: each selection sends the seconds until the window has room. */
+function autoRetryAfter(
+  fault: HttpFault,
+  secondsUntilRoom: (() => number) | null,
+): (() => Readonly<Record<string, number>>) | undefined {
+  if (fault.type !== "http_rate_limit" || fault.retryAfterSeconds !== "auto" || secondsUntilRoom === null)
+    return undefined;
+  return () => ({ retry_after_seconds: secondsUntilRoom() });
 }
 
 /** Whether the HTTP proxy has an executor for this schema-2 fault. */

@@ -1,5 +1,6 @@
 import type { Operation } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
+import { selectAmong } from "../faults/selection.js";
 import type { ArmedMcpFault } from "./faults/registry.js";
 
 /** A fault that may act on an MCP operation: at the JSON-RPC layer, or (HTTP only) on its exchange. */
@@ -46,16 +47,6 @@ export function selectFault(
   operation.observe();
   supersede(operation.fingerprint);
   operation.linkRetry();
-  let chosen: ArmedMcpLayerFault | null = null;
-  const outvoted: ArmedMcpLayerFault[] = [];
-  for (const armed of faults) {
-    if (!armed.fault.matches(operation.identity) || !armed.fault.decide()) continue;
-    if (chosen === null) chosen = armed;
-    else outvoted.push(armed);
-  }
-  const deferred = chosen?.fault.deferredInjection;
-  if (chosen !== null && deferred !== undefined) operation.injectedLater(chosen.fault, deferred);
-  else if (chosen !== null) operation.injected(chosen.fault);
-  for (const armed of outvoted) operation.notApplied(armed.fault.id, "another_fault_acted");
-  return chosen;
+  // MCP answers carry no model usage: a token quota here never counts anything.
+  return selectAmong(operation, faults, (armed) => armed.fault).chosen;
 }

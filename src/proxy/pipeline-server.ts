@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { type ArmableHttpFault, type ArmedFault, armFault } from "../faults/registry.js";
+import type { TriggerClock } from "../triggers/index.js";
 import { refuseAfterTurns } from "./connection-turns.js";
 import { createRequestHandler, type PipelineParts } from "./pipeline.js";
 import { HEAD_TOO_LARGE, MALFORMED_REQUEST } from "./responses.js";
@@ -45,6 +46,6 @@ function refuseUnreadable(error: Error & { code?: string }, socket: Socket): voi
 }
 
 /** Binds each configured fault to a fresh trigger state, in scenario order. */
-export function armFaults(configured: readonly ArmableHttpFault[]): ArmedFault[] {
-  return configured.map((fault) => armFault(fault));
+export function armFaults(configured: readonly ArmableHttpFault[], clock: TriggerClock): ArmedFault[] {
+  return configured.map((fault) => armFault(fault, clock));
 }

@@ -4,6 +4,7 @@ import type { OperationLedger } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import { faultCanary } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
+import { selectAmong } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
 import { upstreamRequestHeaders } from "../support/http-headers.js";
 import { type RequestBody, readBody } from "./body.js";
@@ -22,6 +23,7 @@ import {
   REQUEST_TOO_LARGE,
   sendSynthetic,
 } from "./responses.js";
+import { tapUsage } from "./usage-tap.js";
 
 export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRelay) => ResponseRelay) => void;
 
@@ -47,10 +49,15 @@ export function createRequestHandler(
   const { ledger, holds, upstream, faults, identity } = parts;
   const canaries = parts.canaries ?? null;
 
+  /** The token quotas that let an exchange through, counting the usage of its answer. */
+  const tokenCounters = new WeakMap<Exchange, (tokens: number) => void>();
+
   const forward: Forwarder = (exchange, wrap) => {
     if (exchange.operation.finished) return;
     // A fault that wraps the relay decides itself whether it acts on the response.
     const relay = defaultRelay(exchange, wrap === undefined && exchange.operation.wasInjected);
+    const wrapped = wrap === undefined ? relay : wrap(relay);
+    const countTokens = tokenCounters.get(exchange);
     upstream.send(
       {
         method: exchange.request.method as string,
@@ -58,7 +65,7 @@ export function createRequestHandler(
         headers: upstreamRequestHeaders(exchange.request.rawHeaders),
         body: exchange.body,
       },
-      wrap === undefined ? relay : wrap(relay),
+      countTokens === undefined ? wrapped : tapUsage(wrapped, countTokens),
     );
   };
 
@@ -68,18 +75,15 @@ export function createRequestHandler(
     operation.observe();
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
-    // Every fault whose target matches counts the occurrence; the first selected one acts and
-    // any later selection is recorded as not applied (docs/scenario.md, Faults).
-    let chosen: ArmedFault | null = null;
-    const outvoted: ArmedFault[] = [];
-    for (const fault of faults) {
-      if (!fault.matches(operation.identity) || !fault.decide()) continue;
-      if (chosen === null) chosen = fault;
-      else outvoted.push(fault);
+    const { chosen, tokenQuotas } = selectAmong(operation, faults, (fault) => fault);
+    if (tokenQuotas.length > 0) {
+      tokenCounters.set(exchange, (tokens) => {
+        for (const quota of tokenQuotas) {
+          quota.countTokens?.(tokens);
+          operation.tokensCounted(quota.id, tokens);
+        }
+      });
     }
-    if (chosen?.deferredInjection !== undefined) operation.injectedLater(chosen, chosen.deferredInjection);
-    else if (chosen !== null) operation.injected(chosen);
-    for (const fault of outvoted) operation.notApplied(fault.id, "another_fault_acted");
     return chosen;
   };
 

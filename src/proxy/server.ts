@@ -3,6 +3,7 @@ import type { AddressInfo, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
+import { clockStartedNow, type TriggerClock } from "../triggers/index.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
 import { HeldOperations } from "./holds.js";
@@ -23,6 +24,8 @@ export interface ProxyOptions {
   readonly ignoreJsonFields?: readonly string[];
   /** The run's canaries: corruption faults write theirs, requests to a sink are scanned. */
   readonly canaries?: CanaryBook | null;
+  /** What outages and quotas read; absent: a clock of its own, the workload counted as started with the proxy. */
+  readonly triggerClock?: TriggerClock;
 }
 
 export interface RunningProxy {
@@ -48,7 +51,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
   const holds = new HeldOperations();
-  const faults = configured.length === 0 ? [] : (await import("./pipeline-server.js")).armFaults(configured);
+  const faults =
+    configured.length === 0
+      ? []
+      : (await import("./pipeline-server.js")).armFaults(
+          configured,
+          options.triggerClock ?? clockStartedNow(),
+        );
   const identity = identityRule(options.ignoreJsonFields ?? []);
   const canaries = options.canaries ?? null;
   const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity, canaries });

@@ -7,7 +7,7 @@ import type { Finding } from "../checks/types.js";
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import { invalidAt } from "./errors.js";
 import { REASON_CODES_V4 } from "./rules/reasons.js";
-import { readHead, readTiming, readTrigger, TIMING_KEYS } from "./shape-common.js";
+import { readHead, readTiming, TIMING_KEYS } from "./shape-common.js";
 import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
 import type {
   ReportArtifactsV4,
@@ -20,6 +20,7 @@ import type {
   ReportTargetV4,
   ReportV4,
 } from "./types-v4.js";
+import { readFaultTrigger } from "./v4/read-fault-trigger.js";
 import { readTruth, truthKeysIn } from "./v4/truth.js";
 
 const TOP_LEVEL_KEYS = [
@@ -140,7 +141,7 @@ function fault(item: StrictObject): ReportFaultV4 {
     parameters: parameters(item),
     injected: item.integer("injected"),
     not_applied: item.integer("not_applied"),
-    trigger: readTrigger(item),
+    trigger: readFaultTrigger(item),
     recovery: { required: recovery.integer("required"), successful: recovery.integer("successful") },
   };
 }

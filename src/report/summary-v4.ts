@@ -8,6 +8,7 @@ import { terminalSafe } from "../support/terminal-text.js";
 import type { LogExcerpt } from "./failure-excerpts.js";
 import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
+import { lastingTriggerSummary } from "./v4/lasting-trigger.js";
 import { truthFields } from "./v4/truth-summary.js";
 
 /** The value column of reports 1–3; longer dependency, fault or check labels widen it. */
@@ -42,9 +43,11 @@ function faultField(fault: ReportFaultV4): Field {
   const injected =
     trigger.kind === "occurrence_schedule"
       ? `injected ${fault.injected}/${trigger.scheduled_occurrences.length}`
-      : `injected ${fault.injected}, window ${trigger.evaluated_occurrences}/${
-          trigger.window.end_occurrence - trigger.window.start_occurrence + 1
-        }`;
+      : trigger.kind === "seeded_probability"
+        ? `injected ${fault.injected}, window ${trigger.evaluated_occurrences}/${
+            trigger.window.end_occurrence - trigger.window.start_occurrence + 1
+          }`
+        : `injected ${fault.injected}, ${lastingTriggerSummary(trigger)}`;
   const notApplied = fault.not_applied > 0 ? `, not applied ${fault.not_applied}` : "";
   const expect = fault.expect === "recover" ? "" : `, expect ${fault.expect}`;
   return [`Fault ${fault.id}:`, `${fault.type} on ${fault.dependency}, ${injected}${notApplied}${expect}`];

@@ -6,7 +6,8 @@
 import type { Finding } from "../checks/types.js";
 import type { RunResult } from "../events/types.js";
 import type { CheckName, Expectation, FaultTypeV2, RecoveryMode } from "../scenario/types-v2.js";
-import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+import type { ReportTiming, ReportWorkload } from "./types.js";
+import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
 
 export interface ReportDependencyV4 {
@@ -47,7 +48,7 @@ export interface ReportFaultV4 {
   /** Its FAULT_NOT_APPLIED events. */
   readonly not_applied: number;
   /** Schema 3's trigger object, counted on the fault's selections. */
-  readonly trigger: ReportTriggerV3;
+  readonly trigger: ReportTriggerV4;
   readonly recovery: { readonly required: number; readonly successful: number };
 }
 

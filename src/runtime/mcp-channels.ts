@@ -33,6 +33,7 @@ export async function startMcpProxy(
       dependency: dependency.name,
       faults: faultsOf(context.scenario, dependency.name),
       sink: context.sink,
+      triggerClock: context.triggerClock,
       recordsCancellations: recordsCancellations(context.scenario),
       canaries: context.canaries ?? null,
     });
@@ -60,6 +61,7 @@ export async function startStdioHosts(
         faults: faultsOf(context.scenario, dependency.name),
         sink: context.sink,
         canaries: context.canaries ?? null,
+        triggerClock: context.triggerClock,
         runDir: context.runDir,
         runId: context.runId,
         interrupt: context.interrupt,

@@ -16,6 +16,7 @@ import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
 import { runSteps, type StepContext } from "./steps.js";
+import { recorderTriggerClock } from "./trigger-clock.js";
 
 export interface ExperimentOptions {
   /** Where the run folder is created (with parents); relative paths resolve against the process cwd. */
@@ -97,6 +98,7 @@ export async function runExperiment(
     runId,
     runDir,
     sink: recorder,
+    triggerClock: recorderTriggerClock(recorder),
     interrupt: AbortSignal.any([interrupt, abort.signal]),
     abortRun: abort,
     recorded: recorder,

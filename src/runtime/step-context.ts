@@ -5,6 +5,7 @@ import type { CanaryBook } from "../faults/corruption/canary-book.js";
 
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { TriggerClock } from "../triggers/index.js";
 import { errorLabel } from "./error-label.js";
 import type { RunAbort } from "./run-abort.js";
 
@@ -15,6 +16,8 @@ export interface StepContext {
   readonly runId: string;
   readonly runDir: string;
   readonly sink: EventSink & EventSinkV2;
+  /** What outages and quotas read: the events' clock (trigger-clock.ts). */
+  readonly triggerClock: TriggerClock;
   readonly interrupt: AbortSignal;
   readonly forceStop: AbortSignal;
   /** Starts loading what the rest of the run needs, while the dependency boots. */

@@ -126,6 +126,7 @@ function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): Prox
     upstreamBaseUrl: entry.baseUrl,
     faults,
     sink,
+    triggerClock: context.triggerClock,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
     canaries: context.canaries ?? null,

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { bigintInRange, describe, expecting, mapping, positiveInteger } from "./fields.js";
+import { LASTING_TRIGGER_KEYS } from "./lasting-trigger-schema.js";
 import type { Trigger } from "./types.js";
+import type { OutageTrigger, QuotaTrigger, TriggerV2 } from "./types-v2.js";
 import { decimalPlaces, parseWrittenDecimal, toMillionths } from "./written-decimal.js";
 
 /** Reads the number exactly as written at a key path (an unquoted scalar), or null. */
@@ -101,12 +103,32 @@ const PROBABILITY_FORM = {
   window: "a mapping with start_occurrence and end_occurrence",
 };
 const FORMS = "exactly one of occurrence, occurrences, or probability with seed and window";
+const LASTING_FORMS =
+  "exactly one of occurrence, occurrences, probability with seed and window, outage or quota";
 
-/** `fault.trigger`: exactly one of the three forms of docs/triggers.md. */
+/**
+ * `fault.trigger`: exactly one of the three forms of docs/triggers.md; with `lasting` (schema 2)
+ * also `outage` or `quota`.
+ */
 export function triggerSchema(
   writtenNumberAt: WrittenNumberAt,
   probabilityPath: readonly PropertyKey[] = PROBABILITY_PATH,
+): z.ZodType<Trigger, unknown> {
+  // Without `lasting` the outage and quota forms are not accepted: the output is schema 1's.
+  return anyTriggerSchema(writtenNumberAt, probabilityPath, false) as z.ZodType<Trigger, unknown>;
+}
+
+/** `fault.trigger` of a schema-2 fault: schema 1's forms, an outage or a quota. */
+export function triggerSchemaV2(writtenNumberAt: WrittenNumberAt, probabilityPath: readonly PropertyKey[]) {
+  return anyTriggerSchema(writtenNumberAt, probabilityPath, true);
+}
+
+function anyTriggerSchema(
+  writtenNumberAt: WrittenNumberAt,
+  probabilityPath: readonly PropertyKey[],
+  lasting: boolean,
 ) {
+  const forms = lasting ? LASTING_FORMS : FORMS;
   return mapping(
     {
       occurrence: positiveInteger.optional(),
@@ -114,6 +136,7 @@ export function triggerSchema(
       probability: probabilitySchema(writtenNumberAt, probabilityPath).optional(),
       seed: seed.optional(),
       window: windowSchema.optional(),
+      ...(lasting ? LASTING_TRIGGER_KEYS : {}),
     },
     "trigger",
   )
@@ -121,14 +144,15 @@ export function triggerSchema(
       (trigger, ctx) => {
         const has = (key: string): boolean => (trigger as Record<string, unknown>)[key] !== undefined;
         const probabilityKeys = ["probability", "seed", "window"].filter(has);
-        const forms = [
+        const found = [
           ...(has("occurrence") ? ["occurrence"] : []),
           ...(has("occurrences") ? ["occurrences"] : []),
           ...(probabilityKeys.length > 0 ? [probabilityKeys.join("/")] : []),
+          ...["outage", "quota"].filter(has),
         ];
-        if (forms.length !== 1) {
-          const found = forms.length === 0 ? "none" : forms.join(" and ");
-          ctx.addIssue({ code: "custom", input: trigger, message: `expected ${FORMS}, got ${found}` });
+        if (found.length !== 1) {
+          const got = found.length === 0 ? "none" : found.join(" and ");
+          ctx.addIssue({ code: "custom", input: trigger, message: `expected ${forms}, got ${got}` });
         } else if (probabilityKeys.length > 0) {
           for (const [key, expected] of Object.entries(PROBABILITY_FORM)) {
             if (has(key)) continue;
@@ -139,7 +163,11 @@ export function triggerSchema(
       },
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     )
-    .transform((trigger, ctx): Trigger => {
+    .transform((trigger, ctx): TriggerV2 => {
+      const lastingForm =
+        (trigger as { outage?: OutageTrigger; quota?: QuotaTrigger }).outage ??
+        (trigger as { quota?: QuotaTrigger }).quota;
+      if (lastingForm !== undefined) return lastingForm;
       if (trigger.occurrence !== undefined) {
         return { kind: "occurrence_schedule", occurrences: [trigger.occurrence] };
       }
@@ -148,7 +176,7 @@ export function triggerSchema(
       }
       const { probability, seed, window } = trigger;
       if (probability === undefined || seed === undefined || window === undefined) {
-        ctx.issues.push({ code: "custom", input: trigger, message: `expected ${FORMS}` });
+        ctx.issues.push({ code: "custom", input: trigger, message: `expected ${forms}` });
         return z.NEVER;
       }
       return {

@@ -125,7 +125,7 @@ interface FaultBaseV2 {
   /** The dependency name (resolved even when the file leaves it out). */
   readonly dependency: string;
   readonly target: TargetV2;
-  readonly trigger: Trigger;
+  readonly trigger: TriggerV2;
   readonly expect: Expectation;
 }
 
@@ -147,7 +147,8 @@ export interface HttpErrorFaultV2 extends FaultBaseV2 {
 }
 export interface RateLimitFaultV2 extends FaultBaseV2 {
   readonly type: "http_rate_limit";
-  readonly retryAfterSeconds: number;
+  /** `auto` (under a quota trigger): the seconds until the quota's oldest counted request leaves its window. */
+  readonly retryAfterSeconds: number | "auto";
 }
 export interface MalformedJsonFaultV2 extends FaultBaseV2 {
   readonly type: "http_malformed_json";
@@ -315,3 +316,21 @@ export interface ScenarioV2 {
   /** Absolute path of the scenario file it was loaded from. */
   readonly sourcePath: string;
 }
+
+/** An outage (docs/triggers.md): every targeted request observed in `[startMs, startMs + durationMs)` after the workload started. */
+export interface OutageTrigger {
+  readonly kind: "outage";
+  readonly startMs: number;
+  readonly durationMs: number;
+}
+
+/** A sliding-window quota (docs/triggers.md): selected while `limit` requests or tokens were let through in the last `perMs`. */
+export interface QuotaTrigger {
+  readonly kind: "quota";
+  readonly unit: "requests" | "tokens";
+  readonly limit: number;
+  readonly perMs: number;
+}
+
+/** The triggers of a schema-2 fault: schema 1's, an outage or a quota. */
+export type TriggerV2 = Trigger | OutageTrigger | QuotaTrigger;

@@ -1,16 +1,27 @@
-import type { Trigger } from "../scenario/types.js";
+import type { TriggerV2 } from "../scenario/types-v2.js";
+import { clockStartedNow } from "./clock.js";
 import { createOccurrenceState } from "./occurrence.js";
+import { createOutageState } from "./outage.js";
 import { createProbabilityState } from "./probability.js";
-import type { TriggerState } from "./types.js";
+import { createQuotaState } from "./quota.js";
+import type { TriggerClock, TriggerState } from "./types.js";
 
-export type { TriggerState } from "./types.js";
+export { clockStartedNow } from "./clock.js";
+export type { TriggerClock, TriggerState } from "./types.js";
 
 /** A fresh trigger state (counter at zero) for one fault's trigger. */
-export function createTriggerState(trigger: Trigger): TriggerState {
+export function createTriggerState(
+  trigger: TriggerV2,
+  clock: TriggerClock = clockStartedNow(),
+): TriggerState {
   switch (trigger.kind) {
     case "occurrence_schedule":
       return createOccurrenceState(trigger);
     case "seeded_probability":
       return createProbabilityState(trigger);
+    case "outage":
+      return createOutageState(trigger, clock);
+    case "quota":
+      return createQuotaState(trigger, clock);
   }
 }

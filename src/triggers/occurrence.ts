@@ -11,5 +11,7 @@ export function createOccurrenceState(trigger: OccurrenceScheduleTrigger): Trigg
       occurrence += 1;
       return occurrence <= last && scheduled.has(occurrence);
     },
+    countTokens: null,
+    secondsUntilRoom: null,
   };
 }

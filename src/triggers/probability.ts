@@ -16,5 +16,7 @@ export function createProbabilityState(trigger: SeededProbabilityTrigger): Trigg
       if (occurrence < startOccurrence || occurrence > endOccurrence) return false;
       return isSelected(trigger.seed, occurrence, threshold);
     },
+    countTokens: null,
+    secondsUntilRoom: null,
   };
 }

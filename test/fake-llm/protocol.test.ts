@@ -329,7 +329,7 @@ describe("the fake model's routes and errors", () => {
 
   it("answers 404 for unknown paths and 405 for a GET on an API route", async () => {
     const { url } = await startFakeLlm();
-    expect((await fetch(`${url}/v1/models`)).status).toBe(404);
+    expect((await fetch(`${url}/v1/files`)).status).toBe(404);
     expect((await fetch(`${url}/v2/messages`)).status).toBe(404);
     const get = await fetch(`${url}/v1/messages`);
     expect(get.status).toBe(405);

@@ -92,7 +92,7 @@ describe("fake-llm scripts", () => {
         line: 3,
         column: 10,
         message:
-          'unknown key "user_contain"; expected one of user_contains, tool_result (conditions: user_contains, tool_result)',
+          'unknown key "user_contain"; expected one of user_contains, user_matches, tool_result, call (conditions: user_contains, user_matches, tool_result, call)',
       },
       {
         path: "[1].answer.tool_calls",

@@ -32,8 +32,8 @@ describe("did you mean", () => {
         }),
       ),
     ).toEqual([
-      "faults[0].trigger: expected exactly one of occurrence, occurrences, or probability with seed and window, got none",
-      'faults[0].trigger.occurence: unknown key "occurence"; expected one of occurrence, occurrences, probability, seed, window (trigger); did you mean "occurrence"?',
+      "faults[0].trigger: expected exactly one of occurrence, occurrences, probability with seed and window, outage or quota, got none",
+      'faults[0].trigger.occurence: unknown key "occurence"; expected one of occurrence, occurrences, probability, seed, window, outage, quota (trigger); did you mean "occurrence"?',
       'faults[0].expect: expected "recover", "handle" or "give_up", got "recovr"; did you mean "recover"?',
       'checks.retry_after: expected "off", "report" or "enforce", or a mapping with mode and dependencies, got "enforc"; did you mean "enforce"?',
     ]);

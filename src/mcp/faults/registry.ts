@@ -1,7 +1,7 @@
 import type { InjectedFault, InjectionDetails, OperationIdentity } from "../../events/operation.js";
 import { compileTarget } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
-import { createTriggerState } from "../../triggers/index.js";
+import { clockStartedNow, createTriggerState, type TriggerClock } from "../../triggers/index.js";
 import { mcpCorruptResult } from "./corrupt-result.js";
 import { mcpDisconnect } from "./disconnect.js";
 import { mcpError } from "./error.js";
@@ -37,21 +37,24 @@ export interface ArmedMcpFault extends InjectedFault {
   matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
+  /** A token quota only (else null); MCP answers carry no usage, so it is never called. */
+  readonly countTokens: ((tokens: number) => void) | null;
   execute(context: McpFaultContext): void;
   /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
   readonly deferredInjection?: InjectionDetails;
 }
 
 /** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */
-export function armMcpFault(fault: McpFault): ArmedMcpFault {
+export function armMcpFault(fault: McpFault, clock: TriggerClock = clockStartedNow()): ArmedMcpFault {
   const executor = MCP_FAULT_EXECUTORS[fault.type] as McpFaultExecutor<McpFaultType>;
-  const trigger = createTriggerState(fault.trigger);
+  const trigger = createTriggerState(fault.trigger, clock);
   return {
     id: fault.id,
     type: fault.type,
     parameters: executor.parameters(fault),
     matches: compileTarget(fault.target),
     decide: () => trigger.decide(),
+    countTokens: trigger.countTokens,
     execute: (context) => executor.execute(fault, context),
     ...(fault.type === "mcp_corrupt_result"
       ? { deferredInjection: { pointer: fault.pointer, canaryType: null } }

@@ -8,6 +8,7 @@ import { HeldOperations } from "../../proxy/holds.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
+import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
 import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
@@ -21,6 +22,8 @@ export interface McpHttpProxyOptions {
   /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
   readonly faults: readonly FaultV2[];
   readonly sink: PayloadSink;
+  /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
+  readonly triggerClock?: TriggerClock;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
   readonly recordsCancellations?: boolean;
   /** The run's canaries (corruption faults and their sinks). */
@@ -31,10 +34,10 @@ export interface RunningMcpProxy extends RunningProxy {
   diagnostics(): McpDiagnostics;
 }
 
-function arm(fault: FaultV2): ArmedMcpLayerFault {
+function arm(fault: FaultV2, clock: TriggerClock): ArmedMcpLayerFault {
   const { id, type } = fault;
-  if (isMcpFault(fault)) return { layer: "mcp", fault: armMcpFault(fault) };
-  if (isArmable(fault)) return { layer: "http", fault: armFault(fault) };
+  if (isMcpFault(fault)) return { layer: "mcp", fault: armMcpFault(fault, clock) };
+  if (isArmable(fault)) return { layer: "http", fault: armFault(fault, clock) };
   throw new ProxyError("PROXY_START_FAILED", `fault ${id} (${type}) cannot act on an MCP dependency`);
 }
 
@@ -44,7 +47,8 @@ function arm(fault: FaultV2): ArmedMcpLayerFault {
  * per POSTed JSON-RPC request. Rejects with `PROXY_START_FAILED` as `startProxy` does.
  */
 export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<RunningMcpProxy> {
-  const faults = options.faults.map(arm);
+  const clock = options.triggerClock ?? clockStartedNow();
+  const faults = options.faults.map((fault) => arm(fault, clock));
   let upstream: Upstream;
   try {
     upstream = new Upstream(options.upstreamBaseUrl);

@@ -8,6 +8,7 @@ import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
+import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
 import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
@@ -26,6 +27,8 @@ export interface McpStdioHostOptions {
   readonly runId: string;
   /** The run is interrupted: every session is stopped and no shim may join any more. */
   readonly interrupt: AbortSignal;
+  /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
+  readonly triggerClock?: TriggerClock;
   /** The `agentchaos` executable script the shim runs from (default: this package's built CLI). */
   readonly cliPath?: string;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
@@ -54,11 +57,12 @@ const STOP_DEADLINE_MS = 3000;
  */
 export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<McpStdioHost> {
   const { dependency, sink, interrupt } = options;
+  const clock = options.triggerClock ?? clockStartedNow();
   const faults: ArmedMcpLayerFault[] = options.faults.map((fault) => {
     if (!isMcpFault(fault)) {
       throw new ProxyError("PROXY_START_FAILED", `fault ${fault.id} cannot act on an mcp_stdio dependency`);
     }
-    return { layer: "mcp", fault: armMcpFault(fault) };
+    return { layer: "mcp", fault: armMcpFault(fault, clock) };
   });
   const folder = await mkdtemp(join(tmpdir(), "agentchaos-mcp-"));
   await chmod(folder, 0o700);

@@ -10,9 +10,9 @@ import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
 import { AgentChaosError } from "../../support/errors.js";
 import { probabilityTrigger, reportHead, reportTiming } from "../build.js";
-import type { ReportTriggerV3 } from "../types.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
 import { faultParameters, reportTarget } from "./fault-parameters.js";
+import { lastingTrigger, type ReportTriggerV4 } from "./lasting-trigger.js";
 import { reportTruth } from "./truth.js";
 
 export interface BuildReportV4Input {
@@ -30,8 +30,8 @@ function mismatch(): AgentChaosError {
   );
 }
 
-/** Schema 3's trigger object. */
-export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV3 {
+/** Schema 3's trigger object, or an outage's or a quota's. */
+export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV4 {
   if (evidence.kind === "occurrence_schedule") {
     return {
       kind: "occurrence_schedule",
@@ -40,6 +40,7 @@ export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV3 {
       completed: evidence.completed,
     };
   }
+  if (evidence.kind === "outage" || evidence.kind === "quota") return lastingTrigger(evidence);
   return probabilityTrigger(evidence);
 }
 

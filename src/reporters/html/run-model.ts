@@ -73,6 +73,17 @@ function triggerText(trigger: JsonObject): string {
       (trigger.completed === true ? "" : " (incomplete)")
     );
   }
+  if (trigger.kind === "outage") {
+    const first = trigger.first_selected_ordinal;
+    const ordinals = first === null ? "" : `, ordinals ${str(first)}–${str(trigger.last_selected_ordinal)}`;
+    return `outage from ${str(trigger.start_ms)} ms for ${str(trigger.duration_ms)} ms: selected ${str(trigger.selected)}${ordinals}`;
+  }
+  if (trigger.kind === "quota") {
+    return (
+      `quota ${str(trigger.limit)} ${str(trigger.unit)} per ${str(trigger.per_ms)} ms: ` +
+      `counted ${str(trigger.counted)}, selected ${str(trigger.selected)}`
+    );
+  }
   return "—";
 }
 

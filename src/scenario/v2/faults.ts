@@ -9,8 +9,9 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
+import { retryAfterAutoProblem, retryAfterSecondsOrAuto } from "../lasting-trigger-schema.js";
 import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "../model-faults.js";
-import { triggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
+import { triggerSchemaV2, type WrittenNumberAt } from "../trigger-schema.js";
 import {
   type DependencyV2,
   FAULT_TYPES_V2,
@@ -74,7 +75,7 @@ const OWN_KEYS = {
     jitter_seed: integer(NON_NEGATIVE, 0n).optional(),
   },
   http_error: { status_code: integer("an integer from 400 to 599", 400n, 599n) },
-  http_rate_limit: { retry_after_seconds: integer(NON_NEGATIVE, 0n) },
+  http_rate_limit: { retry_after_seconds: retryAfterSecondsOrAuto },
   http_malformed_json: {},
   http_disconnect: {},
   http_llm_error: {
@@ -353,7 +354,7 @@ export function validateFaults(
         id: matching(FAULT_ID, "an id matching ^[a-z0-9][a-z0-9_-]{0,63}$").optional(),
         dependency: z.string().optional(),
         target: mcp ? mcpTarget : httpTarget,
-        trigger: triggerSchema(writtenNumberAt, probabilityPath),
+        trigger: triggerSchemaV2(writtenNumberAt, probabilityPath),
         expect: z
           .enum(["recover", "handle", "give_up"], { error: expecting('"recover", "handle" or "give_up"') })
           .optional(),
@@ -386,6 +387,8 @@ export function validateFaults(
         at(["target", "method"], 'expected "tools/call" (mcp_tool_error answers tool calls only)');
       }
     }
+    const autoProblem = retryAfterAutoProblem(faultType, raw);
+    if (autoProblem !== null) at(["retry_after_seconds"], autoProblem);
     if (mcp && dependency !== undefined) {
       for (const problem of mcpSessionFaultProblems(faultType, raw, dependency))
         at(problem.path, problem.message);

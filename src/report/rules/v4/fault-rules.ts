@@ -1,5 +1,6 @@
 /** Report 4: each fault's identity, trigger evidence and counts (schema 3's rules, per fault). */
 import type { ReportV4 } from "../../types-v4.js";
+import { selectionCount } from "../../v4/lasting-trigger.js";
 import { checkProbability, checkSchedule } from "../fault-rules.js";
 import { mayHaveIncompleteEvidence } from "../reasons.js";
 import { hasDuplicates, type Violations } from "../violation.js";
@@ -24,15 +25,13 @@ export function checkFaults(report: ReportV4, v: Violations): void {
         "completed",
         v,
       );
-    } else {
+    } else if (trigger.kind === "seeded_probability") {
       checkProbability(trigger, report.operations_observed, exempt, v, `${path}trigger.`);
     }
     // The trigger counts selections: every injection, plus selections another fault acted on
     // (some of the not-applied ones), unless the run failed before its evidence was complete.
-    const ordinals =
-      trigger.kind === "occurrence_schedule" ? trigger.completed_occurrences : trigger.selected_occurrences;
-    const selectionsAgree =
-      ordinals.length >= fault.injected && ordinals.length <= fault.injected + fault.not_applied;
+    const selections = selectionCount(trigger);
+    const selectionsAgree = selections >= fault.injected && selections <= fault.injected + fault.not_applied;
     v.check(selectionsAgree || exempt, "fault-selections-mismatch", `${path}injected`);
   });
 

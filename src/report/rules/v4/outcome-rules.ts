@@ -6,6 +6,7 @@
 import { CHECKS } from "../../../checks/registry.js";
 import type { RunResult } from "../../../events/types.js";
 import type { ReportV4 } from "../../types-v4.js";
+import { selectionCount } from "../../v4/lasting-trigger.js";
 import { RUN_ERROR_REASONS } from "../reasons.js";
 import type { Violations } from "../violation.js";
 
@@ -34,12 +35,10 @@ export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   if (report.canaries !== undefined && report.canaries.length > 0)
     return then(["FAILED", "CORRUPTION_PROPAGATED"]);
   if (faults.length === 0) return then(["PASSED", "BASELINE_SUCCEEDED"]);
-  const ordinals = (fault: ReportV4["faults"][number]) =>
-    fault.trigger.kind === "occurrence_schedule"
-      ? fault.trigger.completed_occurrences
-      : fault.trigger.selected_occurrences;
-  if (faults.some((fault) => ordinals(fault).length === 0)) return then(["FAILED", "FAULT_NOT_TRIGGERED"]);
-  const incomplete = (kind: string) => faults.some((f) => f.trigger.kind === kind && !f.trigger.completed);
+  if (faults.some((fault) => selectionCount(fault.trigger) === 0))
+    return then(["FAILED", "FAULT_NOT_TRIGGERED"]);
+  const incomplete = (kind: string) =>
+    faults.some((f) => f.trigger.kind === kind && "completed" in f.trigger && !f.trigger.completed);
   if (incomplete("occurrence_schedule")) return then(["FAILED", "FAULT_SCHEDULE_INCOMPLETE"]);
   if (incomplete("seeded_probability")) return then(["FAILED", "TRIGGER_WINDOW_INCOMPLETE"]);
   if (faults.some((fault) => fault.not_applied > 0)) return then(["FAILED", "FAULT_NOT_APPLIED"]);

@@ -1,0 +1,106 @@
+/**
+ * Reads the token usage of a model answer (docs/triggers.md, "Token quotas"): OpenAI's
+ * `usage.total_tokens` (Chat Completions and Responses), Anthropic's `usage.input_tokens +
+ * usage.output_tokens`. A JSON body is read whole; an event stream event by event, each event's
+ * `data` read as JSON, the usage counted as it arrives (Anthropic's `message_start` brings the
+ * input tokens, its `message_delta` the output tokens so far). Pure: bytes in, token counts out.
+ */
+export class UsageReader {
+  readonly #stream: boolean;
+  #text = "";
+  #data: string[] = [];
+  #input = 0;
+  #output = 0;
+  #total: number | null = null;
+  #counted = 0;
+  #tooLarge = false;
+  readonly #limit: number;
+
+  constructor(stream: boolean, limit: number) {
+    this.#stream = stream;
+    this.#limit = limit;
+  }
+
+  /** Feeds decoded text; returns the tokens newly known from it (0 when none). */
+  feed(text: string): number {
+    if (this.#tooLarge) return 0;
+    this.#text += text;
+    if (!this.#stream) {
+      if (this.#text.length > this.#limit) {
+        this.#tooLarge = true;
+        this.#text = "";
+      }
+      return 0;
+    }
+    let fresh = 0;
+    let start = 0;
+    for (;;) {
+      const end = this.#text.indexOf("\n", start);
+      if (end === -1) break;
+      const line = this.#text.slice(start, this.#text[end - 1] === "\r" ? end - 1 : end);
+      start = end + 1;
+      fresh += this.#line(line);
+    }
+    this.#text = this.#text.slice(start);
+    if (this.#text.length > this.#limit) {
+      this.#tooLarge = true;
+      this.#text = "";
+    }
+    return fresh;
+  }
+
+  /** The body ended; returns the tokens newly known. */
+  end(): number {
+    if (this.#tooLarge) return 0;
+    if (this.#stream) return this.#line("") + this.#line("");
+    const body = this.#text;
+    this.#text = "";
+    return this.#read(body);
+  }
+
+  #line(line: string): number {
+    if (line === "") {
+      if (this.#data.length === 0) return 0;
+      const data = this.#data.join("\n");
+      this.#data = [];
+      return this.#read(data);
+    }
+    if (line.startsWith("data:")) this.#data.push(line.slice(line[5] === " " ? 6 : 5));
+    return 0;
+  }
+
+  #read(json: string): number {
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return 0;
+    }
+    const usage = usageOf(value);
+    if (usage === null) return 0;
+    if (typeof usage.total_tokens === "number") this.#total = usage.total_tokens;
+    if (typeof usage.input_tokens === "number") this.#input = usage.input_tokens;
+    if (typeof usage.output_tokens === "number") this.#output = usage.output_tokens;
+    const total = this.#total ?? this.#input + this.#output;
+    const fresh = Math.max(0, total - this.#counted);
+    this.#counted += fresh;
+    return fresh;
+  }
+}
+
+type Usage = Record<string, unknown>;
+
+function objectAt(value: unknown, key: string): Usage | null {
+  if (typeof value !== "object" || value === null) return null;
+  const inner = (value as Usage)[key];
+  return typeof inner === "object" && inner !== null && !Array.isArray(inner) ? (inner as Usage) : null;
+}
+
+/** `usage` at the top (JSON bodies, OpenAI chunks, Anthropic `message_delta`), under `response` (Responses events) or `message` (`message_start`). */
+function usageOf(value: unknown): Usage | null {
+  return (
+    objectAt(value, "usage") ??
+    objectAt(objectAt(value, "response"), "usage") ??
+    objectAt(objectAt(value, "message"), "usage")
+  );
+}

@@ -1,0 +1,72 @@
+/** The report's trigger object of an outage or a quota (docs/reports.md, "Trigger evidence"). */
+import type { OutageEvidence, QuotaEvidence } from "../../analysis/types.js";
+import type { ReportTriggerV3 } from "../types.js";
+
+export interface ReportOutageTrigger {
+  readonly kind: "outage";
+  readonly start_ms: number;
+  readonly duration_ms: number;
+  readonly selected: number;
+  /** Ordinals among the fault's targeted operations; null when nothing was selected. */
+  readonly first_selected_ordinal: number | null;
+  readonly last_selected_ordinal: number | null;
+}
+
+export interface ReportQuotaTrigger {
+  readonly kind: "quota";
+  readonly unit: "requests" | "tokens";
+  readonly limit: number;
+  readonly per_ms: number;
+  /** Requests let through, or the tokens of their answers. */
+  readonly counted: number;
+  readonly selected: number;
+}
+
+/** A schema-2 fault's trigger object: schema 3's, an outage's or a quota's. */
+export type ReportTriggerV4 = ReportTriggerV3 | ReportOutageTrigger | ReportQuotaTrigger;
+
+export function lastingTrigger(
+  evidence: OutageEvidence | QuotaEvidence,
+): ReportOutageTrigger | ReportQuotaTrigger {
+  if (evidence.kind === "outage") {
+    return {
+      kind: "outage",
+      start_ms: evidence.startMs,
+      duration_ms: evidence.durationMs,
+      selected: evidence.selected,
+      first_selected_ordinal: evidence.firstSelectedOrdinal,
+      last_selected_ordinal: evidence.lastSelectedOrdinal,
+    };
+  }
+  return {
+    kind: "quota",
+    unit: evidence.unit,
+    limit: evidence.limit,
+    per_ms: evidence.perMs,
+    counted: evidence.counted,
+    selected: evidence.selected,
+  };
+}
+
+/** How many operations the trigger selected (what rule 9 and the selection count rule read). */
+export function selectionCount(trigger: ReportTriggerV4): number {
+  switch (trigger.kind) {
+    case "occurrence_schedule":
+      return trigger.completed_occurrences.length;
+    case "seeded_probability":
+      return trigger.selected_occurrences.length;
+    case "outage":
+    case "quota":
+      return trigger.selected;
+  }
+}
+
+/** The terminal summary's words for an outage or a quota: `outage 2000+3000 ms, selected 4 (ordinals 3-6)`. */
+export function lastingTriggerSummary(trigger: ReportOutageTrigger | ReportQuotaTrigger): string {
+  if (trigger.kind === "outage") {
+    const { first_selected_ordinal: first, last_selected_ordinal: last } = trigger;
+    const ordinals = first === null || last === null ? "" : ` (ordinals ${first}-${last})`;
+    return `outage ${trigger.start_ms}+${trigger.duration_ms} ms, selected ${trigger.selected}${ordinals}`;
+  }
+  return `quota ${trigger.limit} ${trigger.unit}/${trigger.per_ms} ms, counted ${trigger.counted}, selected ${trigger.selected}`;
+}
