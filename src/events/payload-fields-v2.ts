@@ -14,7 +14,7 @@ import {
   string,
   stringOrNull,
 } from "./field-checks.js";
-import { FAILURE_KINDS, PAYLOAD_FIELDS } from "./payload-fields.js";
+import { FAILURE_KINDS, PAYLOAD_FIELDS, RUN_ERROR_REASONS_V2 } from "./payload-fields.js";
 import type { EventTypeV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
 
 const FAILURE_KINDS_V2 = [
@@ -32,6 +32,7 @@ const FAILURE_KINDS_V2 = [
     injected_rpc_error: true,
     injected_tool_error: true,
     injected_no_response: true,
+    replay_mismatch: true,
   } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
 ];
 
@@ -99,8 +100,9 @@ export const PAYLOAD_FIELDS_V2 = {
   },
   WORKLOAD_COMPLETED: PAYLOAD_FIELDS.WORKLOAD_COMPLETED,
   DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
-  RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
+  RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS_V2), message: string },
   RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
+  REPLAY_STARTED: { dependency: string, cassette: string, interactions: nonNegativeInteger },
 } as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
 
 export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as EventTypeV2[];

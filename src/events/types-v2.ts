@@ -15,6 +15,7 @@ import type {
 
 export type FailureKindV2 =
   | FailureKind
+  | "replay_mismatch"
   | "injected_llm_error"
   | "injected_stream_truncated"
   | "injected_stream_reset"
@@ -120,6 +121,13 @@ export interface OperationSucceededPayloadV2 {
   relayed_events: number | null;
   closed_by_client: boolean;
 }
+/** A dependency served from its cassette (docs/replay.md): in place of DEPENDENCY_STARTED and READY. */
+export interface ReplayStartedPayload {
+  kind: "REPLAY_STARTED";
+  dependency: string;
+  cassette: string;
+  interactions: number;
+}
 export interface DependencyStoppedPayloadV2 {
   kind: "DEPENDENCY_STOPPED";
   dependency: string;
@@ -143,6 +151,7 @@ export type EventPayloadV2 =
   | WorkloadCompletedPayload
   | DependencyStoppedPayloadV2
   | RunErrorPayload
+  | ReplayStartedPayload
   | RunCompletedPayload;
 
 export type EventTypeV2 = EventPayloadV2["kind"];
@@ -166,6 +175,7 @@ export const EVENT_COMPONENT_V2 = {
   DEPENDENCY_STOPPED: "dependency",
   RUN_ERROR: "orchestrator",
   RUN_COMPLETED: "orchestrator",
+  REPLAY_STARTED: "dependency",
 } as const satisfies Record<EventTypeV2, Component>;
 
 /** One line of a schema-2 events.jsonl, envelope keys in documented order. */

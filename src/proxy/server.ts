@@ -20,6 +20,8 @@ export interface ProxyOptions {
   readonly dependency?: string;
   /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
   readonly ignoreJsonFields?: readonly string[];
+  /** The upstream is a cassette: this status means a request it never recorded (docs/replay.md). */
+  readonly replayMismatchStatus?: number;
 }
 
 export interface RunningProxy {
@@ -44,6 +46,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
+  ledger.replayMismatchStatus = options.replayMismatchStatus ?? null;
   const holds = new HeldOperations();
   const faults = configured.length === 0 ? [] : (await import("./pipeline-server.js")).armFaults(configured);
   const identity = identityRule(options.ignoreJsonFields ?? []);

@@ -13,12 +13,14 @@
  *   the JSON Pointers where the body differs from the closest recorded request.
  * - `requestShape(body, salt, ignore)`, `keptResponseHeaders(headers)`, `redactJsonText`,
  *   `redactEventText`: how an exchange becomes an `Interaction` without any request value.
+ * - `EventSplitter`: a recorded event stream into its events and their offsets.
  * - `replayKey(match, fields)` and the `Interaction` / `CassetteHeader` types (format.ts).
  *
  * A request's key fields are the proxy's operation identity (method, decoded path, query hash,
  * identity body hash): the transport that serves a dependency computes them and asks.
  */
 export { CassetteError, type CassetteErrorCode } from "./errors.js";
+export { EventSplitter } from "./event-splitter.js";
 export {
   CASSETTE_VERSION,
   type CassetteHeader,

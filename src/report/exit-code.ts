@@ -5,6 +5,7 @@ const SETUP_OR_INTERNAL = new Set([
   "PROXY_START_FAILED",
   "WORKLOAD_SPAWN_FAILED",
   "INTERNAL_ERROR",
+  "REPLAY_MISMATCH",
 ]);
 
 /** docs/cli.md exit codes: 130 interrupted, 3 setup/internal, 1 failed, 0 passed or recovered. */

@@ -3,6 +3,7 @@ import type { EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { errorLabel } from "./error-label.js";
+import type { RecordRequest } from "./replay-steps.js";
 import type { RunAbort } from "./run-abort.js";
 
 /** What each step of a run needs. */
@@ -20,6 +21,8 @@ export interface StepContext {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** Stops the run from inside (a dependency died, an artifact could not be written). */
   readonly abortRun?: RunAbort;
+  /** `agentchaos record`: the cassettes this run writes (docs/replay.md). */
+  readonly record?: RecordRequest;
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

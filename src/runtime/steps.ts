@@ -15,6 +15,14 @@ import {
 } from "./dependencies.js";
 import { wordingOf } from "./dependency-wording.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
+import {
+  isServed,
+  mismatchStatusOf,
+  planReplay,
+  type ReplayPlan,
+  startReplayUpstream,
+  writeRecordings,
+} from "./replay-steps.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
@@ -39,11 +47,16 @@ export async function runSteps(context: StepContext): Promise<void> {
   const started: StartedDependency[] = [];
   const proxies: RunningProxy[] = [];
   const mcpHosts: McpStdioHost[] = [];
+  const loopbacks: { close(): Promise<void> }[] = [];
+  let plan: ReplayPlan | null = null;
   let phase = wording.startingPhase;
   try {
+    plan = await planReplay(context);
     const resolved = await resolveHttpDependencies(scenario);
     for (const entry of resolved) {
       if (context.interrupt.aborted) return;
+      // A dependency served from its cassette runs no process.
+      if (isServed(plan, entry.dependency.name)) continue;
       await spawnDependency(context, entry, started);
     }
     if (started.length > 0) {
@@ -53,7 +66,9 @@ export async function runSteps(context: StepContext): Promise<void> {
     phase = wording.proxyPhase;
     const proxyUrls = new Map<string, string>();
     for (const entry of resolved) {
-      const proxy = await startDependencyProxy(context, entry);
+      const loopback = await startReplayUpstream(context, plan, entry);
+      if (loopback !== null) loopbacks.push(loopback);
+      const proxy = await startDependencyProxy(context, entry, plan, loopback?.url ?? entry.baseUrl);
       proxies.push(proxy);
       proxyUrls.set(entry.dependency.name, proxy.url);
       sink.emit({
@@ -73,7 +88,12 @@ export async function runSteps(context: StepContext): Promise<void> {
   } finally {
     for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
+    for (const loopback of loopbacks.reverse()) await loopback.close().catch(() => undefined);
     await stopDependencies(context, started);
+    if (plan !== null)
+      await writeRecordings(context, plan).catch((error: unknown) =>
+        recordStepFailure(sink, error, "writing the cassettes"),
+      );
   }
 }
 
@@ -96,28 +116,37 @@ function workloadVariables(
 }
 
 /** What the proxy of one http dependency is given: schema 1 records its own event schema. */
-function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): ProxyOptions {
+function proxyOptions(
+  context: StepContext,
+  entry: ResolvedHttpDependency,
+  plan: ReplayPlan,
+  upstreamBaseUrl: string,
+): ProxyOptions {
   const { scenario, sink } = context;
   const { dependency } = entry;
   const faults = faultsOf(scenario, dependency);
-  if (scenario.legacy !== undefined) return { upstreamBaseUrl: entry.baseUrl, faults, sink };
+  if (scenario.legacy !== undefined) return { upstreamBaseUrl, faults, sink };
   return {
-    upstreamBaseUrl: entry.baseUrl,
+    upstreamBaseUrl,
     faults,
     sink,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
+    ...mismatchStatusOf(plan, dependency.name),
   };
 }
 
+/** `upstreamBaseUrl`: the live base URL, or the loopback upstream of record and replay. */
 async function startDependencyProxy(
   context: StepContext,
   entry: ResolvedHttpDependency,
+  plan: ReplayPlan,
+  upstreamBaseUrl: string,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
   if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
   try {
-    return await context.startProxy(proxyOptions(context, entry));
+    return await context.startProxy(proxyOptions(context, entry, plan, upstreamBaseUrl));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;
