@@ -1,5 +1,6 @@
 /** The payload keys and value checks of event schema 2 (docs/events.md "Events schema 2"). */
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import type { AdditionEventType, AdditionFailureKind, AdditionNotAppliedReason } from "./addition-types.js";
 import {
   boolean,
   type FieldCheck,
@@ -14,10 +15,10 @@ import {
   string,
   stringOrNull,
 } from "./field-checks.js";
-import { FAILURE_KINDS, PAYLOAD_FIELDS, RUN_ERROR_REASONS_V2 } from "./payload-fields.js";
+import { FAILURE_KINDS, PAYLOAD_FIELDS } from "./payload-fields.js";
 import type { EventTypeV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
 
-const FAILURE_KINDS_V2 = [
+export const FAILURE_KINDS_V2 = [
   ...FAILURE_KINDS,
   ...Object.keys({
     injected_llm_error: true,
@@ -32,8 +33,7 @@ const FAILURE_KINDS_V2 = [
     injected_rpc_error: true,
     injected_tool_error: true,
     injected_no_response: true,
-    replay_mismatch: true,
-  } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number]>, true>),
+  } satisfies Record<Exclude<FailureKindV2, (typeof FAILURE_KINDS)[number] | AdditionFailureKind>, true>),
 ];
 
 export const NOT_APPLIED_REASONS = Object.keys({
@@ -42,7 +42,7 @@ export const NOT_APPLIED_REASONS = Object.keys({
   ended_before_cut: true,
   upstream_failed: true,
   another_fault_acted: true,
-} satisfies Record<NotAppliedReason, true>) as NotAppliedReason[];
+} satisfies Record<Exclude<NotAppliedReason, AdditionNotAppliedReason>, true>) as NotAppliedReason[];
 
 const protocol = oneOf(["http", "mcp"]);
 
@@ -100,9 +100,8 @@ export const PAYLOAD_FIELDS_V2 = {
   },
   WORKLOAD_COMPLETED: PAYLOAD_FIELDS.WORKLOAD_COMPLETED,
   DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
-  RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS_V2), message: string },
+  RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
   RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
-  REPLAY_STARTED: { dependency: string, cassette: string, interactions: nonNegativeInteger },
-} as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
+} as const satisfies Record<Exclude<EventTypeV2, AdditionEventType>, Record<string, FieldCheck>>;
 
-export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as EventTypeV2[];
+export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as Exclude<EventTypeV2, AdditionEventType>[];

@@ -31,8 +31,8 @@ const RUN_ERROR_REASONS = Object.keys({
   WORKLOAD_SPAWN_FAILED: true,
   INTERNAL_ERROR: true,
 } satisfies Record<Exclude<RunErrorReason, "REPLAY_MISMATCH">, true>);
-/** Schema 2 adds the reason of a replay mismatch (docs/replay.md). */
-export const RUN_ERROR_REASONS_V2 = [...RUN_ERROR_REASONS, "REPLAY_MISMATCH"];
+/** Events schema 3 adds the reason of a replay mismatch (docs/replay.md). */
+export const RUN_ERROR_REASONS_WITH_REPLAY = [...RUN_ERROR_REASONS, "REPLAY_MISMATCH"];
 
 const RUN_RESULTS = Object.keys({ PASSED: true, RECOVERED: true, FAILED: true } satisfies Record<
   RunResult,

@@ -1,3 +1,4 @@
+import { PAYLOAD_FIELDS_ADDITIONS } from "./addition-fields.js";
 import { EventsError } from "./events-error.js";
 import {
   type FieldCheck,
@@ -74,6 +75,7 @@ function profileOf(
 
 const V1 = profileOf(1, PAYLOAD_FIELDS, EVENT_COMPONENT);
 const V2 = profileOf(2, PAYLOAD_FIELDS_V2, EVENT_COMPONENT_V2);
+const V3 = profileOf(3, PAYLOAD_FIELDS_ADDITIONS, EVENT_COMPONENT_V2);
 
 /** Whether a parsed object has exactly `keys` (it has no inherited enumerable keys). */
 function hasExactly(object: Record<string, unknown>, keys: readonly string[]): boolean {
@@ -157,6 +159,16 @@ export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEv
   return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
 }
 
+/** `parseEventLine` for events schema 3, the schema of runs that use an addition (docs/events.md). */
+export function parseEventLine3(line: string, lineNumber: number): AgentChaosEventV2 {
+  return parseWith(V3, line, lineNumber) as AgentChaosEventV2;
+}
+
+/** The line parser of an internal-model events schema (2, or 3 with the additions). */
+export function eventLineParser(schema: 2 | 3): (line: string, lineNumber: number) => AgentChaosEventV2 {
+  return schema === 3 ? parseEventLine3 : parseEventLineV2;
+}
+
 /**
  * Parses the whole text of an events.jsonl file. Every line must end with `\n`; a last line
  * without it is `EVENTS_TRUNCATED` (after every complete line was validated), or dropped with
@@ -195,27 +207,32 @@ export async function readEvents(path: string, options: ReadEventsOptions = {}):
   return readAll(path, parseEventLine, options);
 }
 
-/** `readEvents` for event schema 2: every line must be a valid schema-2 event. */
+/**
+ * `readEvents` for event schema 2, or 3 when `schema` says so: every line must be a valid event
+ * of that schema.
+ */
 export async function readEventsV2(
   path: string,
   options: ReadEventsOptions = {},
+  schema: 2 | 3 = 2,
 ): Promise<AgentChaosEventV2[]> {
-  return readAll(path, parseEventLineV2, options);
+  return readAll(path, eventLineParser(schema), options);
 }
 
 /** The events of a file of either schema, tagged with it. */
 export type AnyEvents =
   | { readonly schema: 1; readonly events: AgentChaosEvent[] }
-  | { readonly schema: 2; readonly events: AgentChaosEventV2[] };
+  | { readonly schema: 2 | 3; readonly events: AgentChaosEventV2[] };
 
 /**
- * The schema of a file, from its first complete line: 2 when that line is a JSON object with
- * `schema_version: 2`, otherwise 1 (so a first line that is not valid gets schema 1's error).
+ * The schema of a file, from its first complete line: 2 or 3 when that line is a JSON object with
+ * that `schema_version`, otherwise 1 (so a first line that is not valid gets schema 1's error).
  */
-function schemaOf(firstLine: string): 1 | 2 {
+function schemaOf(firstLine: string): 1 | 2 | 3 {
   try {
     const first = parseJsonLine(firstLine);
-    return isPlainObject(first) && first.schema_version === 2 ? 2 : 1;
+    if (!isPlainObject(first)) return 1;
+    return first.schema_version === 2 || first.schema_version === 3 ? first.schema_version : 1;
   } catch {
     return 1;
   }
@@ -229,16 +246,16 @@ function schemaOf(firstLine: string): 1 | 2 {
  */
 export async function readEventsAny(path: string, options: ReadEventsOptions = {}): Promise<AnyEvents> {
   // Set by the parser of the first line (a closure the compiler does not follow).
-  let schema = null as 1 | 2 | null;
+  let schema = null as 1 | 2 | 3 | null;
   const events = await readAll(
     path,
     (line, lineNumber): AgentChaosEvent | AgentChaosEventV2 => {
       schema ??= schemaOf(line);
-      return schema === 2 ? parseEventLineV2(line, lineNumber) : parseEventLine(line, lineNumber);
+      return schema === 1 ? parseEventLine(line, lineNumber) : eventLineParser(schema)(line, lineNumber);
     },
     options,
   );
-  return schema === 2
-    ? { schema: 2, events: events as AgentChaosEventV2[] }
+  return schema === 2 || schema === 3
+    ? { schema, events: events as AgentChaosEventV2[] }
     : { schema: 1, events: events as AgentChaosEvent[] };
 }

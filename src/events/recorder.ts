@@ -8,6 +8,7 @@ import {
   type EventSinkV2,
 } from "./types-v2.js";
 import { UuidSource } from "./uuid-source.js";
+import { toSchema2Payload, toSchema3Payload } from "./wire-additions.js";
 import { toSchema1Payload } from "./wire-schema-1.js";
 
 export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
@@ -57,8 +58,8 @@ function writeAllOnExit(): void {
 export class Recorder implements EventSink, EventSinkV2 {
   readonly runId: string;
   readonly path: string;
-  /** The events schema every line of this file carries (1 or 2). */
-  readonly schemaVersion: 1 | 2;
+  /** The events schema every line of this file carries (1, 2, or 3 for a run with additions). */
+  readonly schemaVersion: 1 | 2 | 3;
   #fd: number | null;
   #sequence = 0;
   readonly #origin = performance.now();
@@ -82,11 +83,16 @@ export class Recorder implements EventSink, EventSinkV2 {
     this.flush();
   };
 
-  constructor(path: string, runId: string, schemaVersion: 1 | 2 = 1) {
+  constructor(path: string, runId: string, schemaVersion: 1 | 2 | 3 = 1) {
     this.path = path;
     this.runId = runId;
     this.schemaVersion = schemaVersion;
-    this.#wireForm = schemaVersion === 1 ? toSchema1Payload : (payload) => payload;
+    this.#wireForm =
+      schemaVersion === 1
+        ? toSchema1Payload
+        : schemaVersion === 2
+          ? (payload) => toSchema2Payload(payload as EventPayloadV2)
+          : (payload) => toSchema3Payload(payload as EventPayloadV2);
     this.#opening = `{"schema_version":${schemaVersion},"event_id":"`;
     this.#afterId = `","run_id":${JSON.stringify(runId)},"sequence":`;
     this.#fd = openSync(path, "a");

@@ -3,6 +3,13 @@
  * keys are declared in their documented order: builders create payload objects with `kind` first
  * and the other keys in this order.
  */
+
+import type {
+  AdditionEventPayload,
+  AdditionFailureKind,
+  AdditionNotAppliedReason,
+  CanaryType,
+} from "./addition-types.js";
 import type {
   Component,
   FailureKind,
@@ -15,7 +22,6 @@ import type {
 
 export type FailureKindV2 =
   | FailureKind
-  | "replay_mismatch"
   | "injected_llm_error"
   | "injected_stream_truncated"
   | "injected_stream_reset"
@@ -27,14 +33,16 @@ export type FailureKindV2 =
   | "connection_closed"
   | "injected_rpc_error"
   | "injected_tool_error"
-  | "injected_no_response";
+  | "injected_no_response"
+  | AdditionFailureKind;
 
 export type NotAppliedReason =
   | "upstream_status"
   | "not_a_stream"
   | "ended_before_cut"
   | "upstream_failed"
-  | "another_fault_acted";
+  | "another_fault_acted"
+  | AdditionNotAppliedReason;
 
 export interface DependencyStartedPayloadV2 {
   kind: "DEPENDENCY_STARTED";
@@ -84,7 +92,12 @@ export interface FaultInjectedPayloadV2 {
   operation_id: string;
   fault_id: string;
   fault_type: string;
-  parameters: Record<string, number>;
+  /** Integers, and in schema 3 also the string keys some faults record (such as a shape). */
+  parameters: Record<string, number | string>;
+  /** Schema 3 only: a corruption fault's JSON pointer (the projection to schema 2 drops it). */
+  pointer?: string | null;
+  /** Schema 3 only: the JSON type of a corruption fault's canary. */
+  canary_type?: CanaryType | null;
 }
 export interface FaultNotAppliedPayload {
   kind: "FAULT_NOT_APPLIED";
@@ -121,13 +134,6 @@ export interface OperationSucceededPayloadV2 {
   relayed_events: number | null;
   closed_by_client: boolean;
 }
-/** A dependency served from its cassette (docs/replay.md): in place of DEPENDENCY_STARTED and READY. */
-export interface ReplayStartedPayload {
-  kind: "REPLAY_STARTED";
-  dependency: string;
-  cassette: string;
-  interactions: number;
-}
 export interface DependencyStoppedPayloadV2 {
   kind: "DEPENDENCY_STOPPED";
   dependency: string;
@@ -151,8 +157,8 @@ export type EventPayloadV2 =
   | WorkloadCompletedPayload
   | DependencyStoppedPayloadV2
   | RunErrorPayload
-  | ReplayStartedPayload
-  | RunCompletedPayload;
+  | RunCompletedPayload
+  | AdditionEventPayload;
 
 export type EventTypeV2 = EventPayloadV2["kind"];
 
@@ -176,11 +182,15 @@ export const EVENT_COMPONENT_V2 = {
   RUN_ERROR: "orchestrator",
   RUN_COMPLETED: "orchestrator",
   REPLAY_STARTED: "dependency",
+  VERIFY_COMPLETED: "workload",
+  CANARY_SEEN: "proxy",
+  MCP_CANCELLED: "proxy",
 } as const satisfies Record<EventTypeV2, Component>;
 
 /** One line of a schema-2 events.jsonl, envelope keys in documented order. */
 export interface AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> {
-  schema_version: 2;
+  /** 3 in a run whose scenario uses an addition (docs/events.md "Versions"). */
+  schema_version: 2 | 3;
   event_id: string;
   run_id: string;
   sequence: number;

@@ -4,7 +4,7 @@
  * the same fixed port. An interrupted run is not a result.
  */
 import { join, relative } from "node:path";
-import { readEventsV2 } from "../events/reader.js";
+import { readEventsAny } from "../events/reader.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import type { RunRecord } from "../report/explore-document.js";
 import type { ReporterName } from "../reporters/names.js";
@@ -113,7 +113,8 @@ export async function runAll<T>(
 /** The events of a finished run folder, or null when they cannot be read. */
 export async function runEvents(runFolder: string): Promise<AgentChaosEventV2[] | null> {
   try {
-    return await readEventsV2(join(runFolder, "events.jsonl"));
+    const read = await readEventsAny(join(runFolder, "events.jsonl"));
+    return read.schema === 1 ? null : read.events;
   } catch {
     return null;
   }

@@ -3,11 +3,13 @@ import { compileTarget } from "../scenario/target.js";
 import type { Fault } from "../scenario/types.js";
 import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
+import { authExpired } from "./auth-expired.js";
 import { disconnect } from "./disconnect.js";
 import { httpError } from "./http-error.js";
 import { jitterDraws } from "./jitter.js";
 import { latency } from "./latency.js";
 import { llmError } from "./llm-error.js";
+import { llmMisbehave } from "./llm-misbehave.js";
 import { malformedJson } from "./malformed-json.js";
 import { rateLimit } from "./rate-limit.js";
 import { responseLost } from "./response-lost.js";
@@ -30,6 +32,8 @@ export const FAULT_EXECUTORS = {
   http_stream_stall: streamStall,
   http_stream_error_event: streamErrorEvent,
   http_response_lost: responseLost,
+  llm_misbehave: llmMisbehave,
+  http_auth_expired: authExpired,
 } satisfies { [K in HttpFaultTypeV2]: FaultExecutor<FaultOf<K>> };
 
 export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;

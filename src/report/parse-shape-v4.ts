@@ -206,8 +206,11 @@ function artifacts(root: StrictObject): ReportArtifactsV4 {
   };
 }
 
-/** Reads a schema-4 document strictly (its `schema_version` already read as 4). */
-export function parseReportShapeV4(document: unknown): ReportV4 {
+/**
+ * Reads a schema-4 or schema-5 document strictly (its `schema_version` already read). Schema 5 is
+ * schema 4's shape written by runs with an addition (docs/reports.md "Report schema 5").
+ */
+export function parseReportShapeV4(document: unknown, version: 4 | 5 = 4): ReportV4 {
   const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
   const head = readHead(root, REASON_CODES_V4);
   const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
@@ -216,7 +219,7 @@ export function parseReportShapeV4(document: unknown): ReportV4 {
   const checks = root.objectList("checks", CHECK_KEYS).map(check);
   const timing = readTiming(root.object("timing", TIMING_KEYS));
   return {
-    schema_version: 4,
+    schema_version: version,
     ...head,
     dependencies,
     faults,

@@ -62,11 +62,11 @@ const FAULT_V3_KEYS = [...FAULT_V1_KEYS, "trigger"];
 const RECOVERY_V2_KEYS = ["required", "successful", "evidence"];
 const EVIDENCE_KEYS = ["failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
 
-/** `schema_version` must be the integer 1, 2, 3 or 4; anything else (or nothing) is unsupported. */
+/** `schema_version` must be the integer 1, 2, 3, 4 or 5; anything else (or nothing) is unsupported. */
 export function schemaVersionOf(document: unknown): ReportSchemaVersion {
   if (!isJsonObject(document)) throw invalidAt(null);
   const version = Object.hasOwn(document, "schema_version") ? integerLiteral(document.schema_version) : null;
-  if (version === 1n || version === 2n || version === 3n || version === 4n)
+  if (version === 1n || version === 2n || version === 3n || version === 4n || version === 5n)
     return Number(version) as ReportSchemaVersion;
   throw new ReportError("REPORT_SCHEMA_UNSUPPORTED");
 }
@@ -74,7 +74,7 @@ export function schemaVersionOf(document: unknown): ReportSchemaVersion {
 /** Reads the whole document strictly into a typed report of its schema. */
 export function parseReportShape(document: unknown): Report {
   const version = schemaVersionOf(document);
-  if (version === 4) return parseReportShapeV4(document);
+  if (version === 4 || version === 5) return parseReportShapeV4(document, version);
   const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
   const head = readHead(root, REASON_CODES);
   const fault = version === 1 ? faultV1(root) : version === 2 ? faultV2(root) : faultV3(root);

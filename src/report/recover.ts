@@ -15,9 +15,9 @@ import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { EventsError } from "../events/events-error.js";
 import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { type PrefixRead, readEventsPrefix, streamEventsPrefix } from "../events/prefix-reader.js";
-import { parseEventLine, parseEventLineV2 } from "../events/reader.js";
-
+import { eventLineParser, parseEventLine } from "../events/reader.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import { eventsSchemaOf } from "../scenario/additions.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { parseScenario } from "../scenario/parse.js";
@@ -99,7 +99,8 @@ function schema1Format(scenario: Scenario): Format<Schema1Analysis> {
 }
 
 function internalFormat(scenario: ScenarioV2): Format<RunAnalysis> {
-  return { plan: scenario, parse: parseEventLineV2, conclude: runAnalysisOf };
+  const schema = eventsSchemaOf(scenario) === 3 ? 3 : 2;
+  return { plan: scenario, parse: eventLineParser(schema), conclude: runAnalysisOf };
 }
 
 function eventsError(error: unknown): RecoveryError {

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { terminalSafe } from "../support/terminal-text.js";
 import type { LogExcerpt } from "./failure-excerpts.js";
 import { renderSummaryBodyV4, renderSummaryV4 } from "./summary-v4.js";
-import type { Report, ReportV1, ReportV2, ReportV3 } from "./types.js";
+import { isReportV4, type Report, type ReportV1, type ReportV2, type ReportV3 } from "./types.js";
 
 const LABEL_WIDTH = 23;
 
@@ -42,7 +42,7 @@ function recoveryLine(report: ReportV1 | ReportV2 | ReportV3): string {
 
 /** The result, reason and metric lines of a report 1–3's summary (between heading and path). */
 export function renderSummaryBody(report: Report): string {
-  if (report.schema_version === 4) return renderSummaryBodyV4(report);
+  if (isReportV4(report)) return renderSummaryBodyV4(report);
   return [
     `Result: ${report.result}\n`,
     `Reason: ${terminalSafe(report.reason_code)}\n\n`,
@@ -68,7 +68,7 @@ export function renderSummary(
   reportPath: string,
   excerpts: readonly LogExcerpt[] = [],
 ): string {
-  if (report.schema_version === 4) return renderSummaryV4(report, reportPath, excerpts);
+  if (isReportV4(report)) return renderSummaryV4(report, reportPath, excerpts);
   const heading =
     report.artifacts.report === "report.recovered.json" ? RECOVERED_HEADING : "Experiment complete.";
   return `\n${heading}\n\n${renderSummaryBody(report)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;

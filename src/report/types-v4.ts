@@ -94,7 +94,8 @@ export interface ReportArtifactsV4 {
 }
 
 export interface ReportV4 {
-  readonly schema_version: 4;
+  /** 5 for a run whose scenario uses an addition (docs/reports.md "Report schema 5"). */
+  readonly schema_version: 4 | 5;
   readonly run_id: string;
   readonly scenario_name: string;
   readonly result: RunResult;

@@ -9,7 +9,7 @@ import type { ReportV4 } from "./types-v4.js";
 
 export type * from "./types-v4.js";
 
-export type ReportSchemaVersion = 1 | 2 | 3 | 4;
+export type ReportSchemaVersion = 1 | 2 | 3 | 4 | 5;
 
 export interface ReportWorkload {
   readonly name: string;
@@ -134,3 +134,8 @@ export type ReportV2 = ReportBase<2, ReportFaultV2, ReportRecoveryV2>;
 export type ReportV3 = ReportBase<3, ReportFaultV3, ReportRecoveryV2>;
 
 export type Report = ReportV1 | ReportV2 | ReportV3 | ReportV4;
+
+/** Whether a report is of the internal model's shape: schema 4, or 5 for a run with additions. */
+export function isReportV4(report: { readonly schema_version: number }): report is ReportV4 {
+  return report.schema_version === 4 || report.schema_version === 5;
+}

@@ -70,7 +70,7 @@ export async function readSavedReport(folder: string): Promise<SavedReport> {
     throw new SavedRunError("report.json is not a JSON object");
   }
   const version = (report as JsonObject).schema_version;
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) {
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) {
     throw new SavedRunError("report.json schema version is unsupported");
   }
   return { report: report as JsonObject, path, bytes };

@@ -5,7 +5,7 @@
 import type { RunResult } from "../events/types.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import { failureExcerpts, type LogExcerpt } from "../report/failure-excerpts.js";
-import type { Report } from "../report/types.js";
+import { isReportV4, type Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { writeRunReporters } from "../reporters/run-files.js";
 import { ScenarioError } from "../scenario/errors.js";
@@ -53,7 +53,7 @@ export interface ExperimentDone extends ExperimentResult {
 
 /** The log lines a failed schema-2 run quotes (masked), else none. */
 async function failedRunExcerpts(report: Report, runDir: string): Promise<LogExcerpt[]> {
-  if (report.schema_version !== 4) return [];
+  if (!isReportV4(report)) return [];
   return failureExcerpts(runDir, {
     result: report.result,
     reasonCode: report.reason_code,

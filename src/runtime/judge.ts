@@ -19,9 +19,10 @@ import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
 import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { streamEventLines } from "../events/line-stream.js";
-import { parseEventLine, parseEventLineV2, readEvents, readEventsV2 } from "../events/reader.js";
+import { eventLineParser, parseEventLine, readEvents, readEventsV2 } from "../events/reader.js";
 import type { AgentChaosEvent, RunResult } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import { eventsSchemaOf } from "../scenario/additions.js";
 import type { Scenario } from "../scenario/types.js";
 import type { ScenarioV2 } from "../scenario/types-v2.js";
 
@@ -54,11 +55,12 @@ function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Schema1Analy
 }
 
 function internalFormat(scenario: ScenarioV2): Format<AgentChaosEventV2, RunAnalysis> {
+  const schema = eventsSchemaOf(scenario) === 3 ? 3 : 2;
   return {
     plan: scenario,
     lift: (event) => event,
-    parseLine: parseEventLineV2,
-    readAll: (path) => readEventsV2(path),
+    parseLine: eventLineParser(schema),
+    readAll: (path) => readEventsV2(path, {}, schema),
     conclude: runAnalysisOf,
   };
 }

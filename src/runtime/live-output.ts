@@ -33,7 +33,7 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
       );
     },
     onEvent: (event) => {
-      const line = event.schema_version === 2 ? linesV2(event) : formatLiveLine(event, colour);
+      const line = event.schema_version === 1 ? formatLiveLine(event, colour) : linesV2(event);
       if (line !== null) terminal.stream.write(line);
     },
     onWorkloadLine: (stream, line) => {

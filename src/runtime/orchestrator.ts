@@ -7,6 +7,7 @@ import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.j
 import { withJitterSeeds } from "../faults/jitter.js";
 import { exitCodeFor } from "../report/exit-code.js";
 import type { Report } from "../report/types.js";
+import { eventsSchemaOf } from "../scenario/additions.js";
 import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
@@ -77,7 +78,7 @@ export async function runExperiment(
   const recorder = await createArtifact(
     runDir,
     "events.jsonl",
-    () => new Recorder(join(runDir, "events.jsonl"), runId, scenario.schemaVersion),
+    () => new Recorder(join(runDir, "events.jsonl"), runId, eventsSchemaOf(scenario)),
   );
   const abort = new RunAbort(recorder);
   recorder.onWriteError((code) => abort.ioFailure("events.jsonl", code));

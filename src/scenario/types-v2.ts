@@ -3,6 +3,7 @@
  * `loadScenario` for `schema_version: 2`, consumed by the runtime, the proxies, the MCP shim and
  * the schema-2 analyzer.
  */
+import type { AuthExpiredProvider, MisbehaveKind, MisbehaveProvider } from "./model-faults.js";
 import type { CommandSpec, DependencyStart, Trigger } from "./types.js";
 
 /** The five schema-1 HTTP faults, which keep their keys and bytes in schema 2. */
@@ -20,7 +21,9 @@ export type LlmHttpFaultType =
   | "http_stream_reset"
   | "http_stream_stall"
   | "http_stream_error_event"
-  | "http_response_lost";
+  | "http_response_lost"
+  | "llm_misbehave"
+  | "http_auth_expired";
 
 /** JSON-RPC level faults (docs/mcp.md). */
 export type McpFaultType =
@@ -45,6 +48,8 @@ export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
   "http_stream_stall",
   "http_stream_error_event",
   "http_response_lost",
+  "llm_misbehave",
+  "http_auth_expired",
 ];
 
 export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
@@ -177,6 +182,17 @@ export type StreamErrorEventFault = FaultBaseV2 &
 export interface ResponseLostFault extends FaultBaseV2 {
   readonly type: "http_response_lost";
 }
+/** Rewrites the upstream model's answer (docs/faults.md, "llm_misbehave"). */
+export interface LlmMisbehaveFault extends FaultBaseV2 {
+  readonly type: "llm_misbehave";
+  readonly provider: MisbehaveProvider;
+  readonly kind: MisbehaveKind;
+}
+/** A 401 saying the bearer token expired (docs/faults.md, "http_auth_expired"). */
+export interface AuthExpiredFault extends FaultBaseV2 {
+  readonly type: "http_auth_expired";
+  readonly provider: AuthExpiredProvider;
+}
 export interface McpErrorFault extends FaultBaseV2 {
   readonly type: "mcp_error";
   /** Default -32603. */
@@ -208,6 +224,8 @@ export type FaultV2 =
   | StreamStallFault
   | StreamErrorEventFault
   | ResponseLostFault
+  | LlmMisbehaveFault
+  | AuthExpiredFault
   | McpErrorFault
   | McpToolErrorFault
   | McpLatencyFault

@@ -113,7 +113,7 @@ describe("readReport", () => {
   });
 
   it("reports a missing or unknown schema_version as unsupported", async () => {
-    const versions = [undefined, 0, 5, "2", 2.5, true, null];
+    const versions = [undefined, 0, 6, "2", 2.5, true, null];
     for (const version of versions) {
       const text = variant({ schema_version: version });
       expect(await codeOfText(text)).toBe("REPORT_SCHEMA_UNSUPPORTED");

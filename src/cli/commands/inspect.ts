@@ -4,6 +4,7 @@ import { ReportError } from "../../report/errors.js";
 import { failureExcerpts } from "../../report/failure-excerpts.js";
 import { readReport } from "../../report/reader.js";
 import { renderSummary } from "../../report/summary.js";
+import { isReportV4 } from "../../report/types.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
 
@@ -26,15 +27,14 @@ function isRunFolder(path: string): boolean {
 export async function inspectCommand(target: string, io: CliIo): Promise<number> {
   try {
     const { report, path } = await readReport(resolve(io.cwd, target));
-    const excerpts =
-      report.schema_version === 4
-        ? await failureExcerpts(dirname(path), {
-            result: report.result,
-            reasonCode: report.reason_code,
-            diagnostics: report.diagnostics,
-            dependencies: report.dependencies.map((dependency) => dependency.name),
-          })
-        : [];
+    const excerpts = isReportV4(report)
+      ? await failureExcerpts(dirname(path), {
+          result: report.result,
+          reasonCode: report.reason_code,
+          diagnostics: report.diagnostics,
+          dependencies: report.dependencies.map((dependency) => dependency.name),
+        })
+      : [];
     io.stdout.write(renderSummary(report, path, excerpts));
     return EXIT.OK;
   } catch (error) {

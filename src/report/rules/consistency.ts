@@ -1,4 +1,4 @@
-import type { ReportV2, ReportV3, ReportV4 } from "../types.js";
+import { isReportV4, type ReportV2, type ReportV3, type ReportV4 } from "../types.js";
 import { checkFaultV2, checkFaultV3 } from "./fault-rules.js";
 import { checkOutcome, checkWorkload } from "./outcome-rules.js";
 import { checkMetrics, checkRecovery } from "./recovery-rules.js";
@@ -11,7 +11,7 @@ import { type Violation, Violations } from "./violation.js";
  * schema-4 report (rules/v4/). Pure; empty when the report is consistent.
  */
 export function consistencyViolations(report: ReportV2 | ReportV3 | ReportV4): Violation[] {
-  if (report.schema_version === 4) return consistencyViolationsV4(report);
+  if (isReportV4(report)) return consistencyViolationsV4(report);
   const violations = new Violations();
   if (report.schema_version === 2) checkFaultV2(report, violations);
   else checkFaultV3(report, violations);

@@ -5,6 +5,7 @@
  */
 
 import type { RunAnalysis, TriggerEvidence } from "../../analysis/types.js";
+import { eventsSchemaOf } from "../../scenario/additions.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
 import { AgentChaosError } from "../../support/errors.js";
@@ -109,7 +110,7 @@ function artifacts(input: BuildReportV4Input): ReportArtifactsV4 {
 export function buildReportV4(input: BuildReportV4Input): ReportV4 {
   const { analysis } = input;
   return {
-    schema_version: 4,
+    schema_version: eventsSchemaOf(input.scenario) === 3 ? 5 : 4,
     ...reportHead(input),
     dependencies: dependencies(input),
     faults: faults(input),

@@ -50,6 +50,10 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
       return { ...cut(fault), format: fault.format };
     case "mcp_error":
       return { code: fault.code };
+    case "llm_misbehave":
+      return { provider: fault.provider, kind: fault.kind };
+    case "http_auth_expired":
+      return { provider: fault.provider };
     case "http_malformed_json":
     case "http_disconnect":
     case "http_response_lost":

@@ -3,6 +3,7 @@
  * schemas 1 and 2) alone. Schema 1–3 runs have one lane named `dependency`; schema-4 runs one
  * lane per dependency, in scenario order. Nothing here comes from logs or the scenario.
  */
+
 import type { JsonObject } from "../saved-run.js";
 import { num, obj, type RunEvents, SINGLE_LANE, str, strOrNull } from "./run-events.js";
 import type { TimelineData } from "./timeline-data.js";
@@ -82,7 +83,7 @@ function parametersText(parameters: JsonObject): string {
 
 /** The fault rows: schema 4's list, or schema 1–3's single fault (parameters from the events). */
 function faultsOf(report: JsonObject, firstInjectedParameters: JsonObject | null): FaultView[] {
-  if (report.schema_version === 4) {
+  if (report.schema_version === 4 || report.schema_version === 5) {
     return arr(report.faults).map((item) => {
       const fault = obj(item);
       const target = obj(fault.target);
@@ -184,7 +185,7 @@ export function runModel(report: JsonObject, events: RunEvents): RunModel {
       failed: num(dependency.failed_operations) ?? 0,
     };
   });
-  const lanes = version === 4 ? dependencies.map((dependency) => dependency.name) : [SINGLE_LANE];
+  const lanes = version >= 4 ? dependencies.map((dependency) => dependency.name) : [SINGLE_LANE];
   for (const lane of events.timeline.lanes) if (!lanes.includes(lane)) lanes.push(lane);
   const recoveries =
     version === 1

@@ -48,7 +48,7 @@ function table(
 function faultsSection(model: RunModel): string {
   if (model.faults.length === 0)
     return '<section id="faults"><h2>Faults</h2><p class="muted">No fault configured (baseline run).</p></section>';
-  const v4 = model.schemaVersion === 4;
+  const v4 = model.schemaVersion >= 4;
   const headers = v4
     ? [
         "Fault",
@@ -94,7 +94,7 @@ function evidenceSection(model: RunModel): string {
   if (model.evidence.length === 0) {
     return `<section id="recovery"><h2>Recovery evidence${mode}</h2><p class="muted">No fault-related failure to recover from.</p></section>`;
   }
-  const v4 = model.schemaVersion === 4;
+  const v4 = model.schemaVersion >= 4;
   const labels = new Map(operationsOf(model).map((operation) => [operation.id, operation.label]));
   const listed = new Set(listedOperations(model).listed.map((operation) => operation.id));
   const rows = model.evidence
@@ -223,7 +223,7 @@ export async function readRunEvents(folder: string): Promise<RunEvents> {
 export async function runLogs(folder: string, report: JsonObject): Promise<RunLogs> {
   const text = (value: unknown): string => (typeof value === "string" ? value : "");
   const excerpts =
-    report.schema_version === 4
+    report.schema_version === 4 || report.schema_version === 5
       ? await failureExcerpts(folder, {
           result: text(report.result),
           reasonCode: text(report.reason_code),

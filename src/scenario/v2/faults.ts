@@ -8,6 +8,7 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
+import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS } from "../model-faults.js";
 import { triggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
 import {
   type DependencyV2,
@@ -89,6 +90,15 @@ const OWN_KEYS = {
     format: z.enum(["openai", "anthropic"], { error: expecting('"openai" or "anthropic"') }),
   },
   http_response_lost: {},
+  llm_misbehave: {
+    provider: z.enum(MISBEHAVE_PROVIDERS, { error: expecting(quotedList(MISBEHAVE_PROVIDERS)) }),
+    kind: z.enum(MISBEHAVE_KINDS, { error: expecting(quotedList(MISBEHAVE_KINDS)) }),
+  },
+  http_auth_expired: {
+    provider: z
+      .enum(AUTH_EXPIRED_PROVIDERS, { error: expecting(quotedList(AUTH_EXPIRED_PROVIDERS)) })
+      .optional(),
+  },
   mcp_error: {
     code: integer("an integer", -BigInt(Number.MAX_SAFE_INTEGER)).optional(),
   },
@@ -97,6 +107,12 @@ const OWN_KEYS = {
   mcp_no_response: {},
   mcp_disconnect: {},
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
+
+/** `"a", "b" or "c"`. */
+function quotedList(values: readonly string[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
 
 const STREAM_TYPES = new Set<string>([
   "http_stream_truncate",
@@ -177,6 +193,10 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return { ...cut, format: raw.format };
       case "mcp_error":
         return { code: raw.code ?? -32603 };
+      case "llm_misbehave":
+        return { provider: raw.provider, kind: raw.kind };
+      case "http_auth_expired":
+        return { provider: raw.provider ?? "generic" };
       default:
         return {};
     }

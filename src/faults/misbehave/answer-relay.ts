@@ -1,0 +1,183 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import type { MisbehaveKind, MisbehaveProvider } from "../../scenario/model-faults.js";
+import { BODY_LIMIT } from "../../support/body-limit.js";
+import { isEventStream } from "../../support/http-headers.js";
+import type { FaultContext, ResponseRelay, UpstreamControl } from "../types.js";
+import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
+import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
+import { ResponsesStreamRewrite, rewriteResponsesJson } from "./openai-responses.js";
+import { asObject, type JsonRewrite, type Outgoing, type StreamRewrite } from "./rewrite.js";
+import { type SseMessage, SseSplitter } from "./sse-messages.js";
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+const JSON_REWRITES: Readonly<Record<MisbehaveProvider, JsonRewrite>> = {
+  openai: rewriteChatJson,
+  openai_responses: rewriteResponsesJson,
+  anthropic: rewriteMessageJson,
+};
+
+const STREAM_REWRITES: Readonly<Record<MisbehaveProvider, new (kind: MisbehaveKind) => StreamRewrite>> = {
+  openai: ChatStreamRewrite,
+  openai_responses: ResponsesStreamRewrite,
+  anthropic: MessagesStreamRewrite,
+};
+
+/** The content codings a JSON answer is decoded from before its rewrite (at most 10 MiB decoded). */
+const DECODERS: Readonly<Record<string, (body: Buffer) => Buffer>> = {
+  gzip: (body) => gunzipSync(body, { maxOutputLength: BODY_LIMIT }),
+  "x-gzip": (body) => gunzipSync(body, { maxOutputLength: BODY_LIMIT }),
+  deflate: (body) => inflateSync(body, { maxOutputLength: BODY_LIMIT }),
+  br: (body) => brotliDecompressSync(body, { maxOutputLength: BODY_LIMIT }),
+};
+
+export interface MisbehaveSpec {
+  readonly provider: MisbehaveProvider;
+  readonly kind: MisbehaveKind;
+}
+
+/**
+ * The relay of `llm_misbehave` (docs/faults.md): the upstream's 2xx answer reaches the workload
+ * rewritten, through the proxy's own relay. An event stream is rewritten event by event as it
+ * arrives; a JSON answer is read whole (up to 10 MiB, as the proxy reads it anyway), decoded
+ * when gzip, deflate or br, and rewritten. The failure is recorded right before the first
+ * rewritten byte; an answer the kind cannot apply to is relayed untouched and recorded as not
+ * applied (`upstream_failed` when the upstream broke, else `not_applicable`).
+ */
+export class MisbehaveRelay implements ResponseRelay {
+  readonly #spec: MisbehaveSpec;
+  readonly #context: FaultContext;
+  readonly #own: ResponseRelay;
+  #mode: "untouched" | "stream" | "json" = "untouched";
+  #status = 0;
+  #headers: Headers = {};
+  #control: UpstreamControl | null = null;
+  #rewrite: StreamRewrite | null = null;
+  readonly #splitter = new SseSplitter();
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #applied = false;
+  #upstreamFailed = false;
+  /** Events sent to the workload (streams). */
+  #sent = 0;
+
+  constructor(spec: MisbehaveSpec, context: FaultContext, own: ResponseRelay) {
+    this.#spec = spec;
+    this.#context = context;
+    this.#own = own;
+    context.beforeTerminal(() => {
+      if (!this.#applied) context.notApplied(this.#upstreamFailed ? "upstream_failed" : "not_applicable");
+    });
+  }
+
+  start(status: number, headers: Headers, control: UpstreamControl): void {
+    this.#status = status;
+    this.#headers = headers;
+    this.#control = control;
+    const encoding = String(headers["content-encoding"] ?? "identity")
+      .trim()
+      .toLowerCase();
+    if (status >= 200 && status <= 299) {
+      if (isEventStream(headers)) {
+        if (encoding === "identity") {
+          this.#mode = "stream";
+          this.#rewrite = new STREAM_REWRITES[this.#spec.provider](this.#spec.kind);
+        }
+      } else if (this.#spec.kind !== "missing_finish" && (encoding === "identity" || encoding in DECODERS)) {
+        this.#mode = "json";
+        return;
+      }
+    }
+    this.#own.start(status, headers, control);
+  }
+
+  data(chunk: Buffer): void {
+    if (this.#mode === "stream") this.#splitter.push(chunk, (message) => this.#event(message));
+    else if (this.#mode === "untouched") this.#own.data(chunk);
+    else this.#collect(chunk);
+  }
+
+  end(): void {
+    if (this.#mode === "stream") {
+      this.#splitter.end((message) => this.#event(message));
+      const rewrite = this.#rewrite as StreamRewrite;
+      this.#send(rewrite.end(), rewrite);
+    } else if (this.#mode === "json") {
+      this.#answerJson();
+      return;
+    }
+    this.#own.end();
+  }
+
+  error(error: Error): void {
+    if (!this.#applied) this.#upstreamFailed = true;
+    if (this.#mode === "json") {
+      this.#mode = "untouched";
+      this.#chunks = [];
+    }
+    this.#own.error(error);
+  }
+
+  #event(message: SseMessage): void {
+    const rewrite = this.#rewrite as StreamRewrite;
+    this.#send(rewrite.event(message), rewrite);
+  }
+
+  #send(outgoing: readonly Outgoing[], rewrite: StreamRewrite): void {
+    if (rewrite.verdict === "applied" && !this.#applied) this.#fail(this.#sent);
+    for (const piece of outgoing) {
+      this.#sent += 1;
+      this.#own.data(typeof piece === "string" ? Buffer.from(piece, "utf8") : piece);
+    }
+  }
+
+  #fail(relayedEvents: number | null): void {
+    this.#applied = true;
+    this.#context.fail("injected_misbehaviour", this.#status, {
+      upstreamStatus: this.#status,
+      relayedEvents,
+    });
+  }
+
+  #collect(chunk: Buffer): void {
+    this.#size += chunk.length;
+    this.#chunks.push(chunk);
+    if (this.#size <= BODY_LIMIT) return;
+    // Too large to rewrite: the proxy's own relay answers it as it answers any such body.
+    this.#mode = "untouched";
+    this.#own.start(this.#status, this.#headers, this.#control as UpstreamControl);
+    for (const held of this.#chunks.splice(0)) this.#own.data(held);
+  }
+
+  #answerJson(): void {
+    const body = Buffer.concat(this.#chunks, this.#size);
+    this.#chunks = [];
+    const rewritten = this.#rewriteJson(body);
+    const headers = rewritten === null ? this.#headers : withoutEncoding(this.#headers);
+    if (rewritten !== null) this.#fail(null);
+    this.#own.start(this.#status, headers, this.#control as UpstreamControl);
+    this.#own.data(rewritten ?? body);
+    this.#own.end();
+  }
+
+  /** The rewritten body, or null when the kind cannot apply (not JSON, not the provider's shape). */
+  #rewriteJson(body: Buffer): Buffer | null {
+    const encoding = String(this.#headers["content-encoding"] ?? "identity")
+      .trim()
+      .toLowerCase();
+    try {
+      const decoded = encoding === "identity" ? body : (DECODERS[encoding] as (body: Buffer) => Buffer)(body);
+      const parsed = asObject(JSON.parse(decoded.toString("utf8")));
+      const rewritten = parsed === null ? null : JSON_REWRITES[this.#spec.provider](parsed, this.#spec.kind);
+      return rewritten === null ? null : Buffer.from(JSON.stringify(rewritten), "utf8");
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The upstream's headers for a body sent decoded: no `Content-Encoding` (the length is the relay's). */
+function withoutEncoding(headers: Headers): Headers {
+  const { "content-encoding": _encoding, ...rest } = headers;
+  return rest;
+}

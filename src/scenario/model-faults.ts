@@ -1,0 +1,21 @@
+/** The closed vocabularies of the model-answer faults (docs/faults.md, "Model faults"). */
+
+/** The API whose answer `llm_misbehave` rewrites. */
+export const MISBEHAVE_PROVIDERS = ["openai", "openai_responses", "anthropic"] as const;
+export type MisbehaveProvider = (typeof MISBEHAVE_PROVIDERS)[number];
+
+/** What `llm_misbehave` does to the answer. */
+export const MISBEHAVE_KINDS = [
+  "tool_args_invalid",
+  "unknown_tool",
+  "empty",
+  "refusal",
+  "length_mid_tool",
+  "content_filter",
+  "missing_finish",
+] as const;
+export type MisbehaveKind = (typeof MISBEHAVE_KINDS)[number];
+
+/** Whose 401 error body `http_auth_expired` answers with (`generic` by default). */
+export const AUTH_EXPIRED_PROVIDERS = ["openai", "anthropic", "generic"] as const;
+export type AuthExpiredProvider = (typeof AUTH_EXPIRED_PROVIDERS)[number];
