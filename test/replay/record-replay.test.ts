@@ -95,7 +95,9 @@ describe("record, then replay with nothing upstream", () => {
       expect(types(replayed)).not.toContain("DEPENDENCY_STARTED");
       expect(types(replayed)).not.toContain("DEPENDENCY_READY");
       // Replay is an addition: its runs write events schema 3 and report schema 5.
-      expect(replayed.events.every((event) => (event as { schema_version?: number }).schema_version === 3)).toBe(true);
+      expect(
+        replayed.events.every((event) => (event as { schema_version?: number }).schema_version === 3),
+      ).toBe(true);
       expect((replayed.report as { schema_version?: number }).schema_version).toBe(5);
       const started = replayed.events.find((event) => event.type === "REPLAY_STARTED");
       expect(started?.payload).toEqual({
