@@ -12,7 +12,7 @@
  * judges any log. Both give the same evidence (evidence.ts) for every log the bounded form takes.
  */
 import { CHECK_NAMES, CHECKS } from "../checks/registry.js";
-import type { CheckDefinition } from "../checks/types.js";
+import type { ActiveCheck, CheckDefinition } from "../checks/types.js";
 import type {
   AgentChaosEventV2,
   FailureKindV2,
@@ -28,6 +28,7 @@ import { observedKey } from "./fault-diagnostics.js";
 import { FifoRows } from "./fifo-rows.js";
 import { IdSet } from "./id-set.js";
 import { KeptLabels } from "./kept-labels.js";
+import { LifecycleFacts } from "./lifecycle-facts.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
 import type { AnalysisPlan, PlannedFault } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
@@ -62,12 +63,6 @@ export interface ProbabilityWindow {
   readonly matches: (op: OperationObservedPayloadV2) => boolean;
 }
 
-/** A check that is not `off`, with its definition. */
-export interface ActiveCheck {
-  readonly name: CheckName;
-  readonly definition: CheckDefinition<CheckName>;
-}
-
 export class AnalysisStream {
   readonly plan: AnalysisPlan;
   /** Every operation is held to the end (else closed ones are forgotten). */
@@ -99,6 +94,8 @@ export class AnalysisStream {
   readonly labels = new KeptLabels();
   /** What the checks found in the operations forgotten. */
   readonly forgotten: PlacedFinding[] = [];
+  /** The waits after failures and the cancellations (`fail_fast`, `cancellation`). */
+  readonly lifecycle = new LifecycleFacts();
   /** Bounded form: every operation id seen, to notice one used again after it was forgotten. */
   readonly #ids: IdSet | null;
   #order = 0;
@@ -133,6 +130,7 @@ export class AnalysisStream {
     if (!this.#usable) return false;
     const index = this.facts.index;
     if (!this.facts.push(event) || !this.#take(event, index)) this.#usable = false;
+    else this.lifecycle.take(event, index);
     return this.#usable;
   }
 

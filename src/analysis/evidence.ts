@@ -13,6 +13,7 @@ import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
 import type { AnalysisStream, FailureRow } from "./analysis-stream.js";
 import { CHAIN_GROUP, findChecks } from "./check-findings.js";
 import { describeObserved } from "./fault-diagnostics.js";
+import { lifecycleFindings } from "./lifecycle-facts.js";
 import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
 import { probabilityEvidence, scheduleEvidence } from "./trigger-evidence.js";
@@ -147,6 +148,7 @@ function checkOutcomes(stream: AnalysisStream): CheckOutcome[] {
         placed.push({ check: name, group: CHAIN_GROUP, a: chain.first.order, b: 0, finding });
     }
   }
+  lifecycleFindings(stream, placed);
   placed.sort((x, y) => x.group - y.group || x.a - y.a || x.b - y.b);
   return stream.checks.flatMap(({ name }) => {
     const findings = placed.flatMap((entry) => (entry.check === name ? [entry.finding] : []));

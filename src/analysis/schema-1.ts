@@ -36,6 +36,8 @@ export function schema1Plan(scenario: Scenario): AnalysisPlan {
       retry_after: OFF,
       retry_storm: { ...OFF, maxAttempts: 1, minGapMs: 0 },
       duplicate_writes: { ...OFF, methods: ["POST", "PATCH"], paths: null },
+      fail_fast: { mode: "off", maxMs: 30000 },
+      cancellation: { mode: "off" },
     },
     success: scenario.success,
     occurrences: "observations",

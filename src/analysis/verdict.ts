@@ -105,6 +105,7 @@ const RULES: readonly Rule[] = [
   RUN_RULES.runError,
   RUN_RULES.notCompleted,
   RUN_RULES.interrupted,
+  /* in place of 4 */ (f) => (f.completion?.timed_out ? agentHung(f.checks) : undefined),
   RUN_RULES.timedOut,
   RUN_RULES.exitCodeNotRecorded,
   /* 4a */ ({ rows, label }) =>
@@ -199,19 +200,28 @@ const RULES: readonly Rule[] = [
   },
   /* 18 */ ({ checks }) => {
     const enforced = checks.find((check) => check.mode === "enforce" && check.passed === false);
-    return enforced === undefined
-      ? undefined
-      : failedFor(
-          checkReason(enforced.name),
-          [...enforced.diagnostics, enforcedCheckHint(enforced.name)],
-          (sentence) => sentence,
-        );
+    return enforced === undefined ? undefined : enforcedFailure(enforced);
   },
   /* 19 */ ({ rows }) =>
     rows.some((row) => row.retryOperationId !== null)
       ? { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", diagnostics: [] }
       : undefined,
 ];
+
+/** An enforced check's findings as FAILED, with the hint on how to keep them without failing. */
+function enforcedFailure(check: RunEvidence["checks"][number]): Verdict | undefined {
+  return failedFor(
+    checkReason(check.name),
+    [...check.diagnostics, enforcedCheckHint(check.name)],
+    (sentence) => sentence,
+  );
+}
+
+/** A timed-out run with an enforced `fail_fast` finding: AGENT_HUNG in place of rule 4. */
+function agentHung(checks: RunEvidence["checks"]): Verdict | undefined {
+  const hung = checks.find((check) => check.name === "fail_fast" && check.mode === "enforce");
+  return hung === undefined || hung.passed !== false ? undefined : enforcedFailure(hung);
+}
 
 /** The result, reason code and diagnostics: rules 1–19 in order, else rule 20. */
 export function decideVerdict(evidence: RunEvidence, rows: readonly RecoveryRow[]): Verdict {

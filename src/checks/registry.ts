@@ -1,5 +1,7 @@
 import type { CheckName } from "../scenario/types-v2.js";
+import { cancellationCheck } from "./cancellation.js";
 import { duplicateWritesCheck } from "./duplicate-writes.js";
+import { failFastCheck } from "./fail-fast.js";
 import { retryAfterCheck } from "./retry-after.js";
 import { retryStormCheck } from "./retry-storm.js";
 import type { CheckDefinition } from "./types.js";
@@ -9,6 +11,8 @@ export const CHECKS = {
   retry_after: retryAfterCheck,
   retry_storm: retryStormCheck,
   duplicate_writes: duplicateWritesCheck,
+  fail_fast: failFastCheck,
+  cancellation: cancellationCheck,
 } as const satisfies { readonly [N in CheckName]: CheckDefinition<N> };
 
 export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];

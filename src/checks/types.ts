@@ -88,10 +88,41 @@ export interface DuplicateWriteFinding {
   readonly duplicate_operation_id: string;
 }
 
+/** `fail_fast`: a fault-related failure after which the workload stayed silent too long. */
+export interface FailFastFinding {
+  /** The failed operation. */
+  readonly operation_id: string;
+  /** From the failure (plus the wait its response asked for) to the workload's next act. */
+  readonly waited_ms: number;
+}
+
+/** `cancellation`: an MCP request the agent abandoned without `notifications/cancelled`. */
+export interface CancellationFinding {
+  readonly operation_id: string;
+}
+
+/**
+ * A fault-related failure and how long the workload waited after it before it acted (its next
+ * OPERATION_OBSERVED or WORKLOAD_COMPLETED), counted from the failure plus `retry_after_ms`.
+ */
+export interface Silence {
+  readonly operationId: string;
+  readonly waitedMs: number;
+}
+
+/** An MCP request the agent never got an answer to (see docs/checks.md, `cancellation`). */
+export interface AbandonedRequest {
+  readonly operationId: string;
+  /** Whether an MCP_CANCELLED names it. */
+  readonly cancelled: boolean;
+}
+
 export interface FindingOf {
   readonly retry_after: RetryAfterFinding;
   readonly retry_storm: RetryStormFinding;
   readonly duplicate_writes: DuplicateWriteFinding;
+  readonly fail_fast: FailFastFinding;
+  readonly cancellation: CancellationFinding;
 }
 
 export type Finding = FindingOf[CheckName];
@@ -99,7 +130,8 @@ export type Finding = FindingOf[CheckName];
 /**
  * One check: the reason code when enforced, how a finding reads, and one hook per fact the
  * analysis derives, of which a check defines those it needs. A check's findings are those of
- * its `chain` hook, then of `retry`, then of `repeat`, each in the order given below.
+ * its `chain` hook, then of `retry`, then of `repeat`, then of `silence`, then of `abandoned`,
+ * each in the order given below.
  */
 export interface CheckDefinition<N extends CheckName> {
   readonly reason: string;
@@ -120,6 +152,16 @@ export interface CheckDefinition<N extends CheckName> {
    * (pairs in the order of the lost write, then of the later operation).
    */
   readonly repeat?: (lost: OperationFacts, later: OperationFacts) => FindingOf[N] | null;
+  /** Every fault-related failure the workload acted after (or ended after), in sequence order. */
+  readonly silence?: (silence: Silence, config: ChecksConfig[N]) => FindingOf[N] | null;
+  /** Every abandoned MCP request, in the order of its failure. */
+  readonly abandoned?: (request: AbandonedRequest) => FindingOf[N] | null;
+}
+
+/** A check that is not `off`, with its definition. */
+export interface ActiveCheck {
+  readonly name: CheckName;
+  readonly definition: CheckDefinition<CheckName>;
 }
 
 /** A check that is not `off`, evaluated. */

@@ -49,7 +49,8 @@ export interface InjectedFault {
   /** Schema 2 fault id; ignored by schema 1 events. */
   readonly id: string;
   readonly type: string;
-  readonly parameters: Readonly<Record<string, number>>;
+  /** Integers; schema 3 adds strings (`mcp_malformed` `shape`, docs/events.md). */
+  readonly parameters: Readonly<Record<string, number | string>>;
 }
 
 /**
@@ -216,7 +217,8 @@ export class Operation {
         kind: "FAULT_INJECTED",
         operation_id: this.id,
         fault_type: fault.type,
-        parameters: { ...fault.parameters },
+        // Schema-1 faults carry integers only.
+        parameters: { ...fault.parameters } as Record<string, number>,
       });
       return;
     }

@@ -1,4 +1,5 @@
 /** The payload keys and value checks of event schema 2 (docs/events.md "Events schema 2"). */
+import { ADDITION_FAULT_TYPES } from "../scenario/additions.js";
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import type { AdditionEventType, AdditionFailureKind, AdditionNotAppliedReason } from "./addition-types.js";
 import {
@@ -73,7 +74,8 @@ export const PAYLOAD_FIELDS_V2 = {
   FAULT_INJECTED: {
     operation_id: string,
     fault_id: string,
-    fault_type: oneOf(FAULT_TYPES_V2),
+    // The additions' fault types exist only in schema 3.
+    fault_type: oneOf(FAULT_TYPES_V2.filter((type) => !ADDITION_FAULT_TYPES.includes(type))),
     parameters: integerRecord,
   },
   FAULT_NOT_APPLIED: { operation_id: string, fault_id: string, reason: oneOf(NOT_APPLIED_REASONS) },

@@ -102,6 +102,10 @@ function checksData(checks: ChecksConfig): Data {
       min_gap_ms: checks.retry_storm.minGapMs,
     },
     duplicate_writes: checks.duplicate_writes.mode,
+    ...(checks.fail_fast.mode === "off"
+      ? {}
+      : { fail_fast: { mode: checks.fail_fast.mode, max_ms: checks.fail_fast.maxMs } }),
+    ...(checks.cancellation.mode === "off" ? {} : { cancellation: checks.cancellation.mode }),
   };
 }
 

@@ -84,6 +84,8 @@ const FINDING_SHAPES: Readonly<Record<ReportCheckV4["name"], readonly FindingSha
     { operation_id: "id", failed_operation_id: "id", gap_ms: "count" },
   ],
   duplicate_writes: [{ operation_id: "id", duplicate_operation_id: "id" }],
+  fail_fast: [{ operation_id: "id", waited_ms: "count" }],
+  cancellation: [{ operation_id: "id" }],
 };
 
 function named(object: StrictObject, key: string, pattern: RegExp): string {

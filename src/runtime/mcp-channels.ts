@@ -2,12 +2,18 @@ import { startMcpHttpProxy } from "../mcp/http/proxy.js";
 import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { RunningProxy } from "../proxy/server.js";
+import { usesAdditions } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { HttpDependencyV2 } from "../scenario/types-v2.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
 function faultsOf(scenario: RunScenario, name: string) {
   return scenario.faults.filter((fault) => fault.dependency === name);
+}
+
+/** Whether the run writes the agent's cancellations (MCP_CANCELLED exists only in events schema 3). */
+function recordsCancellations(scenario: RunScenario): boolean {
+  return scenario.legacy === undefined && usesAdditions(scenario);
 }
 
 function setupFailure(error: unknown, name: string): SetupFailure {
@@ -27,6 +33,7 @@ export async function startMcpProxy(
       dependency: dependency.name,
       faults: faultsOf(context.scenario, dependency.name),
       sink: context.sink,
+      recordsCancellations: recordsCancellations(context.scenario),
     });
   } catch (error) {
     throw setupFailure(error, dependency.name);
@@ -54,6 +61,7 @@ export async function startStdioHosts(
         runDir: context.runDir,
         runId: context.runId,
         interrupt: context.interrupt,
+        recordsCancellations: recordsCancellations(context.scenario),
       });
     } catch (error) {
       throw setupFailure(error, dependency.name);

@@ -102,6 +102,7 @@ export async function runExperiment(
     sink: recorder,
     interrupt: AbortSignal.any([interrupt, abort.signal]),
     abortRun: abort,
+    recorded: recorder,
     forceStop: options.forceStop ?? new AbortController().signal,
     preload: () => void load(),
     startProxy: async (proxyOptions: Parameters<StepContext["startProxy"]>[0]) =>

@@ -1,5 +1,5 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
-import type { EventSinkV2 } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent, EventSinkV2 } from "../events/types-v2.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { errorLabel } from "./error-label.js";
@@ -23,6 +23,11 @@ export interface StepContext {
   readonly abortRun?: RunAbort;
   /** `agentchaos record`: the cassettes this run writes (docs/replay.md). */
   readonly record?: RecordRequest;
+  /** The recorded events as they are recorded, and the recorder's clock (enforced `fail_fast`). */
+  readonly recorded?: {
+    onEvent(listener: (event: AnyAgentChaosEvent) => void): void;
+    elapsedMs(): number;
+  };
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { HangWatch, systemTimer } from "./hang-watch.js";
 import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
@@ -75,8 +76,11 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
     if (context.interrupt.aborted) onAbort();
     else context.interrupt.addEventListener("abort", onAbort, { once: true });
   });
-  const first = await Promise.race([exited, timedOut, interrupted]);
+  const watch = hangWatch(context);
+  const hung = watch === null ? null : watch.hung.then(() => ({ how: "hung" as const }));
+  const first = await Promise.race([exited, timedOut, interrupted, ...(hung === null ? [] : [hung])]);
   clearTimeout(timer);
+  watch?.stop();
   if (onAbort !== undefined) context.interrupt.removeEventListener("abort", onAbort);
 
   let exit: ProcessExit;
@@ -89,14 +93,26 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
   sink.emit({
     kind: "WORKLOAD_COMPLETED",
     exit_code: exit.exitCode,
-    timed_out: first.how === "timeout",
+    timed_out: first.how === "timeout" || first.how === "hung",
     interrupted: first.how === "interrupted",
     duration_ms: Math.max(0, Math.round(ended - startedAt)),
     error:
       first.how === "timeout"
         ? `process exceeded ${seconds(scenario.timeoutSeconds)} second timeout`
-        : first.how === "interrupted"
-          ? "process interrupted"
-          : null,
+        : first.how === "hung"
+          ? `process stopped: silent for more than ${scenario.checks.fail_fast.maxMs} ms after a failure (check fail_fast)`
+          : first.how === "interrupted"
+            ? "process interrupted"
+            : null,
   });
+}
+
+/** With `fail_fast` enforced, what stops a hung workload as soon as a finding is certain. */
+function hangWatch(context: StepContext): HangWatch | null {
+  const { fail_fast: failFast } = context.scenario.checks;
+  const recorded = context.recorded;
+  if (failFast.mode !== "enforce" || recorded === undefined) return null;
+  const watch = new HangWatch(failFast.maxMs, { now: () => recorded.elapsedMs(), schedule: systemTimer });
+  recorded.onEvent((event) => watch.take(event));
+  return watch;
 }

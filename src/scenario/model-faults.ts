@@ -19,3 +19,9 @@ export type MisbehaveKind = (typeof MISBEHAVE_KINDS)[number];
 /** Whose 401 error body `http_auth_expired` answers with (`generic` by default). */
 export const AUTH_EXPIRED_PROVIDERS = ["openai", "anthropic", "generic"] as const;
 export type AuthExpiredProvider = (typeof AUTH_EXPIRED_PROVIDERS)[number];
+
+/** `"a", "b" or "c"`: the words of an enumeration in a validation message. */
+export function quotedList(values: readonly string[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}

@@ -31,7 +31,10 @@ export type McpFaultType =
   | "mcp_tool_error"
   | "mcp_latency"
   | "mcp_no_response"
-  | "mcp_disconnect";
+  | "mcp_disconnect"
+  | "mcp_malformed"
+  | "mcp_oversized"
+  | "mcp_tools_changed";
 
 export type HttpFaultTypeV2 = ClassicHttpFaultType | LlmHttpFaultType;
 export type FaultTypeV2 = HttpFaultTypeV2 | McpFaultType;
@@ -58,6 +61,9 @@ export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
   "mcp_latency",
   "mcp_no_response",
   "mcp_disconnect",
+  "mcp_malformed",
+  "mcp_oversized",
+  "mcp_tools_changed",
 ];
 
 export const FAULT_TYPES_V2: readonly FaultTypeV2[] = [...HTTP_FAULT_TYPES_V2, ...MCP_FAULT_TYPES];
@@ -211,6 +217,23 @@ export interface McpNoResponseFault extends FaultBaseV2 {
 export interface McpDisconnectFault extends FaultBaseV2 {
   readonly type: "mcp_disconnect";
 }
+export type McpMalformedShape = "not_json" | "wrong_id" | "missing_result";
+export interface McpMalformedFault extends FaultBaseV2 {
+  readonly type: "mcp_malformed";
+  readonly shape: McpMalformedShape;
+}
+export interface McpOversizedFault extends FaultBaseV2 {
+  readonly type: "mcp_oversized";
+  /** The size of the padded answer in bytes (default 8 MiB). */
+  readonly sizeBytes: number;
+}
+export interface McpToolsChangedFault extends FaultBaseV2 {
+  readonly type: "mcp_tools_changed";
+  /** Tool names `tools/list` omits from then on (calls to them: -32602). */
+  readonly remove: readonly string[];
+  /** The property the targeted tool's `inputSchema` gains as required, or null. */
+  readonly require: string | null;
+}
 
 export type FaultV2 =
   | LatencyFaultV2
@@ -230,9 +253,12 @@ export type FaultV2 =
   | McpToolErrorFault
   | McpLatencyFault
   | McpNoResponseFault
-  | McpDisconnectFault;
+  | McpDisconnectFault
+  | McpMalformedFault
+  | McpOversizedFault
+  | McpToolsChangedFault;
 
-export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes";
+export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes" | "fail_fast" | "cancellation";
 export type CheckMode = "off" | "report" | "enforce";
 
 /** Which dependencies a check looks at: `null` for every one. */
@@ -253,6 +279,10 @@ export interface ChecksConfig {
     /** Path globs (`*` matches within and across segments); null: every path but model calls. */
     readonly paths: readonly string[] | null;
   };
+  /** Off unless listed (docs/checks.md); every dependency. */
+  readonly fail_fast: { readonly mode: CheckMode; readonly maxMs: number };
+  /** Off unless listed; MCP operations only. */
+  readonly cancellation: { readonly mode: CheckMode };
 }
 
 export interface WorkloadV2 extends CommandSpec {

@@ -94,6 +94,24 @@ export const mcpFaults = {
     ...base(id, target, trigger),
     type: "mcp_disconnect",
   }),
+  malformed: (
+    id: string,
+    target: McpTarget,
+    trigger: Trigger,
+    shape: "not_json" | "wrong_id" | "missing_result",
+  ): FaultV2 => ({ ...base(id, target, trigger), type: "mcp_malformed", shape }),
+  oversized: (id: string, target: McpTarget, trigger: Trigger, sizeBytes: number): FaultV2 => ({
+    ...base(id, target, trigger),
+    type: "mcp_oversized",
+    sizeBytes,
+  }),
+  toolsChanged: (
+    id: string,
+    target: McpTarget,
+    trigger: Trigger,
+    remove: string[],
+    require: string | null = null,
+  ): FaultV2 => ({ ...base(id, target, trigger), type: "mcp_tools_changed", remove, require }),
 };
 
 export function stdioDependency(

@@ -5,8 +5,11 @@ import { createTriggerState } from "../../triggers/index.js";
 import { mcpDisconnect } from "./disconnect.js";
 import { mcpError } from "./error.js";
 import { mcpLatency } from "./latency.js";
+import { mcpMalformed } from "./malformed.js";
 import { mcpNoResponse } from "./no-response.js";
+import { mcpOversized } from "./oversized.js";
 import { mcpToolError } from "./tool-error.js";
+import { mcpToolsChanged } from "./tools-changed.js";
 import type { McpFaultContext, McpFaultExecutor } from "./types.js";
 
 /** Every MCP fault type's executor; the compiler rejects a missing or mistyped entry. */
@@ -16,6 +19,9 @@ export const MCP_FAULT_EXECUTORS = {
   mcp_latency: mcpLatency,
   mcp_no_response: mcpNoResponse,
   mcp_disconnect: mcpDisconnect,
+  mcp_malformed: mcpMalformed,
+  mcp_oversized: mcpOversized,
+  mcp_tools_changed: mcpToolsChanged,
 } satisfies { [K in McpFaultType]: McpFaultExecutor<K> };
 
 export type McpFault = Extract<FaultV2, { type: McpFaultType }>;

@@ -25,12 +25,24 @@ export interface McpFaultContext {
    * Meanwhile the operation may be abandoned as with `http_latency` (its failure recorded once).
    */
   delayAnswer(ms: number): void;
+  /**
+   * Forwards the request now; the server's result reaches the agent padded to `sizeBytes`
+   * (`paddedAnswer`), and the operation fails `injected_oversized` as it is handed over. An
+   * error answer passes unchanged and is recorded as usual.
+   */
+  padAnswer(sizeBytes: number): void;
+  /**
+   * Forwards the request now, sends the agent `notifications/tools/list_changed` before its
+   * answer, and changes the session's tools from then on (`SessionTools`); the answer is
+   * recorded as usual.
+   */
+  changeTools(remove: readonly string[], require: string | null): void;
 }
 
 /** One MCP fault type's behaviour; one file per fault, mapped by `registry.ts`. */
 export interface McpFaultExecutor<K extends McpFaultType> {
-  /** `FAULT_INJECTED.parameters` (integers only). */
-  parameters(fault: FaultOf<K>): Record<string, number>;
+  /** `FAULT_INJECTED.parameters` (integers; strings only in events schema 3). */
+  parameters(fault: FaultOf<K>): Record<string, number | string>;
   execute(fault: FaultOf<K>, context: McpFaultContext): void;
 }
 

@@ -1,5 +1,6 @@
 import { cutConnection, type Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
+import type { ToolsChange } from "../faults/session-tools.js";
 import type { McpFaultContext } from "../faults/types.js";
 import type { LatencyWaits } from "../selection.js";
 
@@ -14,6 +15,8 @@ export function httpMcpContext(
   requestId: string,
   waits: LatencyWaits,
   forwardDelayed: (ms: number, released: () => void) => void,
+  /** `mcp_oversized` and `mcp_tools_changed` forward through the handler (changed-answers.ts). */
+  forwardChanged: { padded(sizeBytes: number): void; toolsChanged(change: ToolsChange): void },
 ): McpFaultContext {
   const { operation } = exchange;
   return {
@@ -39,6 +42,13 @@ export function httpMcpContext(
         cutConnection(exchange);
       });
       forwardDelayed(ms, () => waits.remove(operation));
+    },
+    padAnswer(sizeBytes) {
+      forwardChanged.padded(sizeBytes);
+    },
+    changeTools(remove, require) {
+      const { method, path } = operation.identity;
+      forwardChanged.toolsChanged({ remove, require, tool: method === "tools/call" ? path : null });
     },
   };
 }

@@ -17,11 +17,16 @@ import {
   sendSynthetic,
 } from "../../proxy/responses.js";
 import { upstreamRequestHeaders } from "../../support/http-headers.js";
+import type { Cancellations } from "../cancellations.js";
+import { paddedAnswer } from "../faults/padded-answer.js";
+import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
+import { changedRelay } from "./changed-answers.js";
 import { httpMcpContext } from "./context.js";
 import { delayedRelay, mcpRelay } from "./relay.js";
+import { sessionToolsRelay } from "./session-tools-relay.js";
 
 export interface McpHandlerParts {
   /** The dependency's operations (recorded). */
@@ -32,6 +37,7 @@ export interface McpHandlerParts {
   readonly waits: LatencyWaits;
   readonly upstream: Upstream;
   readonly faults: readonly ArmedMcpLayerFault[];
+  readonly cancellations: Cancellations;
   countMalformed(): void;
 }
 
@@ -53,6 +59,8 @@ export function createMcpRequestHandler(
   const { ledger, untracked, holds, waits, upstream, faults } = parts;
   /** Open operations by session header and id, for `notifications/cancelled`. */
   const byId = new Map<string, Operation>();
+  /** Each session's tools as `mcp_tools_changed` left them, by session header. */
+  const toolsBySession = new Map<string, SessionTools>();
 
   const send = (exchange: Exchange, relay: ResponseRelay): void => {
     upstream.send(
@@ -108,10 +116,34 @@ export function createMcpRequestHandler(
       if (byId.get(key) === operation) byId.delete(key);
       operation.fail("connection_closed", null);
     });
+    const session = sessionOf(request);
     const forward: Forwarder = (forwarded, wrap) => {
       if (forwarded.operation.finished) return;
-      const relay = mcpRelay(forwarded, message.idKey);
-      send(forwarded, wrap === undefined ? relay : wrap(relay));
+      const relay = sessionToolsRelay(forwarded, message, toolsBySession.get(session), parts.cancellations);
+      if (relay !== null) send(forwarded, wrap === undefined ? relay : wrap(relay));
+    };
+    const forwardChanged = {
+      padded: (sizeBytes: number): void => {
+        const answer = (text: string) => paddedAnswer(text, sizeBytes);
+        send(
+          exchange,
+          changedRelay(
+            exchange,
+            message.idKey,
+            { before: [], answer, failure: "injected_oversized" },
+            parts.cancellations,
+          ),
+        );
+      },
+      toolsChanged: (change: Parameters<SessionTools["apply"]>[0]): void => {
+        const tools = toolsBySession.get(session) ?? new SessionTools();
+        toolsBySession.set(session, tools);
+        tools.apply(change);
+        const relay = sessionToolsRelay(exchange, message, tools, parts.cancellations, [
+          LIST_CHANGED_NOTIFICATION,
+        ]);
+        if (relay !== null) send(exchange, relay);
+      },
     };
     try {
       const chosen = selectFault(operation, faults, (fingerprint) => {
@@ -125,8 +157,19 @@ export function createMcpRequestHandler(
         if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
       } else {
         const delayed = (ms: number, released: () => void): void =>
-          send(exchange, delayedRelay(mcpRelay(exchange, message.idKey), ms, response, released));
-        chosen.fault.execute(httpMcpContext(exchange, chosen.fault.type, message.rawId, waits, delayed));
+          send(
+            exchange,
+            delayedRelay(mcpRelay(exchange, message.idKey, parts.cancellations), ms, response, released),
+          );
+        const context = httpMcpContext(
+          exchange,
+          chosen.fault.type,
+          message.rawId,
+          waits,
+          delayed,
+          forwardChanged,
+        );
+        chosen.fault.execute(context);
       }
     } catch {
       failInternally(exchange);
@@ -155,7 +198,8 @@ export function createMcpRequestHandler(
     }
     if (message?.kind === "malformed") parts.countMalformed();
     const cancelled = message === null ? null : cancelledIdKey(message);
-    if (cancelled !== null) byId.get(`${sessionOf(request)}\0${cancelled}`)?.fail("client_cancelled", null);
+    const named = cancelled === null ? undefined : byId.get(`${sessionOf(request)}\0${cancelled}`);
+    if (named !== undefined) parts.cancellations.cancel(named, null);
     relayUntracked(request, response, body, at);
   };
 

@@ -7,6 +7,7 @@ import { HeldOperations } from "../../proxy/holds.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
+import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
@@ -19,6 +20,8 @@ export interface McpHttpProxyOptions {
   /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
   readonly faults: readonly FaultV2[];
   readonly sink: PayloadSink;
+  /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
+  readonly recordsCancellations?: boolean;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -59,6 +62,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     waits,
     upstream,
     faults,
+    cancellations: new Cancellations(ledger, options.recordsCancellations === true),
     countMalformed: () => {
       malformed++;
     },

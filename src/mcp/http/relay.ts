@@ -3,6 +3,7 @@ import type { Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "../../proxy/responses.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { clientResponseHeaders, isEventStream } from "../../support/http-headers.js";
+import type { Cancellations } from "../cancellations.js";
 import { findResponse } from "../json-rpc.js";
 import { recordOutcome } from "../outcome.js";
 import { SseDataReader } from "./sse-data.js";
@@ -14,13 +15,15 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
  * workload untouched (as the proxy's own relay: JSON buffered, event streams chunk by chunk),
  * and the operation is completed by the JSON-RPC response with the request's id, recorded
  * before the workload can read it. An HTTP status of 400 or more fails it as the HTTP proxy
- * does; an exchange that ends without the response fails it `connection_closed`.
+ * does; an exchange that ends without the response fails it `connection_closed`. The answer to
+ * a request the agent cancelled is not relayed: a JSON body is replaced by `202 Accepted` with
+ * no body, an event stream ends before the event that carries it.
  */
-export function mcpRelay(exchange: Exchange, idKey: string): ResponseRelay {
-  let active: ResponseRelay = new BufferedMcpRelay(exchange, idKey);
+export function mcpRelay(exchange: Exchange, idKey: string, cancellations: Cancellations): ResponseRelay {
+  let active: ResponseRelay = new BufferedMcpRelay(exchange, idKey, cancellations);
   return {
     start(status, headers, control) {
-      if (status < 400 && isEventStream(headers)) active = new StreamMcpRelay(exchange, idKey);
+      if (status < 400 && isEventStream(headers)) active = new StreamMcpRelay(exchange, idKey, cancellations);
       active.start(status, headers, control);
     },
     data: (chunk) => active.data(chunk),
@@ -32,6 +35,7 @@ export function mcpRelay(exchange: Exchange, idKey: string): ResponseRelay {
 class BufferedMcpRelay implements ResponseRelay {
   readonly #exchange: Exchange;
   readonly #idKey: string;
+  readonly #cancellations: Cancellations;
   #chunks: Buffer[] = [];
   #size = 0;
   #status = 0;
@@ -39,9 +43,10 @@ class BufferedMcpRelay implements ResponseRelay {
   #control: UpstreamControl | null = null;
   #done = false;
 
-  constructor(exchange: Exchange, idKey: string) {
+  constructor(exchange: Exchange, idKey: string, cancellations: Cancellations) {
     this.#exchange = exchange;
     this.#idKey = idKey;
+    this.#cancellations = cancellations;
   }
 
   start(status: number, headers: Headers, control: UpstreamControl): void {
@@ -72,6 +77,12 @@ class BufferedMcpRelay implements ResponseRelay {
       this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size);
     this.#chunks = [];
     if (response.destroyed) return;
+    if (this.#cancellations.cancelled(this.#exchange.operation)) {
+      this.#record(body);
+      response.writeHead(202, { "content-length": 0 });
+      response.end();
+      return;
+    }
     const headers = clientResponseHeaders(this.#headers);
     const status = this.#status;
     if (request.method !== "HEAD" && status !== 204 && status !== 304) headers["content-length"] = this.#size;
@@ -109,6 +120,7 @@ class BufferedMcpRelay implements ResponseRelay {
 class StreamMcpRelay implements ResponseRelay {
   readonly #exchange: Exchange;
   readonly #idKey: string;
+  readonly #cancellations: Cancellations;
   readonly #reader = new SseDataReader();
   #control: UpstreamControl | null = null;
   #events = 0;
@@ -116,9 +128,10 @@ class StreamMcpRelay implements ResponseRelay {
   /** Set once the relay answered on its own (a header the workload's side rejects). */
   #replaced = false;
 
-  constructor(exchange: Exchange, idKey: string) {
+  constructor(exchange: Exchange, idKey: string, cancellations: Cancellations) {
     this.#exchange = exchange;
     this.#idKey = idKey;
+    this.#cancellations = cancellations;
   }
 
   start(status: number, headers: Headers, control: UpstreamControl): void {
@@ -150,6 +163,13 @@ class StreamMcpRelay implements ResponseRelay {
       if (outcome === null) continue;
       this.#answered = true;
       recordOutcome(this.#exchange.operation, outcome, { relayedEvents: this.#events });
+      if (this.#cancellations.cancelled(this.#exchange.operation)) {
+        // The agent cancelled it: the stream ends before the answer.
+        this.#replaced = true;
+        this.#control?.abort();
+        this.#exchange.response.end();
+        return;
+      }
     }
     if (!this.#exchange.response.write(chunk)) this.#control?.pause();
   }

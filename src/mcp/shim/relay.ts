@@ -2,6 +2,8 @@ import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { compileTarget } from "../../scenario/target.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
+import { paddedAnswer } from "../faults/padded-answer.js";
+import { LIST_CHANGED_NOTIFICATION, removedToolAnswer, SessionTools } from "../faults/session-tools.js";
 import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
@@ -17,8 +19,18 @@ const EARLY_FORWARD_BYTES = 64 * 1024;
 
 interface ForwardedRequest {
   readonly idKey: string;
+  readonly rawId: string;
+  readonly method: string;
+  /** The target name (a tool's name for `tools/call`). */
+  readonly path: string;
   /** `mcp_latency`: the answer leaves the ordered queue and goes out when the run says so. */
   delayed: boolean;
+  /** `mcp_oversized`: the answer's result is padded to this many bytes. */
+  padTo: number | null;
+  /** The agent sent `notifications/cancelled` for it: its answer is never relayed. */
+  cancelled: boolean;
+  /** `mcp_no_response`: never sent to the server, so no answer will come. */
+  withheld: boolean;
 }
 
 export interface RelayEnds {
@@ -56,8 +68,12 @@ export class ShimRelay {
   readonly #awaitingDecision = new Map<number, QueuedLine>();
   readonly #awaitingAck = new Map<number, QueuedLine>();
   readonly #held = new Map<number, Buffer>();
+  /** The session's tools as `mcp_tools_changed` left them. */
+  readonly #tools = new SessionTools();
   readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
+  /** Cancelled requests whose answer may still come (answers are looked at only while there are some). */
+  #cancelledOpen = 0;
   /** The evidence of a line forwarded before it was read, sent once the server has the line. */
   #pendingEvidence: (() => void) | null = null;
   #agentOutClosed = false;
@@ -102,14 +118,28 @@ export class ShimRelay {
     const entry = this.#awaitingDecision.get(key);
     if (entry === undefined) return;
     this.#awaitingDecision.delete(key);
+    const request = this.#requests.get(key);
     if (decision.action === "forward") {
-      const request = this.#requests.get(key);
-      if (request !== undefined) request.delayed = decision.delayed;
-      this.#toServer.release(entry);
+      if (request !== undefined) {
+        request.delayed = decision.delayed;
+        request.padTo = decision.padTo ?? null;
+      }
+      if (decision.toolsChange !== undefined) {
+        this.#tools.apply(decision.toolsChange);
+        this.#toAgent.push(Buffer.from(`${LIST_CHANGED_NOTIFICATION}\n`, "utf8"), true);
+      }
+      if (request !== undefined && this.#tools.removes(request.method, request.path)) {
+        this.#toServer.release(entry, null);
+        this.#answerRemoved(key);
+      } else {
+        this.#toServer.release(entry);
+      }
       return;
     }
     this.#toServer.release(entry, null);
-    this.#forget(key);
+    // A withheld request stays known by its id: the agent may still cancel it.
+    if (decision.action === "withhold" && request !== undefined) request.withheld = true;
+    else this.#forget(key);
     if (decision.action === "answer") this.#toAgent.push(Buffer.from(`${decision.message}\n`, "utf8"), true);
     else if (decision.action === "disconnect") this.onDisconnect();
   }
@@ -163,10 +193,10 @@ export class ShimRelay {
 
   /** Whether a line may be a request that a fault targets (a quick look, sure only when it says no). */
   #mayWaitForDecision(line: Buffer): boolean {
-    if (this.#ends.targets.length === 0) return false;
+    if (this.#ends.targets.length === 0 && !this.#tools.active) return false;
     const look = quickLook(line);
     if (!look.sure) return true;
-    return look.kind === "request" && this.#targeted(look);
+    return look.kind === "request" && (this.#targeted(look) || this.#tools.removes(look.method, look.path));
   }
 
   /**
@@ -188,7 +218,7 @@ export class ShimRelay {
     if (!look.sure) return line;
     if (look.kind === "response") {
       const key = this.#keyById.get(look.idKey);
-      if (key !== undefined && this.#requests.get(key)?.delayed === true) return line;
+      if (key !== undefined && this.#keepsWhole(this.#requests.get(key))) return line;
     }
     this.#toAgent.push(line.subarray(0, end), true);
     return line.subarray(end);
@@ -202,25 +232,50 @@ export class ShimRelay {
     if (message.kind !== "request") {
       const cancelled = cancelledIdKey(message);
       const key = cancelled === null ? undefined : this.#keyById.get(cancelled);
-      if (key !== undefined) send(channel, { type: "cancelled", key });
+      if (key !== undefined) this.#cancel(key);
       if (!forwarded) this.#toServer.push(line, true);
       return;
     }
     const key = ++this.#nextKey;
-    this.#requests.set(key, { idKey: message.idKey, delayed: false });
-    this.#keyById.set(message.idKey, key);
-    const { method, params } = message;
+    const { method, params, rawId } = message;
     const path = targetName(method, params);
+    this.#requests.set(key, {
+      idKey: message.idKey,
+      rawId,
+      method,
+      path,
+      delayed: false,
+      padTo: null,
+      cancelled: false,
+      withheld: false,
+    });
+    this.#keyById.set(message.idKey, key);
     const decide = !forwarded && this.#targeted({ method, path });
+    // A call to a tool `mcp_tools_changed` removed never reaches the server.
+    const removed = !forwarded && this.#tools.removes(method, path);
     // A request no fault targets is on its way before its params are hashed for the evidence.
-    const queued = forwarded ? null : this.#toServer.push(line, !decide);
+    const queued = forwarded ? null : this.#toServer.push(removed ? null : line, !decide);
     const bodyHash = paramsHash(params, line.indexOf(BACKSLASH) === -1);
-    send(channel, { type: "request", key, decide, method, path, bodyHash, id: message.rawId });
+    send(channel, { type: "request", key, decide, method, path, bodyHash, id: rawId });
     if (decide && queued !== null) this.#awaitingDecision.set(key, queued);
+    else if (removed) this.#answerRemoved(key);
+  }
+
+  /** The agent cancelled request `key`: the run records it; an answer held for it is dropped. */
+  #cancel(key: number): void {
+    const request = this.#requests.get(key);
+    if (request !== undefined && !request.cancelled) {
+      request.cancelled = true;
+      this.#cancelledOpen++;
+    }
+    this.#held.delete(key);
+    send(this.#ends.channel, { type: "cancelled", key });
+    if (request?.withheld === true) this.#forget(key);
   }
 
   #fromServer(line: Buffer): void {
     this.settle();
+    if (this.#dropAnswerToCancelled(line)) return;
     const rest = this.#handOverEarly(line);
     const message = classifyMessage(lineText(line));
     const { channel } = this.#ends;
@@ -232,6 +287,7 @@ export class ShimRelay {
       return;
     }
     this.#forget(key);
+    const answer = this.#changedAnswer(request, line) ?? rest;
     const { outcome } = message;
     send(channel, {
       type: "response",
@@ -240,8 +296,47 @@ export class ShimRelay {
       code: outcome.kind === "rpc_error" ? outcome.code : null,
     });
     // (A line handed over early is never held apart: the lines behind it wait for its newline.)
-    if (request.delayed && rest === line) this.#held.set(key, line);
-    else this.#awaitingAck.set(key, this.#toAgent.push(rest, false));
+    if (request.delayed && rest === line) this.#held.set(key, answer);
+    else this.#awaitingAck.set(key, this.#toAgent.push(answer, false));
+  }
+
+  /** Whether the answer to `request` may not go out before it is whole (held, padded or rewritten). */
+  #keepsWhole(request: ForwardedRequest | undefined): boolean {
+    if (request === undefined) return false;
+    return request.delayed || request.padTo !== null || this.#tools.rewrites(request.method);
+  }
+
+  /** The answer `mcp_oversized` or `mcp_tools_changed` gives in place of the server's line, or null. */
+  #changedAnswer(request: ForwardedRequest, line: Buffer): Buffer | null {
+    if (request.padTo !== null) return paddedAnswer(lineText(line), request.padTo, "\n");
+    if (!this.#tools.rewrites(request.method)) return null;
+    const list = this.#tools.rewriteList(lineText(line));
+    return list === null ? null : Buffer.from(`${list}\n`, "utf8");
+  }
+
+  /** Answers a call to a removed tool as its server would: the answer goes the way of the server's. */
+  #answerRemoved(key: number): void {
+    const request = this.#requests.get(key);
+    if (request === undefined) return;
+    this.#fromServer(Buffer.from(`${removedToolAnswer(request.rawId, request.path)}\n`, "utf8"));
+  }
+
+  /**
+   * The server's answer to a request the agent cancelled: its evidence goes to the run (the
+   * operation has ended already, so nothing more is recorded), the line goes nowhere.
+   */
+  #dropAnswerToCancelled(line: Buffer): boolean {
+    if (this.#cancelledOpen === 0) return false;
+    const message = classifyMessage(lineText(line));
+    if (message.kind !== "response") return false;
+    const key = this.#keyById.get(message.idKey);
+    const request = key === undefined ? undefined : this.#requests.get(key);
+    if (key === undefined || request === undefined || !request.cancelled) return false;
+    this.#forget(key);
+    const { outcome } = message;
+    const code = outcome.kind === "rpc_error" ? outcome.code : null;
+    send(this.#ends.channel, { type: "response", key, kind: outcome.kind, code });
+    return true;
   }
 
   /** A request too large to relay: never forwarded; recorded, and answered with an error once it is. */
@@ -271,6 +366,7 @@ export class ShimRelay {
   #forget(key: number): void {
     const request = this.#requests.get(key);
     if (request === undefined) return;
+    if (request.cancelled) this.#cancelledOpen--;
     this.#requests.delete(key);
     if (this.#keyById.get(request.idKey) === key) this.#keyById.delete(request.idKey);
   }

@@ -5,6 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { McpTarget } from "../../scenario/types-v2.js";
+import type { ToolsChange } from "../faults/session-tools.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 
 export type ResponseKind = "result" | "tool_error" | "rpc_error";
@@ -54,7 +55,14 @@ export type ShimMessage =
   | { readonly type: "exited"; readonly exitCode: number | null };
 
 export type Decision =
-  | { readonly action: "forward"; readonly delayed: boolean }
+  | {
+      readonly action: "forward";
+      readonly delayed: boolean;
+      /** `mcp_oversized`: the answer's result is padded to this many bytes. */
+      readonly padTo?: number;
+      /** `mcp_tools_changed`: the session's tools change before the answer. */
+      readonly toolsChange?: ToolsChange;
+    }
   | { readonly action: "answer"; readonly message: string }
   | { readonly action: "withhold" }
   | { readonly action: "disconnect" };

@@ -7,6 +7,7 @@ import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
+import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
@@ -24,6 +25,8 @@ export interface McpStdioHostOptions {
   readonly interrupt: AbortSignal;
   /** The `agentchaos` executable script the shim runs from (default: this package's built CLI). */
   readonly cliPath?: string;
+  /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
+  readonly recordsCancellations?: boolean;
 }
 
 export interface McpStdioHost {
@@ -60,6 +63,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
   const secret = randomBytes(32).toString("hex");
   const ledger = new OperationLedger(sink, dependency.name);
   const waits = new LatencyWaits();
+  const cancellations = new Cancellations(ledger, options.recordsCancellations === true);
   const sessions = new Set<HostSession>();
   let sessionCount = 0;
   let malformed = 0;
@@ -79,6 +83,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       ledger,
       faults,
       waits,
+      cancellations,
       targets: options.faults.map((fault) => fault.target).filter((target) => target.kind === "mcp"),
       accepting: () => accepting,
       nextSession: () => ++sessionCount,

@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger, PayloadSink } from "../../events/operation.js";
 import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
+import type { Cancellations } from "../cancellations.js";
 import type { McpFaultContext } from "../faults/types.js";
 import { mcpIdentity } from "../identity.js";
 import { recordOutcome } from "../outcome.js";
@@ -18,6 +19,7 @@ export interface SessionParts {
   readonly ledger: OperationLedger;
   readonly faults: readonly ArmedMcpLayerFault[];
   readonly waits: LatencyWaits;
+  readonly cancellations: Cancellations;
   /** The targets of `faults`, for the shim to tell which requests need a decision. */
   readonly targets: readonly McpTarget[];
   /** Whether the run still accepts shims. */
@@ -33,6 +35,8 @@ interface OpenRequest {
   /** Set by `mcp_latency`: how long the answer is held after it arrives. */
   delayMs: number | null;
   timer: NodeJS.Timeout | undefined;
+  /** Set by `mcp_oversized`: a result answer is handed over padded, as an injected failure. */
+  padded?: boolean;
 }
 
 /** A shim that does not join within this time is disconnected. */
@@ -57,6 +61,8 @@ export class HostSession {
   readonly #socket: Socket;
   readonly #parts: SessionParts;
   readonly #open = new Map<number, OpenRequest>();
+  /** Requests left unanswered by `mcp_no_response`: the agent may still cancel them. */
+  readonly #withheld = new Map<number, Operation>();
   #joined = false;
   #number: number | null = null;
   #serverPid: number | null = null;
@@ -140,7 +146,7 @@ export class HostSession {
         this.#oversizedResponse(message.key);
         return;
       case "cancelled":
-        this.#open.get(message.key)?.operation.fail("client_cancelled", null);
+        this.#cancelled(message.key);
         return;
       case "malformed":
         this.#parts.countMalformed();
@@ -239,6 +245,7 @@ export class HostSession {
       },
       withhold: (failureKind) => {
         operation.fail(failureKind, null);
+        this.#withheld.set(key, operation);
         finish({ action: "withhold" });
       },
       disconnect: (failureKind) => {
@@ -250,7 +257,24 @@ export class HostSession {
         this.#parts.waits.add(operation, () => operation.fail("client_timeout_inferred", null));
         this.#decide(key, { action: "forward", delayed: true });
       },
+      padAnswer: (sizeBytes) => {
+        request.padded = true;
+        this.#decide(key, { action: "forward", delayed: false, padTo: sizeBytes });
+      },
+      changeTools: (remove, require) => {
+        const { method, path } = operation.identity;
+        const toolsChange = { remove, require, tool: method === "tools/call" ? path : null };
+        this.#decide(key, { action: "forward", delayed: false, toolsChange });
+      },
     };
+  }
+
+  /** The agent's `notifications/cancelled` named request `key`. */
+  #cancelled(key: number): void {
+    const operation = this.#open.get(key)?.operation ?? this.#withheld.get(key);
+    if (operation === undefined || this.#number === null || this.#parts.ledger.sealed) return;
+    this.#withheld.delete(key);
+    this.#parts.cancellations.cancel(operation, this.#number);
   }
 
   #decide(key: number, decision: Decision): void {
@@ -273,7 +297,11 @@ export class HostSession {
       request.timer = undefined;
       this.#open.delete(key);
       this.#parts.waits.remove(request.operation);
-      recordOutcome(request.operation, outcome);
+      if (request.padded === true && outcome.kind !== "rpc_error") {
+        request.operation.fail("injected_oversized", null);
+      } else {
+        recordOutcome(request.operation, outcome);
+      }
       this.#reply({ type: "ack", key });
     };
     if (request.delayMs === null) handOver();
@@ -290,6 +318,7 @@ export class HostSession {
       request.operation.fail("connection_closed", null);
     }
     this.#open.clear();
+    this.#withheld.clear();
     if (this.#number !== null) {
       this.#emit({
         kind: "SESSION_ENDED",

@@ -1,3 +1,4 @@
+import { mcpSessionFaultParameters } from "../../scenario/mcp-session-fault-parameters.js";
 import type { FaultV2, TargetV2 } from "../../scenario/types-v2.js";
 import type { ReportFaultParametersV4, ReportTargetV4 } from "../types-v4.js";
 
@@ -54,6 +55,10 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
       return { provider: fault.provider, kind: fault.kind };
     case "http_auth_expired":
       return { provider: fault.provider };
+    case "mcp_malformed":
+    case "mcp_oversized":
+    case "mcp_tools_changed":
+      return mcpSessionFaultParameters(fault);
     case "http_malformed_json":
     case "http_disconnect":
     case "http_response_lost":

@@ -37,6 +37,8 @@ const CHECKS_OFF: ChecksConfig = {
   retry_after: { mode: "off", dependencies: null },
   retry_storm: { mode: "off", dependencies: null, maxAttempts: 5, minGapMs: 100 },
   duplicate_writes: { mode: "off", dependencies: null, methods: ["POST", "PATCH"], paths: null },
+  fail_fast: { mode: "off", maxMs: 30000 },
+  cancellation: { mode: "off" },
 };
 
 /** `$` written twice: schema 2 reads `$$` as one literal `$`, so every value stays as written. */

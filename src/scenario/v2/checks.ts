@@ -11,6 +11,8 @@ export const DEFAULT_CHECKS: ChecksConfig = {
   retry_after: { mode: "enforce", dependencies: null },
   retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100, dependencies: null },
   duplicate_writes: { mode: "report", dependencies: null, methods: ["POST", "PATCH"], paths: null },
+  fail_fast: { mode: "off", maxMs: 30000 },
+  cancellation: { mode: "off" },
 };
 
 const WRITE_METHODS: readonly WriteMethod[] = ["POST", "PUT", "PATCH", "DELETE"];
@@ -72,6 +74,8 @@ export const checksSchema = mapping(
       methods: listOf(method, "methods (POST, PUT, PATCH, DELETE)", 4).optional(),
       paths: listOf(pathGlob, "paths", 32).optional(),
     }).optional(),
+    fail_fast: checkValue("fail_fast", { max_ms: positiveInteger.optional() }).optional(),
+    cancellation: checkValue("cancellation", {}).optional(),
   },
   "checks",
 )
@@ -103,6 +107,14 @@ export const checksSchema = mapping(
         methods: writes?.methods === undefined ? writeDefaults.methods : [...new Set(writes.methods)],
         paths: writes?.paths ?? null,
       },
+      // Off unless listed; listed without a mode, reported.
+      fail_fast: {
+        mode: modeOf(checks?.fail_fast, checks?.fail_fast == null ? "off" : "report"),
+        maxMs:
+          (typeof checks?.fail_fast === "object" ? checks.fail_fast.max_ms : undefined) ??
+          DEFAULT_CHECKS.fail_fast.maxMs,
+      },
+      cancellation: { mode: modeOf(checks?.cancellation, checks?.cancellation == null ? "off" : "report") },
     };
   });
 

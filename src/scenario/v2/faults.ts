@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { BODY_LIMIT, STDIO_MESSAGE_LIMIT } from "../../support/body-limit.js";
 import {
   describe,
   expecting,
@@ -8,7 +9,7 @@ import {
   nonEmptyString,
   positiveInteger,
 } from "../fields.js";
-import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS } from "../model-faults.js";
+import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "../model-faults.js";
 import { triggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
 import {
   type DependencyV2,
@@ -106,13 +107,26 @@ const OWN_KEYS = {
   mcp_latency: { latency_ms: positiveInteger },
   mcp_no_response: {},
   mcp_disconnect: {},
+  mcp_malformed: {
+    shape: z.enum(["not_json", "wrong_id", "missing_result"], {
+      error: expecting('"not_json", "wrong_id" or "missing_result"'),
+    }),
+  },
+  mcp_oversized: {
+    size_bytes: integer(
+      `an integer from 1 to ${STDIO_MESSAGE_LIMIT} (64 MiB)`,
+      1n,
+      BigInt(STDIO_MESSAGE_LIMIT),
+    ).optional(),
+  },
+  mcp_tools_changed: {
+    remove: z.array(nonEmptyString("a tool name"), { error: expecting("a list of tool names") }).optional(),
+    require: nonEmptyString("a property name").optional(),
+  },
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
 
-/** `"a", "b" or "c"`. */
-function quotedList(values: readonly string[]): string {
-  const quoted = values.map((value) => JSON.stringify(value));
-  return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
-}
+/** `mcp_oversized`'s default `size_bytes`: 8 MiB. */
+const DEFAULT_OVERSIZED_BYTES = 8 * 1024 * 1024;
 
 const STREAM_TYPES = new Set<string>([
   "http_stream_truncate",
@@ -135,6 +149,46 @@ function fitProblem(type: string, dependency: DependencyV2): string | null {
     return `expected an mcp_* fault type for the mcp_stdio dependency "${dependency.name}", got ${type}`;
   }
   return null;
+}
+
+/**
+ * The checks of `mcp_oversized` and `mcp_tools_changed` that depend on the dependency and the
+ * target (docs/mcp.md): over HTTP the padded answer must fit the proxy's body limit; `require`
+ * needs a targeted request that names a tool.
+ */
+function mcpSessionFaultProblems(
+  type: FaultTypeV2,
+  raw: Record<string, unknown>,
+  dependency: DependencyV2,
+): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const size = raw.size_bytes;
+  if (
+    type === "mcp_oversized" &&
+    dependency.type === "http" &&
+    typeof size === "bigint" &&
+    size > BODY_LIMIT
+  ) {
+    problems.push({
+      path: ["size_bytes"],
+      message: `expected at most ${BODY_LIMIT} (the proxy's 10 MiB body limit) for the http dependency "${dependency.name}", got ${size}`,
+    });
+  }
+  const target = raw.target as Record<string, unknown> | undefined;
+  if (
+    type === "mcp_tools_changed" &&
+    raw.require !== undefined &&
+    target !== null &&
+    typeof target === "object"
+  ) {
+    if (target.method !== "tools/call") {
+      problems.push({
+        path: ["target", "method"],
+        message: 'expected "tools/call" (require adds a property to the targeted tool\'s inputSchema)',
+      });
+    }
+  }
+  return problems;
 }
 
 /** One issue, positioned relative to the faults list. */
@@ -197,6 +251,12 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return { provider: raw.provider, kind: raw.kind };
       case "http_auth_expired":
         return { provider: raw.provider ?? "generic" };
+      case "mcp_malformed":
+        return { shape: raw.shape };
+      case "mcp_oversized":
+        return { sizeBytes: raw.size_bytes ?? DEFAULT_OVERSIZED_BYTES };
+      case "mcp_tools_changed":
+        return { remove: raw.remove ?? [], require: raw.require ?? null };
       default:
         return {};
     }
@@ -315,6 +375,10 @@ export function validateFaults(
       if (target !== null && typeof target === "object" && target.method !== "tools/call") {
         at(["target", "method"], 'expected "tools/call" (mcp_tool_error answers tool calls only)');
       }
+    }
+    if (mcp && dependency !== undefined) {
+      for (const problem of mcpSessionFaultProblems(faultType, raw, dependency))
+        at(problem.path, problem.message);
     }
     const id = typeof raw.id === "string" && FAULT_ID.test(raw.id) ? raw.id : `f${index + 1}`;
     const earlier = seenIds.get(id);

@@ -84,6 +84,9 @@ export interface ScenarioOptions {
     readonly retry_after?: CheckMode;
     readonly retry_storm?: CheckMode;
     readonly duplicate_writes?: CheckMode;
+    readonly fail_fast?: CheckMode;
+    readonly cancellation?: CheckMode;
+    readonly maxMs?: number;
     readonly maxAttempts?: number;
     readonly minGapMs?: number;
   };
@@ -105,6 +108,8 @@ export function checksConfig(options: ScenarioOptions["checks"] = {}): ChecksCon
       methods: ["POST", "PATCH"],
       paths: null,
     },
+    fail_fast: { mode: options.fail_fast ?? "off", maxMs: options.maxMs ?? 30000 },
+    cancellation: { mode: options.cancellation ?? "off" },
   };
 }
 

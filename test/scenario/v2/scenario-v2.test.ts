@@ -22,6 +22,8 @@ describe("schema 2: the base scenario", () => {
       retry_after: { mode: "enforce", dependencies: null },
       retry_storm: { mode: "report", maxAttempts: 5, minGapMs: 100, dependencies: null },
       duplicate_writes: { mode: "report", dependencies: null, methods: ["POST", "PATCH"], paths: null },
+      fail_fast: { mode: "off", maxMs: 30000 },
+      cancellation: { mode: "off" },
     });
     expect(scenario.faults).toEqual([
       {
@@ -496,6 +498,8 @@ describe("schema 2: top level", () => {
       retry_after: { mode: "report", dependencies: null },
       retry_storm: { mode: "enforce", maxAttempts: 3, minGapMs: 0, dependencies: null },
       duplicate_writes: { mode: "off", dependencies: null, methods: ["POST", "PATCH"], paths: null },
+      fail_fast: { mode: "off", maxMs: 30000 },
+      cancellation: { mode: "off" },
     });
     expect(pathsV2(edited((d) => (d.checks = { retry_after: "always" })))).toEqual(["checks.retry_after"]);
     expect(pathsV2(edited((d) => (d.checks = { retry_storm: { max_attempts: 0 } })))).toEqual([
@@ -529,7 +533,24 @@ describe("schema 2: top level", () => {
         methods: ["POST", "PUT"],
         paths: ["/tickets/*"],
       },
+      fail_fast: { mode: "off", maxMs: 30000 },
+      cancellation: { mode: "off" },
     });
+  });
+
+  it("leaves fail_fast and cancellation off unless listed; listed without a mode, they report", () => {
+    const listed = parseV2(edited((d) => (d.checks = { fail_fast: { max_ms: 5000 }, cancellation: {} })));
+    expect(listed.checks.fail_fast).toEqual({ mode: "report", maxMs: 5000 });
+    expect(listed.checks.cancellation).toEqual({ mode: "report" });
+    const enforced = parseV2(edited((d) => (d.checks = { fail_fast: "enforce", cancellation: "enforce" })));
+    expect(enforced.checks.fail_fast).toEqual({ mode: "enforce", maxMs: 30000 });
+    expect(enforced.checks.cancellation).toEqual({ mode: "enforce" });
+    expect(pathsV2(edited((d) => (d.checks = { fail_fast: { max_ms: 0 } })))).toEqual([
+      "checks.fail_fast.max_ms",
+    ]);
+    expect(pathsV2(edited((d) => (d.checks = { cancellation: { max_ms: 10 } })))).toEqual([
+      "checks.cancellation.max_ms",
+    ]);
   });
 
   it("positions each bad check scope value", () => {

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { processAlive } from "../../src/support/process-group.js";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+
+interface Line {
+  readonly schema_version: number;
+  readonly type: string;
+  readonly payload: Record<string, unknown>;
+}
+
+const out = testFolder("all");
+
+async function run(name: string) {
+  const outputDir = join(out.path, name);
+  const cli = await runBuiltCli(["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir]);
+  const runDir = onlyRunDir(outputDir);
+  const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
+  const events = readFileSync(join(runDir, "events.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Line);
+  for (const event of events.filter((line) => line.type === "SESSION_STARTED")) {
+    expect(processAlive(event.payload.pid as number)).toBe(false);
+  }
+  return { cli, report, events };
+}
+
+const failures = (events: readonly Line[]) =>
+  events
+    .filter((event) => event.type === "OPERATION_FAILED")
+    .map((event) => [event.payload.failure_kind, event.payload.rpc_error_code]);
+
+describe("the MCP session-fault examples, through the built CLI", () => {
+  it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", async () => {
+    const { cli, report, events } = await run("stdio_tools_changed_relist");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
+    expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
+    expect(cli.stdout).toContain("tools: list changed");
+    expect(cli.stdout).toContain("search_notes: gone, reading by title");
+    const injected = events.filter((event) => event.type === "FAULT_INJECTED");
+    expect(injected.map((event) => event.payload.parameters)).toEqual([
+      { remove: "search_notes", require: "reason" },
+    ]);
+    expect(failures(events)).toEqual([]);
+    const listed = events.filter(
+      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+    );
+    expect(listed).toHaveLength(2);
+  });
+
+  it("stdio_tools_changed_stale: the agent calls the removed tool, gets -32602 and fails", async () => {
+    const { cli, report, events } = await run("stdio_tools_changed_stale");
+    expect(cli.code).toBe(1);
+    expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
+    expect(cli.stdout).toContain("search_notes: failed (-32602)");
+    expect(failures(events)).toEqual([["rpc_error", -32602]]);
+  });
+
+  it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", async () => {
+    const { cli, report, events } = await run("stdio_malformed_recovered");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({
+      schema_version: 5,
+      result: "RECOVERED",
+      reason_code: "RECOVERY_OBSERVED",
+    });
+    expect(failures(events)).toEqual([["injected_malformed", null]]);
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
+    expect(cli.stdout).toContain("read_note: attempt 1 failed (timed out), retrying");
+  });
+});
