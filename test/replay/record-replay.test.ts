@@ -1,7 +1,8 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/in-process.js";
 
 const folder = testFolder("each");
 const EXAMPLES = join(ROOT, "examples");
@@ -164,6 +165,25 @@ describe("cassettes that cannot be used", () => {
     expect(types(run)).not.toContain("DEPENDENCY_STARTED");
     expect(types(run)).not.toContain("WORKLOAD_STARTED");
   }, 60_000);
+
+  it("validate accepts a cassette outside the scenario's folder tree and says where it is", async () => {
+    const outside = join(folder.path, "elsewhere", "llm.jsonl");
+    await writeFile(
+      join(folder.path, "scenario.yaml"),
+      openaiScenario("Say hello", "complete").replace(
+        "cassette: cassettes/llm.jsonl",
+        "cassette: ../elsewhere/llm.jsonl",
+      ),
+    );
+    await mkdir(join(folder.path, "scenarios"));
+    await rename(join(folder.path, "scenario.yaml"), join(folder.path, "scenarios", "scenario.yaml"));
+    const validated = await runInProcess(["validate", "scenarios/scenario.yaml"], folder.path);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain(
+      `Note: the cassette of llm is outside the scenario's folder: ${outside}`,
+    );
+    expect(validated.stdout).toMatch(/cassette \.\.\/elsewhere\/llm\.jsonl of llm does not exist yet/);
+  });
 
   it("validate exits 2 and run exits 3 on a broken cassette, naming file and line", async () => {
     await writeFile(join(folder.path, "scenario.yaml"), openaiScenario("Say hello", "complete"));
