@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import { clientResponseHeaders } from "../support/http-headers.js";
+import { sendSynthetic, upstreamFailed } from "./responses.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -47,8 +48,11 @@ export function passOnRelay(response: ServerResponse, capture: AnswerCapture | n
       capture?.end();
       if (!response.destroyed) response.end();
     },
-    error() {
-      response.destroy();
+    error(error) {
+      // Before the head: the 502 the proxy itself gives a live upstream that fails (the proxy then
+      // records what it records for that failure); after it, the cut the upstream made.
+      if (!response.headersSent && !response.destroyed) sendSynthetic(response, upstreamFailed(error));
+      else response.destroy();
     },
   };
 }
