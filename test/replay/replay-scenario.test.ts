@@ -78,3 +78,34 @@ describe("scenario: replay on a dependency", () => {
     expect(messages[0]).toMatch(/^dependencies\.notes\.replay\.on_mismatch: .*no live upstream/);
   });
 });
+
+describe("scenario text written back (explore's run folders and replays)", () => {
+  it("keeps replay, its cassette resolving to the same file from another folder", async () => {
+    const { scenarioText } = await import("../../src/explore/scenario-text.js");
+    const { parseScenario } = await import("../../src/scenario/load.js");
+    const scenario = parseV2(
+      edited(
+        (d) =>
+          (d.dependencies.crm.replay = {
+            cassette: "cassettes/crm.jsonl",
+            timing: "immediate",
+            redact: ["/token"],
+          }),
+      ),
+    );
+    const elsewhere = "/out/explore/replays/01.yaml";
+    const text = scenarioText(scenario, "/out/explore/replays");
+    expect(text).toContain("cassette: ../../../scenarios/v2/cassettes/crm.jsonl");
+    const parsed = parseScenario(new TextEncoder().encode(text), elsewhere);
+    if (parsed.schemaVersion !== 2) throw new Error("expected schema 2");
+    expect(parsed.dependencies[1]).toMatchObject({
+      replay: {
+        cassette: "/scenarios/v2/cassettes/crm.jsonl",
+        match: ["method", "path", "body"],
+        onMismatch: "fail",
+        timing: "immediate",
+        redact: ["/token"],
+      },
+    });
+  });
+});
