@@ -3,7 +3,7 @@ import type { AddressInfo, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
 import { ProxyError } from "./errors.js";
-import { Upstream } from "./forward.js";
+import { Upstream, type UpstreamPort } from "./forward.js";
 import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { createLane, type Lane } from "./lane/lane.js";
@@ -20,6 +20,11 @@ export interface ProxyOptions {
   readonly dependency?: string;
   /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
   readonly ignoreJsonFields?: readonly string[];
+  /**
+   * What stands in for the upstream at `upstreamBaseUrl` (a cassette: docs/replay.md); requests
+   * then take the full pipeline alone, as for a TLS upstream.
+   */
+  readonly upstream?: UpstreamPort;
   /** The upstream is a cassette: this status means a request it never recorded (docs/replay.md). */
   readonly replayMismatchStatus?: number;
 }
@@ -37,9 +42,9 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? [];
-  let upstream: Upstream;
+  let upstream: UpstreamPort;
   try {
-    upstream = new Upstream(options.upstreamBaseUrl);
+    upstream = options.upstream ?? new Upstream(options.upstreamBaseUrl);
   } catch (cause) {
     throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
       cause,
@@ -52,7 +57,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const identity = identityRule(options.ignoreJsonFields ?? []);
   const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity });
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
-  const target = upstreamTarget(options.upstreamBaseUrl);
+  const target = options.upstream === undefined ? upstreamTarget(options.upstreamBaseUrl) : null;
   let lane: Lane | null = null;
   // A proxy whose pipeline will serve requests has it, and undici, loaded before it listens.
   if (target === null || faults.length > 0) await Promise.all([pipeline.load(), upstream.ready()]);
@@ -90,7 +95,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
  * closed and a `ProxyError` (`PROXY_START_FAILED`, errno code only) is thrown. Shared by every
  * proxy (the HTTP proxy and the MCP Streamable HTTP proxy).
  */
-export async function listenOnLoopback(server: Server, upstream: Upstream): Promise<number> {
+export async function listenOnLoopback(server: Server, upstream: UpstreamPort): Promise<number> {
   try {
     return await listen(server);
   } catch (cause) {
@@ -170,7 +175,7 @@ async function shutDown(
   lane: Lane | null,
   ledger: OperationLedger,
   holds: HeldOperations,
-  upstream: Upstream,
+  upstream: UpstreamPort,
 ): Promise<void> {
   const listener: Server = lane?.server ?? (pipeline.server as HttpServer);
   const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));

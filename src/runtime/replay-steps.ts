@@ -1,18 +1,14 @@
 /**
  * Record and replay in a run (docs/replay.md). Before anything starts, every cassette the run
  * serves from is read (a missing or broken one is a setup error naming the file); then each
- * http dependency with `replay` gets, in front of its proxy's upstream side, either the
- * cassette (no process, nothing sent upstream, REPLAY_STARTED) or, when `record` names it, the
+ * http dependency with `replay` gets, behind its proxy, either the cassette standing in for the
+ * upstream (no process, nothing sent upstream, REPLAY_STARTED) or, when `record` names it, the
  * recording upstream that writes the live answers into a cassette after the run.
  */
 import { relative } from "node:path";
 import { startRecordingUpstream } from "../proxy/cassette-recorder.js";
-import type { LoopbackUpstream } from "../proxy/cassette-request.js";
-import {
-  mismatchMessage,
-  REPLAY_MISMATCH_STATUS,
-  startCassetteUpstream,
-} from "../proxy/cassette-upstream.js";
+import { CassetteUpstream, mismatchMessage, REPLAY_MISMATCH_STATUS } from "../proxy/cassette-upstream.js";
+import type { UpstreamPort } from "../proxy/forward.js";
 import { type Cassette, CassetteBuilder, CassetteError } from "../replay/cassette.js";
 import {
   readDependencyCassette,
@@ -109,31 +105,41 @@ export function isServed(plan: ReplayPlan, name: string): boolean {
   return plan.served.has(name);
 }
 
+/** What a replayed dependency's proxy forwards to: the recording upstream, or the cassette. */
+export interface ReplayUpstream {
+  /** The proxy's upstream base URL. */
+  readonly url: string;
+  /** Stands in for the upstream inside the proxy (a cassette); null: forward to `url`. */
+  readonly port: UpstreamPort | null;
+  close(): Promise<void>;
+}
+
 /**
- * The loopback upstream a replayed dependency's proxy forwards to, or null for a live one.
- * A served one records REPLAY_STARTED; its first mismatch records the run's REPLAY_MISMATCH.
+ * The upstream a replayed dependency's proxy forwards to, or null for a live one. A served one
+ * records REPLAY_STARTED; its first mismatch records the run's REPLAY_MISMATCH.
  */
 export async function startReplayUpstream(
   context: StepContext,
   plan: ReplayPlan,
   entry: ResolvedHttpDependency,
-): Promise<LoopbackUpstream | null> {
+): Promise<ReplayUpstream | null> {
   const { dependency } = entry;
   const replay = dependency.replay;
   if (replay === undefined) return null;
   const builder = plan.recording.get(dependency.name);
   if (builder !== undefined) {
-    return startRecordingUpstream({
+    const recording = await startRecordingUpstream({
       baseUrl: entry.baseUrl,
       builder,
       ignoreJsonFields: dependency.ignoreJsonFields,
       redact: replay.redact,
     });
+    return { url: recording.url, port: null, close: () => recording.close() };
   }
   const cassette = plan.served.get(dependency.name);
   if (cassette === undefined) return null;
   let mismatched = false;
-  const upstream = await startCassetteUpstream({
+  const port = new CassetteUpstream({
     dependency: dependency.name,
     cassette,
     timing: replay.timing,
@@ -150,18 +156,23 @@ export async function startReplayUpstream(
       });
     },
   });
+  await port.ready();
   context.sink.emit({
     kind: "REPLAY_STARTED",
     dependency: dependency.name,
     cassette: shownCassette(replay),
     interactions: cassette.interactions.length,
   });
-  return upstream;
+  return { url: entry.baseUrl, port, close: () => port.close() };
 }
 
-/** The proxy option that makes a cassette's 599 a `replay_mismatch`. */
-export function mismatchStatusOf(plan: ReplayPlan, name: string): { replayMismatchStatus?: number } {
-  return plan.served.has(name) ? { replayMismatchStatus: REPLAY_MISMATCH_STATUS } : {};
+/** The proxy options of a replayed dependency: its cassette, whose 599 is a `replay_mismatch`. */
+export function replayProxyOptions(upstream: ReplayUpstream | null): {
+  upstream?: UpstreamPort;
+  replayMismatchStatus?: number;
+} {
+  if (upstream?.port == null) return {};
+  return { upstream: upstream.port, replayMismatchStatus: REPLAY_MISMATCH_STATUS };
 }
 
 /** Writes every recorded cassette (a failed run's too) and says what was written. */

@@ -17,9 +17,10 @@ import { wordingOf } from "./dependency-wording.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import {
   isServed,
-  mismatchStatusOf,
   planReplay,
   type ReplayPlan,
+  type ReplayUpstream,
+  replayProxyOptions,
   startReplayUpstream,
   writeRecordings,
 } from "./replay-steps.js";
@@ -68,7 +69,7 @@ export async function runSteps(context: StepContext): Promise<void> {
     for (const entry of resolved) {
       const loopback = await startReplayUpstream(context, plan, entry);
       if (loopback !== null) loopbacks.push(loopback);
-      const proxy = await startDependencyProxy(context, entry, plan, loopback?.url ?? entry.baseUrl);
+      const proxy = await startDependencyProxy(context, entry, loopback);
       proxies.push(proxy);
       proxyUrls.set(entry.dependency.name, proxy.url);
       sink.emit({
@@ -119,9 +120,9 @@ function workloadVariables(
 function proxyOptions(
   context: StepContext,
   entry: ResolvedHttpDependency,
-  plan: ReplayPlan,
-  upstreamBaseUrl: string,
+  replayed: ReplayUpstream | null,
 ): ProxyOptions {
+  const upstreamBaseUrl = replayed?.url ?? entry.baseUrl;
   const { scenario, sink } = context;
   const { dependency } = entry;
   const faults = faultsOf(scenario, dependency);
@@ -132,21 +133,20 @@ function proxyOptions(
     sink,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
-    ...mismatchStatusOf(plan, dependency.name),
+    ...replayProxyOptions(replayed),
   };
 }
 
-/** `upstreamBaseUrl`: the live base URL, or the loopback upstream of record and replay. */
+/** `replayed`: the recording upstream or the cassette of a replayed dependency (docs/replay.md). */
 async function startDependencyProxy(
   context: StepContext,
   entry: ResolvedHttpDependency,
-  plan: ReplayPlan,
-  upstreamBaseUrl: string,
+  replayed: ReplayUpstream | null,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
   if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
   try {
-    return await context.startProxy(proxyOptions(context, entry, plan, upstreamBaseUrl));
+    return await context.startProxy(proxyOptions(context, entry, replayed));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;
