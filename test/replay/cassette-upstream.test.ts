@@ -69,10 +69,8 @@ const stream: Interaction = {
   events: OFFSETS.map((offset, i) => ({ offset_ms: offset, text: `data: ${i}\n\n` })),
 };
 
-/** Each chunk of a response with its arrival time from the response head. */
-function chunksOf(
-  url: string,
-): Promise<{
+/** Each chunk of a response with its arrival time from the moment the request was sent. */
+function chunksOf(url: string): Promise<{
   status: number;
   headers: Record<string, unknown>;
   chunks: { sinceSent: number; text: string }[];
@@ -107,7 +105,7 @@ describe("serving from a cassette", () => {
     for (const chunk of chunks) {
       for (let i = 0; i < chunk.text.split("\n\n").length - 1; i++) arrivals.push(chunk.sinceSent);
     }
-    arrivals.forEach((at, i) => expect(at).toBeGreaterThanOrEqual((OFFSETS[i] as number) - 1));
+    for (const [i, at] of arrivals.entries()) expect(at).toBeGreaterThanOrEqual((OFFSETS[i] as number) - 1);
     const seen = arrivals.length;
     expect(seen).toBe(4);
   });
