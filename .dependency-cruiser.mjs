@@ -15,6 +15,7 @@ export const LAYERS = [
   "runtime",
   "mcp",
   "proxy",
+  "replay",
   "faults",
   "reporters",
   "report",

@@ -19,6 +19,7 @@ import { memory } from "./measure/memory.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
 import { relays } from "./measure/relays.mjs";
+import { replay } from "./measure/replay.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
 import { streaming } from "./measure/streaming.mjs";
 import { trials } from "./measure/trials.mjs";
@@ -37,6 +38,7 @@ const MEASUREMENTS = {
   longReport,
   trials,
   relays,
+  replay,
 };
 const DEADLINE_MS = 1_200_000;
 const RESULTS = new URL("./results/", import.meta.url);

@@ -131,6 +131,20 @@ const GOALS = [
     met: (ms) => ms < 150,
     show: (ms) => `${ms.toFixed(1)} ms`,
   },
+  ...["c1", "c64"].map((level) => ({
+    goal: `replay (timing: immediate) vs live pass-through, req/s at ${level}`,
+    target: ">= 0.90x",
+    from: (r) => r.replay?.[level]?.rpsRatio,
+    met: (ratio) => ratio >= 0.9,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  })),
+  {
+    goal: "replay (timing: recorded): an event stream's worst gap error (median stream)",
+    target: "<= 5 ms",
+    from: (r) => r.replay?.gaps?.medianWorstMs,
+    met: (ms) => ms <= 5,
+    show: (ms) => `${ms.toFixed(2)} ms`,
+  },
   ...["agentToServer", "serverToAgent"].map((way) => ({
     goal:
       way === "agentToServer"

@@ -22,6 +22,9 @@ Commands:
           [--trials N] [--min-pass-rate R]
                                        inject each fault into each call the agent makes
                                        (default output: .agentchaos/explore)
+  record <scenario> [--dependency NAME]... [--force | --append] [--output-dir PATH]
+         [--reporter LIST]             run the scenario against the live dependencies and
+                                       write their replay cassettes (docs/replay.md)
   validate <scenario>                  check a scenario file (or a folder's scenario.yaml)
                                        without starting anything
   inspect <run-folder | report.json>   print the summary of a saved report
@@ -76,6 +79,18 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     },
     positionals: { min: 1, max: 1 },
     execute: async (args, io) => (await import("./commands/run.js")).runCommand(args, io),
+  },
+  record: {
+    needs: "a scenario file",
+    options: {
+      "output-dir": OUTPUT_DIR,
+      reporter: REPORTER,
+      dependency: { type: "string", needs: "a dependency name", repeatable: true },
+      force: { type: "boolean" },
+      append: { type: "boolean" },
+    },
+    positionals: { min: 1, max: 1 },
+    execute: async (args, io) => (await import("./commands/record.js")).recordCommand(args, io),
   },
   validate: {
     needs: "a scenario file",

@@ -16,6 +16,7 @@ import {
   string,
   stringOrNull,
 } from "./field-checks.js";
+import { RUN_ERROR_REASONS_WITH_REPLAY } from "./payload-fields.js";
 import { FAILURE_KINDS_V2, NOT_APPLIED_REASONS, PAYLOAD_FIELDS_V2 } from "./payload-fields-v2.js";
 import type { EventTypeV2 } from "./types-v2.js";
 
@@ -70,6 +71,7 @@ export const PAYLOAD_FIELDS_ADDITIONS = {
     ...PAYLOAD_FIELDS_V2.OPERATION_FAILED,
     failure_kind: oneOf([...FAILURE_KINDS_V2, ...ADDITION_FAILURE_KINDS]),
   },
+  RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS_WITH_REPLAY), message: string },
   REPLAY_STARTED: { dependency: string, cassette: string, interactions: nonNegativeInteger },
   VERIFY_COMPLETED: { exit_code: integerOrNull, timed_out: boolean, duration_ms: nonNegativeInteger },
   CANARY_SEEN: { fault_id: string, sink: string, operation_id: stringOrNull },

@@ -74,6 +74,11 @@ export class OperationLedger {
   #oldest: Operation | null = null;
   #newest: Operation | null = null;
   #sealed = false;
+  /**
+   * The status a dependency served from its cassette answers a request it never recorded
+   * (docs/replay.md): an operation settled on it failed with `replay_mismatch`. Null: live.
+   */
+  replayMismatchStatus: number | null = null;
 
   constructor(sink: PayloadSink, dependency: string | null = null) {
     this.#sink = sink;
@@ -350,6 +355,8 @@ export class Operation {
   /** The terminal event of an upstream status: success below 400, else a failure. */
   settle(statusCode: number, details: FailureDetails & SuccessDetails = {}): boolean {
     if (statusCode < 400) return this.succeed(statusCode, details);
+    if (statusCode === this.#ledger.replayMismatchStatus)
+      return this.fail("replay_mismatch", statusCode, details);
     return this.fail(statusCode === 502 ? "proxy_error" : "upstream_http_error", statusCode, details);
   }
 

@@ -30,7 +30,9 @@ const RUN_ERROR_REASONS = Object.keys({
   PROXY_START_FAILED: true,
   WORKLOAD_SPAWN_FAILED: true,
   INTERNAL_ERROR: true,
-} satisfies Record<RunErrorReason, true>);
+} satisfies Record<Exclude<RunErrorReason, "REPLAY_MISMATCH">, true>);
+/** Events schema 3 adds the reason of a replay mismatch (docs/replay.md). */
+export const RUN_ERROR_REASONS_WITH_REPLAY = [...RUN_ERROR_REASONS, "REPLAY_MISMATCH"];
 
 const RUN_RESULTS = Object.keys({ PASSED: true, RECOVERED: true, FAILED: true } satisfies Record<
   RunResult,

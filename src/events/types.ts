@@ -25,7 +25,9 @@ export type RunErrorReason =
   | "DEPENDENCY_START_FAILED"
   | "PROXY_START_FAILED"
   | "WORKLOAD_SPAWN_FAILED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  /** Schema 2 with replay: a request the cassette never recorded (docs/replay.md). */
+  | "REPLAY_MISMATCH";
 
 export interface RunStartedPayload {
   kind: "RUN_STARTED";

@@ -3,7 +3,9 @@
  * every failure once more to confirm it — or, with trials (see docs/trials.md), each experiment
  * N times as a series in its own trials folder, the trials taking the confirmation's place.
  */
+
 import { join, relative } from "node:path";
+import { isReplayMismatch } from "../report/exit-code.js";
 import { summarizeTrials, type TrialsRecord } from "../report/trials.js";
 import { createRunFolder } from "../runtime/run-folder.js";
 import { writeSeriesFile } from "../trials/document.js";
@@ -61,7 +63,9 @@ export async function runPhase(
 
 /** Every failure of the list run once more. */
 async function confirm(list: PlannedExperiment[], context: PhaseContext): Promise<void> {
-  const failed = list.filter((experiment) => experiment.run?.result === "FAILED");
+  const failed = list.filter(
+    (experiment) => experiment.run?.result === "FAILED" && !isReplayMismatch(experiment.run),
+  );
   if (failed.length === 0) return;
   let done = 0;
   context.progress({ kind: "phase", phase: "confirm", total: failed.length });

@@ -4,8 +4,10 @@
  * output folder — `explore.json`, `replays/`, every run folder and the reporters' files. The
  * `explore` command and `exploreScenario` are thin shells over `explore()`.
  */
+
 import { availableParallelism } from "node:os";
 import { dirname, relative, resolve } from "node:path";
+import { isReplayMismatch } from "../report/exit-code.js";
 import {
   EXPLORE_FILE_NAME,
   type ExploreDocument,
@@ -152,7 +154,9 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     message: string | null,
     exitCode: number,
   ): Promise<ExploreDone> => {
-    const failures = planned.filter((each) => each.run?.result === "FAILED" && !isFlaky(each));
+    const failures = planned.filter(
+      (each) => each.run?.result === "FAILED" && !isFlaky(each) && !isReplayMismatch(each.run),
+    );
     const replayPaths = await writeReplays(
       folder,
       exploreId,
@@ -358,6 +362,8 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     if (interrupted()) return stopInterrupted();
   }
 
-  const anyFailed = planned.some((each) => each.run?.result === "FAILED" && !isFlaky(each));
+  const anyFailed = planned.some(
+    (each) => each.run?.result === "FAILED" && !isFlaky(each) && !isReplayMismatch(each.run),
+  );
   return finish("completed", null, anyFailed ? 1 : 0);
 }

@@ -31,8 +31,24 @@ function command(
   };
 }
 
+/** `replay` with its cassette relative to the file's folder (docs/replay.md), or nothing. */
+function replayData(baseDir: string, dependency: DependencyV2): Data {
+  const replay = dependency.replay;
+  if (replay === undefined) return {};
+  return {
+    replay: {
+      cassette: cwdFrom(baseDir, replay.cassette),
+      match: [...replay.match],
+      on_mismatch: replay.onMismatch,
+      timing: replay.timing,
+      ...(replay.redact.length === 0 ? {} : { redact: [...replay.redact] }),
+    },
+  };
+}
+
 function dependencyData(baseDir: string, dependency: DependencyV2): Data {
-  if (dependency.type === "mcp_stdio") return { type: "mcp_stdio", ...command(baseDir, dependency) };
+  if (dependency.type === "mcp_stdio")
+    return { type: "mcp_stdio", ...command(baseDir, dependency), ...replayData(baseDir, dependency) };
   const start = dependency.start;
   return {
     type: "http",
@@ -50,6 +66,7 @@ function dependencyData(baseDir: string, dependency: DependencyV2): Data {
     ...(dependency.ignoreJsonFields.length === 0
       ? {}
       : { identity: { ignore_json_fields: [...dependency.ignoreJsonFields] } }),
+    ...replayData(baseDir, dependency),
   };
 }
 

@@ -4,7 +4,9 @@
  * pairs, the failures with their replay commands, the counts and the paths written. Colours only
  * on a terminal without NO_COLOR; the live `done/total` counter only on a terminal.
  */
+
 import { isAbsolute, relative, resolve } from "node:path";
+import { isReplayMismatch } from "../report/exit-code.js";
 import type { ExploreDocument } from "../report/explore-document.js";
 import { rateText } from "../report/trials.js";
 import { cellText, exploreMatrix } from "../reporters/explore-matrix.js";
@@ -155,7 +157,7 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
       }
       const pairs = document.experiments.filter((experiment) => experiment.depth === 2);
       if (document.settings.depth === 2 && document.candidates.depth_2 + pairs.length > 0) {
-        const failedPairs = pairs.filter((pair) => pair.result === "FAILED");
+        const failedPairs = pairs.filter((pair) => pair.result === "FAILED" && !isReplayMismatch(pair));
         parts.push(`\nPairs (depth 2): ${pairs.length} run\n`);
         for (const pair of failedPairs) {
           parts.push(`  ${pair.flaky ? "flaky" : `FAILED ${pair.reason_code}`}  ${pair.label}\n`);

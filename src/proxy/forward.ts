@@ -37,12 +37,25 @@ export interface UpstreamRequest {
 }
 
 /**
+ * What the full pipeline forwards through: the live upstream below, or something that stands in
+ * for it and answers the same way (a cassette: docs/replay.md).
+ */
+export interface UpstreamPort {
+  /** Sends `request`; the response (or the transport failure) goes to `relay`. Never throws. */
+  send(request: UpstreamRequest, relay: ResponseRelay): void;
+  /** Resolves once it can send. */
+  ready(): Promise<void>;
+  /** Ends every exchange in flight. */
+  close(): Promise<void>;
+}
+
+/**
  * The upstream of one proxy: a keep-alive `undici` pool to `base_url`'s origin. It never
  * follows redirects, ignores `HTTP_PROXY` and friends (no proxy agent is involved) and
  * verifies TLS as usual. User information in `base_url` becomes HTTP Basic credentials on
  * requests that carry no `Authorization` of their own.
  */
-export class Upstream {
+export class Upstream implements UpstreamPort {
   readonly #origin: string;
   #pool: Pool | null = null;
   /** Requests sent before the pool module was loaded, in order. */

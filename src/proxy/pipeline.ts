@@ -11,7 +11,7 @@ import { type RequestBody, readBody } from "./body.js";
 import { takeTurn } from "./connection-turns.js";
 import { type Exchange, failInternally } from "./exchange.js";
 import { createFaultContext } from "./fault-context.js";
-import type { Upstream } from "./forward.js";
+import type { UpstreamPort } from "./forward.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
 import { defaultRelay } from "./relay.js";
@@ -30,7 +30,7 @@ export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRela
 export interface PipelineParts {
   readonly ledger: OperationLedger;
   readonly holds: HeldOperations;
-  readonly upstream: Upstream;
+  readonly upstream: UpstreamPort;
   /** Each with its own trigger state; all matching ones count, the first selected one acts. */
   readonly faults: readonly ArmedFault[];
   /** How a request's body takes part in its fingerprint, and its idempotency key (schema 2). */

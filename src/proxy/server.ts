@@ -5,7 +5,7 @@ import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
 import { clockStartedNow, type TriggerClock } from "../triggers/index.js";
 import { ProxyError } from "./errors.js";
-import { Upstream } from "./forward.js";
+import { Upstream, type UpstreamPort } from "./forward.js";
 import { HeldOperations } from "./holds.js";
 import { identityRule } from "./identity.js";
 import { createLane, type Lane } from "./lane/lane.js";
@@ -26,6 +26,13 @@ export interface ProxyOptions {
   readonly canaries?: CanaryBook | null;
   /** What outages and quotas read; absent: a clock of its own, the workload counted as started with the proxy. */
   readonly triggerClock?: TriggerClock;
+  /**
+   * What stands in for the upstream at `upstreamBaseUrl` (a cassette: docs/replay.md); requests
+   * then take the full pipeline alone, as for a TLS upstream.
+   */
+  readonly upstream?: UpstreamPort;
+  /** The upstream is a cassette: this status means a request it never recorded (docs/replay.md). */
+  readonly replayMismatchStatus?: number;
 }
 
 export interface RunningProxy {
@@ -41,15 +48,16 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? [];
-  let upstream: Upstream;
+  let upstream: UpstreamPort;
   try {
-    upstream = new Upstream(options.upstreamBaseUrl);
+    upstream = options.upstream ?? new Upstream(options.upstreamBaseUrl);
   } catch (cause) {
     throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
       cause,
     });
   }
   const ledger = new OperationLedger(options.sink, options.dependency ?? null);
+  ledger.replayMismatchStatus = options.replayMismatchStatus ?? null;
   const holds = new HeldOperations();
   const faults =
     configured.length === 0
@@ -62,7 +70,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const canaries = options.canaries ?? null;
   const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity, canaries });
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
-  const target = upstreamTarget(options.upstreamBaseUrl);
+  const target = options.upstream === undefined ? upstreamTarget(options.upstreamBaseUrl) : null;
   let lane: Lane | null = null;
   // A proxy whose pipeline will serve requests has it, and undici, loaded before it listens.
   if (target === null || faults.length > 0) await Promise.all([pipeline.load(), upstream.ready()]);
@@ -101,7 +109,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
  * closed and a `ProxyError` (`PROXY_START_FAILED`, errno code only) is thrown. Shared by every
  * proxy (the HTTP proxy and the MCP Streamable HTTP proxy).
  */
-export async function listenOnLoopback(server: Server, upstream: Upstream): Promise<number> {
+export async function listenOnLoopback(server: Server, upstream: UpstreamPort): Promise<number> {
   try {
     return await listen(server);
   } catch (cause) {
@@ -181,7 +189,7 @@ async function shutDown(
   lane: Lane | null,
   ledger: OperationLedger,
   holds: HeldOperations,
-  upstream: Upstream,
+  upstream: UpstreamPort,
 ): Promise<void> {
   const listener: Server = lane?.server ?? (pipeline.server as HttpServer);
   const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));

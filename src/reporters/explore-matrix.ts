@@ -3,6 +3,7 @@
  * the menu entries, each cell the experiment of that point and entry — or why there is none.
  * Pure; the terminal and the HTML page both draw it.
  */
+import { isReplayMismatch } from "../report/exit-code.js";
 import type { ExperimentRecord, ExploreDocument } from "../report/explore-document.js";
 
 export type MatrixCell =
@@ -44,7 +45,8 @@ export function exploreMatrix(document: ExploreDocument): Matrix {
 }
 
 /**
- * The cell's words: `passed`, `recovered`, `FAILED <reason>`, `flaky`, `not run` or `-`. With
+ * The cell's words: `passed`, `recovered`, `FAILED <reason>`, `flaky`, `not run`, `not recorded`
+ * (a replayed run asked what its cassette never recorded: docs/replay.md) or `-`. With
  * trials: the pass rate, then `flaky` for a flaky series and `FAILED <reason>` below the minimum
  * (`1.00`, `0.80 flaky`, `0.40 flaky FAILED RECOVERY_NOT_OBSERVED`).
  */
@@ -52,6 +54,7 @@ export function cellText(cell: MatrixCell): string {
   if (cell.kind === "not_applicable") return "-";
   if (cell.kind === "not_run") return "not run";
   const { experiment } = cell;
+  if (isReplayMismatch(experiment)) return "not recorded";
   const trials = experiment.trials;
   if (trials !== undefined) {
     const flaky = trials.class === "flaky" ? " flaky" : "";

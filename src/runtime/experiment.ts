@@ -12,6 +12,7 @@ import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { LiveOutput } from "./live-output.js";
 import { runExperiment as runOrchestrated } from "./orchestrator.js";
+import type { RecordRequest } from "./replay-steps.js";
 import { unsupportedFeature } from "./support.js";
 
 export const DEFAULT_RUNS_DIR = ".agentchaos/runs";
@@ -38,6 +39,8 @@ export interface ExperimentSettings {
   readonly reporters?: readonly ReporterName[];
   /** The run folder's `scenario.yaml` text when the scenario was built in memory (explore). */
   readonly scenarioText?: string;
+  /** `agentchaos record`: which cassettes this run writes (docs/replay.md). */
+  readonly record?: RecordRequest;
 }
 
 export interface ExperimentDone extends ExperimentResult {
@@ -83,6 +86,7 @@ export async function experiment(
         }),
     ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
     ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
+    ...(settings.record === undefined ? {} : { record: settings.record }),
   });
   output?.summary(
     outcome.report,

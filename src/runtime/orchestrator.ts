@@ -12,6 +12,7 @@ import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
 import type { JudgeHooks } from "./judge.js";
+import type { RecordRequest } from "./replay-steps.js";
 import { createArtifact, RunAbort } from "./run-abort.js";
 import { createRunFolder } from "./run-folder.js";
 import { loadRunModules, type RunModules } from "./run-modules.js";
@@ -31,6 +32,8 @@ export interface ExperimentOptions {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** The run folder's `scenario.yaml` text, for a scenario built in memory (default: a copy of its source file). */
   readonly scenarioText?: string;
+  /** `agentchaos record`: which cassettes this run writes (docs/replay.md). */
+  readonly record?: RecordRequest;
 }
 
 export interface ExperimentOutcome {
@@ -107,6 +110,7 @@ export async function runExperiment(
     startProxy: async (proxyOptions: Parameters<StepContext["startProxy"]>[0]) =>
       (await load()).startProxy(proxyOptions),
     ...(options.onWorkloadLine === undefined ? {} : { onWorkloadLine: options.onWorkloadLine }),
+    ...(options.record === undefined ? {} : { record: options.record }),
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });

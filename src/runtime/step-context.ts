@@ -7,6 +7,7 @@ import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { TriggerClock } from "../triggers/index.js";
 import { errorLabel } from "./error-label.js";
+import type { RecordRequest } from "./replay-steps.js";
 import type { RunAbort } from "./run-abort.js";
 
 /** What each step of a run needs. */
@@ -26,6 +27,8 @@ export interface StepContext {
   readonly onWorkloadLine?: (stream: "out" | "err", line: string) => void;
   /** Stops the run from inside (a dependency died, an artifact could not be written). */
   readonly abortRun?: RunAbort;
+  /** `agentchaos record`: the cassettes this run writes (docs/replay.md). */
+  readonly record?: RecordRequest;
   /** The recorded events as they are recorded, and the recorder's clock (enforced `fail_fast`). */
   readonly recorded?: {
     onEvent(listener: (event: AnyAgentChaosEvent) => void): void;

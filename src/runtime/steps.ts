@@ -17,6 +17,15 @@ import {
 } from "./dependencies.js";
 import { wordingOf } from "./dependency-wording.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
+import {
+  isServed,
+  planReplay,
+  type ReplayPlan,
+  type ReplayUpstream,
+  replayProxyOptions,
+  startReplayUpstream,
+  writeRecordings,
+} from "./replay-steps.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runVerify, verifyVariables } from "./verify.js";
 import { runWorkload } from "./workload.js";
@@ -43,11 +52,16 @@ export async function runSteps(given: StepContext): Promise<void> {
   const started: StartedDependency[] = [];
   const proxies: RunningProxy[] = [];
   const mcpHosts: McpStdioHost[] = [];
+  const loopbacks: { close(): Promise<void> }[] = [];
+  let plan: ReplayPlan | null = null;
   let phase = wording.startingPhase;
   try {
+    plan = await planReplay(context);
     const resolved = await resolveHttpDependencies(scenario);
     for (const entry of resolved) {
       if (context.interrupt.aborted) return;
+      // A dependency served from its cassette runs no process.
+      if (isServed(plan, entry.dependency.name)) continue;
       await spawnDependency(context, entry, started);
     }
     if (started.length > 0) {
@@ -57,7 +71,9 @@ export async function runSteps(given: StepContext): Promise<void> {
     phase = wording.proxyPhase;
     const proxyUrls = new Map<string, string>();
     for (const entry of resolved) {
-      const proxy = await startDependencyProxy(context, entry);
+      const loopback = await startReplayUpstream(context, plan, entry);
+      if (loopback !== null) loopbacks.push(loopback);
+      const proxy = await startDependencyProxy(context, entry, loopback);
       proxies.push(proxy);
       proxyUrls.set(entry.dependency.name, proxy.url);
       sink.emit({
@@ -77,15 +93,22 @@ export async function runSteps(given: StepContext): Promise<void> {
     if (verify !== null && ended === "exited" && !context.interrupt.aborted) {
       phase = "running the verify command";
       const launch = { cwd: scenario.workload.cwd, env, extraEnv: variables };
-      await runVerify(context, verify, launch, verifyVariables(context.runDir, resolved));
+      // A dependency served from its cassette has no upstream of its own to ask.
+      const live = resolved.filter((entry) => plan === null || !isServed(plan, entry.dependency.name));
+      await runVerify(context, verify, launch, verifyVariables(context.runDir, live));
     }
   } catch (error) {
     recordStepFailure(sink, error, phase);
   } finally {
     for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
+    for (const loopback of loopbacks.reverse()) await loopback.close().catch(() => undefined);
     await stopDependencies(context, started);
     if (context.canaries != null) await maskCanariesInLogs(context.runDir, context.canaries);
+    if (plan !== null)
+      await writeRecordings(context, plan).catch((error: unknown) =>
+        recordStepFailure(sink, error, "writing the cassettes"),
+      );
   }
 }
 
@@ -117,30 +140,38 @@ function workloadVariables(
 }
 
 /** What the proxy of one http dependency is given: schema 1 records its own event schema. */
-function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): ProxyOptions {
+function proxyOptions(
+  context: StepContext,
+  entry: ResolvedHttpDependency,
+  replayed: ReplayUpstream | null,
+): ProxyOptions {
+  const upstreamBaseUrl = replayed?.url ?? entry.baseUrl;
   const { scenario, sink } = context;
   const { dependency } = entry;
   const faults = faultsOf(scenario, dependency);
-  if (scenario.legacy !== undefined) return { upstreamBaseUrl: entry.baseUrl, faults, sink };
+  if (scenario.legacy !== undefined) return { upstreamBaseUrl, faults, sink };
   return {
-    upstreamBaseUrl: entry.baseUrl,
+    upstreamBaseUrl,
     faults,
     sink,
     triggerClock: context.triggerClock,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
     canaries: context.canaries ?? null,
+    ...replayProxyOptions(replayed),
   };
 }
 
+/** `replayed`: the recording upstream or the cassette of a replayed dependency (docs/replay.md). */
 async function startDependencyProxy(
   context: StepContext,
   entry: ResolvedHttpDependency,
+  replayed: ReplayUpstream | null,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
   if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
   try {
-    return await context.startProxy(proxyOptions(context, entry));
+    return await context.startProxy(proxyOptions(context, entry, replayed));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;

@@ -9,7 +9,11 @@ import type { FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
 export function unsupportedFeature(scenario: ScenarioV2): string | null {
   const supported = (fault: FaultV2): boolean => isArmable(fault) || isMcpFault(fault);
   const fault = scenario.faults.find((each) => !supported(each));
-  return fault === undefined
+  if (fault !== undefined) return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
+  const replayedMcp = scenario.dependencies.find(
+    (each) => each.replay !== undefined && (each.type === "mcp_stdio" || each.protocol === "mcp"),
+  );
+  return replayedMcp === undefined
     ? null
-    : `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
+    : `dependency ${replayedMcp.name}: replay of an MCP dependency is not supported by run in this version`;
 }

@@ -115,6 +115,14 @@ export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => stri
           : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
       case "RUN_ERROR":
         return line(event, "RUN_ERROR", terminalSafe(`${payload.reason_code}: ${payload.message}`), colour);
+      case "REPLAY_STARTED":
+        return line(
+          event,
+          "SETUP",
+          terminalSafe(`replaying ${payload.cassette} (${payload.interactions} interactions)`),
+          colour,
+          payload.dependency,
+        );
       case "OPERATION_OBSERVED": {
         if (!operations.has(payload.operation_id)) {
           const label = operationLabel({

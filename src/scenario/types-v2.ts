@@ -90,12 +90,32 @@ export interface HttpDependencyV2 {
   readonly ignoreJsonFields: readonly string[];
   /** Whether `base_url` holds `{port}`. */
   readonly usesPortPlaceholder: boolean;
+  /** Served from (or recorded into) a cassette (docs/replay.md); absent: always live. */
+  readonly replay?: ReplayConfig;
 }
 
 /** An MCP server the workload spawns through the shim (docs/mcp.md). */
 export interface McpStdioDependency extends CommandSpec {
   readonly name: string;
   readonly type: "mcp_stdio";
+  /** Served from (or recorded into) a cassette (docs/replay.md); absent: always live. */
+  readonly replay?: ReplayConfig;
+}
+
+/** What a request's replay key is made of (docs/replay.md). */
+export type ReplayMatchField = "method" | "path" | "body" | "query";
+
+/** A dependency's `replay` mapping, defaults applied. */
+export interface ReplayConfig {
+  /** Absolute path of the cassette file. */
+  readonly cassette: string;
+  /** As written in the scenario (relative to its folder, or absolute). */
+  readonly cassetteAsWritten: string;
+  readonly match: readonly ReplayMatchField[];
+  readonly onMismatch: "fail" | "live";
+  readonly timing: "recorded" | "immediate";
+  /** JSON Pointers whose values are stored as "[redacted]" in JSON responses. */
+  readonly redact: readonly string[];
 }
 
 export type DependencyV2 = HttpDependencyV2 | McpStdioDependency;

@@ -14,6 +14,17 @@ export async function validateCommand(argument: string, io: CliIo): Promise<numb
   }
   try {
     const scenario = await loadScenario(named.absolute);
+    if (scenario.schemaVersion === 2 && scenario.dependencies.some((d) => d.replay !== undefined)) {
+      const { checkCassettes } = await import("../../replay/scenario-cassettes.js");
+      const checked = await checkCassettes(scenario.dependencies, scenario.sourcePath, path);
+      if (checked.error !== null) {
+        io.stderr.write(`Invalid cassette: ${terminalSafe(checked.error.message)}\n`);
+        return EXIT.USAGE;
+      }
+      io.stdout.write(`Valid scenario: ${terminalSafe(scenario.name)}\n`);
+      for (const note of checked.notes) io.stdout.write(`${terminalSafe(note)}\n`);
+      return EXIT.OK;
+    }
     io.stdout.write(`Valid scenario: ${terminalSafe(scenario.name)}\n`);
     return EXIT.OK;
   } catch (error) {

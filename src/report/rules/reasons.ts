@@ -6,6 +6,7 @@ export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set([
   "PROXY_START_FAILED",
   "WORKLOAD_SPAWN_FAILED",
   "INTERNAL_ERROR",
+  "REPLAY_MISMATCH",
 ]);
 
 /** Reason codes of a workload that did not finish as expected (docs/evidence.md, rules 2–5). */

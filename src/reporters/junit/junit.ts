@@ -17,6 +17,7 @@ const ERROR_REASONS = new Set([
   "WORKLOAD_SPAWN_FAILED",
   "INTERNAL_ERROR",
   "SCENARIO_INVALID",
+  "REPLAY_MISMATCH",
 ]);
 
 function seconds(ms: number): string {

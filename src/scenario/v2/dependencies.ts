@@ -3,6 +3,7 @@ import { expecting, mapping, matching, positiveNumber } from "../fields.js";
 import { USER_INFO_ERROR, userInfoDecodes } from "../runnable.js";
 import { commandShape, isAbsoluteHttpUrl } from "../schema.js";
 import type { DependencyV2 } from "../types-v2.js";
+import { replaySchema } from "./replay.js";
 
 /** Schema 2's default readiness time limit (schema 1 keeps 5 s). */
 export const DEFAULT_READINESS_TIMEOUT_SECONDS_V2 = 15;
@@ -61,6 +62,7 @@ function httpDependency(baseDir: string, name: string) {
         .optional(),
       protocol: z.enum(["http", "mcp"], { error: expecting('"http" or "mcp"') }).optional(),
       identity: identity.optional(),
+      replay: replaySchema(baseDir, name, true).optional(),
     },
     "an http dependency",
   )
@@ -92,19 +94,30 @@ function httpDependency(baseDir: string, name: string) {
         protocol: dependency.protocol ?? "http",
         ignoreJsonFields: dependency.identity?.ignore_json_fields ?? [],
         usesPortPlaceholder: dependency.base_url.includes(PORT_PLACEHOLDER),
+        ...(dependency.replay === undefined ? {} : { replay: dependency.replay }),
       }),
     );
 }
 
 function mcpStdioDependency(baseDir: string, name: string) {
   const { command, cwd, env } = commandShape(baseDir);
-  return mapping({ type: z.literal("mcp_stdio"), command, cwd, env }, "an mcp_stdio dependency").transform(
+  return mapping(
+    {
+      type: z.literal("mcp_stdio"),
+      command,
+      cwd,
+      env,
+      replay: replaySchema(baseDir, name, false).optional(),
+    },
+    "an mcp_stdio dependency",
+  ).transform(
     (dependency): DependencyV2 => ({
       name,
       type: "mcp_stdio",
       command: dependency.command,
       cwd: dependency.cwd,
       env: dependency.env,
+      ...(dependency.replay === undefined ? {} : { replay: dependency.replay }),
     }),
   );
 }

@@ -1,0 +1,133 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Cassette, CassetteError } from "../../replay/cassette.js";
+import {
+  readDependencyCassette,
+  replayedDependencies,
+  shownCassette,
+} from "../../replay/scenario-cassettes.js";
+import { parseReporterList } from "../../reporters/names.js";
+import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
+import { liveOutput } from "../../runtime/live-output.js";
+import type { RecordRequest } from "../../runtime/replay-steps.js";
+import { RunIoError } from "../../runtime/run-abort.js";
+import { RunFolderError } from "../../runtime/run-folder.js";
+import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
+import { loadScenario } from "../../scenario/load.js";
+import type { AnyScenario } from "../../scenario/parse.js";
+import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { terminalSafe } from "../../support/terminal-text.js";
+import { OutputWriteError } from "../../support/write-file.js";
+import type { ParsedArgs } from "../args.js";
+import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
+import { usageError } from "../usage.js";
+
+/**
+ * `agentchaos record <scenario> [--dependency NAME]... [--force | --append] [--output-dir PATH]
+ * [--reporter LIST]`: runs the scenario as written, faults included, against the live
+ * dependencies, and writes the cassette of each dependency with `replay` (or of the named ones)
+ * from what the upstream answered (docs/replay.md). Exits as `run` would.
+ */
+export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const named = await scenarioPath(args.positionals[0] as string, io.cwd);
+  const path = named.shown;
+  if (named.emptyFolder) {
+    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
+    return EXIT.USAGE;
+  }
+  const force = args.values.force === true;
+  const append = args.values.append === true;
+  if (force && append) return usageError(io, "--force and --append cannot be used together");
+  const reporterText = args.values.reporter;
+  const reporters = typeof reporterText === "string" ? parseReporterList(reporterText) : [];
+  if ("problem" in reporters) return usageError(io, reporters.problem);
+  const outputDir = args.values["output-dir"];
+
+  let scenario: AnyScenario;
+  try {
+    scenario = await loadScenario(named.absolute);
+  } catch (error) {
+    if (error instanceof ScenarioError) {
+      io.stderr.write(`Invalid scenario: ${formatScenarioError(error, path)}\n`);
+      return EXIT.USAGE;
+    }
+    throw error;
+  }
+  const replayed = scenario.schemaVersion === 2 ? replayedDependencies(scenario.dependencies) : [];
+  if (replayed.length === 0) {
+    io.stderr.write(`Cannot record: ${terminalSafe(path)}: no dependency has replay (docs/replay.md)\n`);
+    return EXIT.USAGE;
+  }
+  const asked = args.lists?.dependency ?? [];
+  const unknown = asked.find((name) => !replayed.some((dependency) => dependency.name === name));
+  if (unknown !== undefined) {
+    const names = replayed.map((dependency) => dependency.name).join(", ");
+    return usageError(io, `--dependency ${unknown}: not a dependency with replay (${names})`);
+  }
+  const recorded = replayed.filter((dependency) => asked.length === 0 || asked.includes(dependency.name));
+  const appendTo = new Map<string, Cassette>();
+  for (const dependency of recorded) {
+    if (!existsSync(dependency.replay.cassette) || force) continue;
+    if (!append) {
+      io.stderr.write(
+        `Cannot record: cassette ${terminalSafe(shownCassette(dependency.replay))} of ${dependency.name} exists; use --force to record it afresh or --append to add new interactions\n`,
+      );
+      return EXIT.USAGE;
+    }
+    try {
+      appendTo.set(dependency.name, await readDependencyCassette(dependency));
+    } catch (error) {
+      if (!(error instanceof CassetteError)) throw error;
+      io.stderr.write(`Invalid cassette: ${terminalSafe(error.message)}\n`);
+      return EXIT.USAGE;
+    }
+  }
+  if (io.interrupt?.aborted === true) return EXIT.INTERRUPTED;
+
+  const record: RecordRequest = {
+    dependencies: recorded.map((dependency) => dependency.name),
+    appendTo,
+    written: [],
+  };
+  try {
+    const done = await experiment(scenario, {
+      outputDir: resolve(io.cwd, typeof outputDir === "string" ? outputDir : DEFAULT_RUNS_DIR),
+      ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
+      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
+      output: liveOutput(scenario, { stream: io.stdout, env: io.env }),
+      reporters,
+      record,
+    });
+    if (done.written.length > 0) io.stdout.write(`\nAlso written:\n${done.written.join("\n")}\n`);
+    io.stdout.write("\nRecorded:\n");
+    for (const cassette of record.written) {
+      const what = append ? "new interactions" : "interactions";
+      io.stdout.write(
+        `  ${cassette.dependency}: ${cassette.interactions} ${what} -> ${terminalSafe(cassette.cassette)}\n`,
+      );
+    }
+    if (done.result === "FAILED")
+      io.stdout.write(
+        `The recorded run FAILED (${done.reasonCode}); its cassettes were written all the same: check them before replaying.\n`,
+      );
+    return done.exitCode;
+  } catch (error) {
+    if (error instanceof ScenarioError) {
+      io.stderr.write(`Cannot run scenario: ${terminalSafe(path)}: ${error.detail}\n`);
+      return EXIT.USAGE;
+    }
+    if (error instanceof RunFolderError) {
+      io.stderr.write(`Cannot start experiment: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    if (error instanceof OutputWriteError) {
+      io.stderr.write(`Cannot write reports: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    if (error instanceof RunIoError) {
+      io.stderr.write(`Run failed: ${error.message}\n`);
+      return EXIT.SETUP;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,202 @@
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/in-process.js";
+
+const folder = testFolder("each");
+const EXAMPLES = join(ROOT, "examples");
+
+/** A scenario of the bundled openai agent against a managed fake-llm, its model replayed. */
+function openaiScenario(prompt: string, mode: "complete" | "stream", faults = ""): string {
+  return `schema_version: 2
+name: openai-replay
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(BIN)}, fake-llm, --port, "{port}"]
+      readiness: { path: /health }
+    replay:
+      cassette: cassettes/llm.jsonl
+workload:
+  name: openai-agent
+  command: [${JSON.stringify(process.execPath)}, llm-agents/openai-agent.mjs]
+  cwd: ${JSON.stringify(EXAMPLES)}
+  env:
+    LLM_API_URL: \${AGENTCHAOS_LLM_URL}
+    LLM_MODE: ${mode}
+    LLM_PROMPT: ${JSON.stringify(prompt)}
+    LLM_CALL_ATTEMPTS: "3"
+${faults}
+success:
+  exit_code: 0
+timeout_seconds: 30
+`;
+}
+
+interface RunOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly report: { result: string; reason_code: string; diagnostics?: string[] };
+  readonly events: { type: string; payload: Record<string, unknown> }[];
+  readonly agentOutput: string;
+}
+
+async function cli(args: string[], outputDir: string, env: Record<string, string> = {}): Promise<RunOutcome> {
+  const run = await runBuiltCli([...args, "--output-dir", outputDir], { cwd: folder.path, env });
+  const runs = await readdir(outputDir).catch(() => [] as string[]);
+  const runDir = join(outputDir, runs.sort().at(-1) ?? "none");
+  const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8").catch(() => "{}"));
+  const events = (await readFile(join(runDir, "events.jsonl"), "utf8").catch(() => ""))
+    .trimEnd()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line));
+  const agentOutput = await readFile(join(runDir, "stdout.log"), "utf8").catch(() => "");
+  return { ...run, report, events, agentOutput };
+}
+
+const types = (outcome: RunOutcome): string[] => outcome.events.map((event) => event.type);
+
+describe("record, then replay with nothing upstream", () => {
+  it("gives the same agent output and verdict as the live run, for a plain and a streamed completion", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    await writeFile(scenario, openaiScenario("Say hello", "complete"));
+    const recorded = await cli(["record", "scenario.yaml"], join(folder.path, "record"));
+    expect(recorded.stderr).toBe("");
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toMatch(/llm: 1 interactions -> cassettes\/llm\.jsonl/);
+    expect(types(recorded)).toContain("DEPENDENCY_STARTED");
+
+    // The stream is added to the same cassette.
+    await writeFile(scenario, openaiScenario("Say hello", "stream"));
+    const refused = await cli(["record", "scenario.yaml"], join(folder.path, "refused"));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /cassette cassettes\/llm\.jsonl of llm exists; use --force .* or --append/,
+    );
+    const streamed = await cli(["record", "scenario.yaml", "--append"], join(folder.path, "record-stream"));
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout).toMatch(/llm: 1 new interactions -> cassettes\/llm\.jsonl/);
+
+    for (const [mode, live] of [
+      ["complete", recorded],
+      ["stream", streamed],
+    ] as const) {
+      await writeFile(scenario, openaiScenario("Say hello", mode));
+      const replayed = await cli(["run", "scenario.yaml"], join(folder.path, `replay-${mode}`));
+      expect(replayed.stderr).toBe("");
+      expect(replayed.code).toBe(0);
+      expect(replayed.agentOutput).toBe(live.agentOutput);
+      expect(replayed.report.result).toBe(live.report.result);
+      expect(replayed.report.reason_code).toBe(live.report.reason_code);
+      expect(types(replayed)).not.toContain("DEPENDENCY_STARTED");
+      expect(types(replayed)).not.toContain("DEPENDENCY_READY");
+      // Replay is an addition: its runs write events schema 3 and report schema 5.
+      expect(
+        replayed.events.every((event) => (event as { schema_version?: number }).schema_version === 3),
+      ).toBe(true);
+      expect((replayed.report as { schema_version?: number }).schema_version).toBe(5);
+      const started = replayed.events.find((event) => event.type === "REPLAY_STARTED");
+      expect(started?.payload).toEqual({
+        kind: "REPLAY_STARTED",
+        dependency: "llm",
+        cassette: "cassettes/llm.jsonl",
+        interactions: 2,
+      });
+      expect(replayed.stdout).toMatch(/llm +replaying cassettes\/llm\.jsonl \(2 interactions\)/);
+    }
+  }, 120_000);
+
+  it("gives a faulted replay the verdict of the faulted live run it was recorded from", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    const fault = `faults:
+  - id: llm-503
+    type: http_error
+    target: { method: POST, path: /v1/chat/completions }
+    trigger: { occurrence: 1 }
+    status_code: 503`;
+    await writeFile(scenario, openaiScenario("Say hello", "complete", fault));
+    const live = await cli(["record", "scenario.yaml"], join(folder.path, "record"));
+    expect(live.report.result).toBe("RECOVERED");
+    const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"));
+    expect(replayed.code).toBe(live.code);
+    expect(replayed.report.result).toBe("RECOVERED");
+    expect(replayed.report.reason_code).toBe(live.report.reason_code);
+    expect(replayed.agentOutput).toBe(live.agentOutput);
+  }, 120_000);
+
+  it("ends a run whose request was never recorded REPLAY_MISMATCH, naming the pointer, never the value", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    await writeFile(scenario, openaiScenario("Say hello", "complete"));
+    expect((await cli(["record", "scenario.yaml"], join(folder.path, "record"))).code).toBe(0);
+    await writeFile(scenario, openaiScenario("A changed prompt zqx", "complete"));
+    const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"));
+    expect(replayed.code).toBe(3);
+    expect(replayed.report.result).toBe("FAILED");
+    expect(replayed.report.reason_code).toBe("REPLAY_MISMATCH");
+    const message =
+      /replay mismatch on llm: POST \/v1\/chat\/completions was not recorded; the nearest recorded POST \/v1\/chat\/completions differs at \/messages\/0\/content/;
+    expect(replayed.stdout).toMatch(message);
+    expect(JSON.stringify(replayed.report)).toMatch(message);
+    const failed = replayed.events.find((event) => event.type === "OPERATION_FAILED");
+    expect(failed?.payload).toMatchObject({ failure_kind: "replay_mismatch", status_code: 599 });
+    for (const text of [replayed.stdout, JSON.stringify(replayed.report), JSON.stringify(replayed.events)])
+      expect(text).not.toContain("zqx");
+  }, 120_000);
+});
+
+describe("cassettes that cannot be used", () => {
+  it("validate notes a missing cassette, run refuses it naming the file and the record command", async () => {
+    await writeFile(join(folder.path, "scenario.yaml"), openaiScenario("Say hello", "complete"));
+    const validated = await runBuiltCli(["validate", "scenario.yaml"], { cwd: folder.path });
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toMatch(
+      /cassette cassettes\/llm\.jsonl of llm does not exist yet; record it with: agentchaos record scenario\.yaml --dependency llm/,
+    );
+    const run = await cli(["run", "scenario.yaml"], join(folder.path, "runs"));
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(
+      /cassette cassettes\/llm\.jsonl of llm does not exist; record it with: agentchaos record/,
+    );
+    expect(types(run)).not.toContain("DEPENDENCY_STARTED");
+    expect(types(run)).not.toContain("WORKLOAD_STARTED");
+  }, 60_000);
+
+  it("validate accepts a cassette outside the scenario's folder tree and says where it is", async () => {
+    const outside = join(folder.path, "elsewhere", "llm.jsonl");
+    await writeFile(
+      join(folder.path, "scenario.yaml"),
+      openaiScenario("Say hello", "complete").replace(
+        "cassette: cassettes/llm.jsonl",
+        "cassette: ../elsewhere/llm.jsonl",
+      ),
+    );
+    await mkdir(join(folder.path, "scenarios"));
+    await rename(join(folder.path, "scenario.yaml"), join(folder.path, "scenarios", "scenario.yaml"));
+    const validated = await runInProcess(["validate", "scenarios/scenario.yaml"], folder.path);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain(
+      `Note: the cassette of llm is outside the scenario's folder: ${outside}`,
+    );
+    expect(validated.stdout).toMatch(/cassette \.\.\/elsewhere\/llm\.jsonl of llm does not exist yet/);
+  });
+
+  it("validate exits 2 and run exits 3 on a broken cassette, naming file and line", async () => {
+    await writeFile(join(folder.path, "scenario.yaml"), openaiScenario("Say hello", "complete"));
+    await runBuiltCli(["record", "scenario.yaml", "--output-dir", "runs"], { cwd: folder.path });
+    const path = join(folder.path, "cassettes", "llm.jsonl");
+    const text = await readFile(path, "utf8");
+    await writeFile(path, text.slice(0, text.length - 20));
+    const validated = await runBuiltCli(["validate", "scenario.yaml"], { cwd: folder.path });
+    expect(validated.code).toBe(2);
+    expect(validated.stderr).toMatch(/^Invalid cassette: cassette cassettes\/llm\.jsonl, line 2: /);
+    const run = await cli(["run", "scenario.yaml"], join(folder.path, "broken"));
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/cassette cassettes\/llm\.jsonl, line 2: /);
+    expect(types(run)).not.toContain("WORKLOAD_STARTED");
+  }, 60_000);
+});
