@@ -20,13 +20,9 @@ import {
 } from "../replay/cassette.js";
 import { BODY_LIMIT } from "../support/body-limit.js";
 import { isEventStreamType } from "../support/http-headers.js";
+import { type CassetteDialect, httpDialect, type KeyedRequest } from "./cassette-dialect.js";
 import { type AnswerCapture, passOnRelay } from "./cassette-relay.js";
-import {
-  type CassetteRequest,
-  type LoopbackUpstream,
-  listenLoopback,
-  readCassetteRequest,
-} from "./cassette-request.js";
+import { type LoopbackUpstream, listenLoopback, readCassetteRequest } from "./cassette-request.js";
 import { Upstream } from "./forward.js";
 import { identityRule } from "./identity.js";
 
@@ -36,18 +32,20 @@ export interface RecordingOptions {
   readonly builder: CassetteBuilder;
   readonly ignoreJsonFields: readonly string[];
   readonly redact: readonly string[];
+  /** How requests are keyed (default: plain HTTP with `ignoreJsonFields`). */
+  readonly dialect?: CassetteDialect;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The request side of an interaction: key hashes and the salted shape, nothing else. */
-function requestSide(request: CassetteRequest, salt: string, ignore: readonly string[]) {
+function requestSide(request: KeyedRequest, salt: string, ignore: readonly string[]) {
   return {
     method: request.key.method,
     path: request.key.path,
     query_hash: request.key.query_hash,
     body_hash: request.key.body_hash,
-    request_shape: requestShape(request.body.bytes, salt, ignore),
+    request_shape: requestShape(request.shapeBody, salt, ignore),
   };
 }
 
@@ -117,9 +115,14 @@ export async function startRecordingUpstream(options: RecordingOptions): Promise
   const upstream = new Upstream(options.baseUrl);
   await upstream.ready();
   const identity = identityRule(options.ignoreJsonFields);
+  const dialect = options.dialect ?? httpDialect(options.ignoreJsonFields);
   const server = createServer((request, response) => {
     readCassetteRequest(request, identity, (read) => {
-      const side = requestSide(read, options.builder.salt, options.ignoreJsonFields);
+      const keyed = dialect.keyOf(read.method, read.target.forward, read.body.bytes);
+      const capture =
+        keyed === null
+          ? null
+          : answerCapture(requestSide(keyed, options.builder.salt, dialect.shapeIgnore), options);
       upstream.send(
         {
           method: read.method,
@@ -127,7 +130,7 @@ export async function startRecordingUpstream(options: RecordingOptions): Promise
           headers: identityEncoding(read.headers),
           body: read.body.bytes,
         },
-        passOnRelay(response, answerCapture(side, options)),
+        passOnRelay(response, capture),
       );
     });
   });

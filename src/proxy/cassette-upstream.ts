@@ -9,10 +9,8 @@
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Cassette, Interaction, RecordedEvent } from "../replay/cassette.js";
 import { ReplayMatcher } from "../replay/cassette.js";
-import { bodyHash, decodePath, queryHash } from "./fingerprint.js";
+import { type CassetteDialect, httpDialect } from "./cassette-dialect.js";
 import { Upstream, type UpstreamPort, type UpstreamRequest } from "./forward.js";
-import { identityRule } from "./identity.js";
-import { splitTarget } from "./request-target.js";
 
 /** The status of a request the cassette never recorded. */
 export const REPLAY_MISMATCH_STATUS = 599;
@@ -26,6 +24,8 @@ export interface ReplayMismatch {
   readonly nearestFound: boolean;
   /** The JSON Pointers where the body differs from the nearest recorded one (never values). */
   readonly pointers: readonly string[];
+  /** The request carried an armed canary: the corruption, not the recording, made it differ. */
+  readonly canaryCarried: boolean;
 }
 
 export interface CassetteUpstreamOptions {
@@ -37,6 +37,10 @@ export interface CassetteUpstreamOptions {
   readonly liveBaseUrl: string | null;
   /** Called for each mismatch answered 599. */
   readonly onMismatch: (mismatch: ReplayMismatch) => void;
+  /** How requests are keyed (default: plain HTTP with `ignoreJsonFields`). */
+  readonly dialect?: CassetteDialect;
+  /** Whether a request carries an armed canary (its mismatch is then the canary's doing). */
+  readonly carriesCanary?: (target: string, body: Buffer | null) => boolean;
 }
 
 const SHOWN_POINTERS = 10;
@@ -159,7 +163,7 @@ function chunksOf(interaction: Interaction, head: boolean, timing: "recorded" | 
 export class CassetteUpstream implements UpstreamPort {
   readonly #options: CassetteUpstreamOptions;
   readonly #matcher: ReplayMatcher;
-  readonly #identity;
+  readonly #dialect: CassetteDialect;
   readonly #live: Upstream | null;
   readonly #playing = new Set<Playback>();
 
@@ -167,7 +171,7 @@ export class CassetteUpstream implements UpstreamPort {
   constructor(options: CassetteUpstreamOptions) {
     this.#options = options;
     this.#matcher = new ReplayMatcher(options.cassette);
-    this.#identity = identityRule(options.ignoreJsonFields);
+    this.#dialect = options.dialect ?? httpDialect(options.ignoreJsonFields);
     this.#live = options.liveBaseUrl === null ? null : new Upstream(options.liveBaseUrl);
   }
 
@@ -181,29 +185,27 @@ export class CassetteUpstream implements UpstreamPort {
   }
 
   send(request: UpstreamRequest, relay: ResponseRelay): void {
-    const target = splitTarget(request.target);
     const method = request.method.toUpperCase();
-    const bytes = request.body;
-    const key = {
-      method,
-      path: decodePath(target.rawPath),
-      query_hash: queryHash(target.rawQuery),
-      body_hash: this.#identity.fingerprintBodyHash({
-        bytes,
-        hash: bodyHash(bytes ?? Buffer.alloc(0)),
-        tooLarge: false,
-      }),
-    };
-    const interaction = this.#matcher.next(key);
-    if (interaction === null && this.#live !== null) {
-      this.#live.send(request, relay);
-      return;
+    const keyed = this.#dialect.keyOf(method, request.target, request.body);
+    let answer: Interaction;
+    if (keyed === null) answer = this.#dialect.localAnswer(method);
+    else {
+      const interaction = this.#matcher.next(keyed.key);
+      if (interaction === null && this.#live !== null) {
+        this.#live.send(request, relay);
+        return;
+      }
+      answer =
+        interaction === null
+          ? this.#mismatch(keyed.key.method, keyed.key.path, keyed.shapeBody, request)
+          : keyed.answer(interaction);
     }
-    const answer = interaction ?? this.#mismatch(key.method, key.path, bytes);
-    const playback: Playback = new Playback(
-      relay,
-      chunksOf(answer, method === "HEAD", this.#options.timing),
-      () => this.#playing.delete(playback),
+    this.#play(answer, method === "HEAD", relay);
+  }
+
+  #play(answer: Interaction, head: boolean, relay: ResponseRelay): void {
+    const playback: Playback = new Playback(relay, chunksOf(answer, head, this.#options.timing), () =>
+      this.#playing.delete(playback),
     );
     this.#playing.add(playback);
     // As from the network: the head arrives after `send` returns.
@@ -213,14 +215,15 @@ export class CassetteUpstream implements UpstreamPort {
   }
 
   /** Reports the mismatch and builds its 599 answer. */
-  #mismatch(method: string, path: string, body: Buffer | null): Interaction {
-    const nearest = this.#matcher.nearest(method, path, body, this.#options.ignoreJsonFields);
+  #mismatch(method: string, path: string, body: Buffer | null, request: UpstreamRequest): Interaction {
+    const nearest = this.#matcher.nearest(method, path, body, this.#dialect.shapeIgnore);
     const mismatch: ReplayMismatch = {
       dependency: this.#options.dependency,
       method,
       path,
       nearestFound: nearest.found,
       pointers: nearest.pointers,
+      canaryCarried: this.#options.carriesCanary?.(request.target, request.body) ?? false,
     };
     this.#options.onMismatch(mismatch);
     return {

@@ -110,10 +110,16 @@ function parseHeader(record: Json, owner: CassetteOwner | null): CassetteHeader 
   };
 }
 
-function parseInteraction(record: Json): Interaction {
+/** An HTTP method is a token; an MCP interaction's method is the JSON-RPC method (any text but ""). */
+const METHOD_PATTERN = {
+  http: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
+  mcp: /^.+$/su,
+} as const;
+
+function parseInteraction(record: Json, protocol: CassetteHeader["protocol"]): Interaction {
   const what = "the interaction";
   keysIn(record, INTERACTION_KEYS, INTERACTION_KEYS.slice(0, 7), what);
-  const method = stringAt(record, "method", what, /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
+  const method = stringAt(record, "method", what, METHOD_PATTERN[protocol]);
   const path = stringAt(record, "path", what);
   const queryHash = stringAt(record, "query_hash", what, HEX64);
   const bodyHash = stringAt(record, "body_hash", what, HEX64);
@@ -185,7 +191,7 @@ export async function readCassette(
         }
         const record = objectOf(value, line === 1 ? "the header" : "the line");
         if (header === null) header = parseHeader(record, owner);
-        else interactions.push(parseInteraction(record));
+        else interactions.push(parseInteraction(record, (header as CassetteHeader).protocol));
         return true;
       } catch (error) {
         if (!(error instanceof LineProblem)) throw error;

@@ -1,6 +1,7 @@
 import { startMcpHttpProxy } from "../mcp/http/proxy.js";
 import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
+import type { UpstreamPort } from "../proxy/forward.js";
 import type { RunningProxy } from "../proxy/server.js";
 import { usesAdditions } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
@@ -26,9 +27,11 @@ export async function startMcpProxy(
   context: StepContext,
   dependency: HttpDependencyV2,
   upstreamBaseUrl: string,
+  replayed: { upstream?: UpstreamPort; replayMismatchStatus?: number } = {},
 ): Promise<RunningProxy> {
   try {
     return await startMcpHttpProxy({
+      ...replayed,
       upstreamBaseUrl,
       dependency: dependency.name,
       faults: faultsOf(context.scenario, dependency.name),

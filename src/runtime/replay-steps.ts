@@ -6,6 +6,7 @@
  * recording upstream that writes the live answers into a cassette after the run.
  */
 import { relative } from "node:path";
+import { mcpHttpDialect } from "../mcp/http/cassette-dialect.js";
 import { startRecordingUpstream } from "../proxy/cassette-recorder.js";
 import { CassetteUpstream, mismatchMessage, REPLAY_MISMATCH_STATUS } from "../proxy/cassette-upstream.js";
 import type { UpstreamPort } from "../proxy/forward.js";
@@ -133,20 +134,25 @@ export async function startReplayUpstream(
       builder,
       ignoreJsonFields: dependency.ignoreJsonFields,
       redact: replay.redact,
+      ...(dependency.protocol === "mcp" ? { dialect: mcpHttpDialect } : {}),
     });
     return { url: recording.url, port: null, close: () => recording.close() };
   }
   const cassette = plan.served.get(dependency.name);
   if (cassette === undefined) return null;
   let mismatched = false;
+  const canaries = context.canaries ?? null;
   const port = new CassetteUpstream({
     dependency: dependency.name,
     cassette,
     timing: replay.timing,
     ignoreJsonFields: dependency.ignoreJsonFields,
     liveBaseUrl: replay.onMismatch === "live" ? entry.baseUrl : null,
+    ...(dependency.protocol === "mcp" ? { dialect: mcpHttpDialect } : {}),
+    carriesCanary: (target, body) => canaries?.carries(dependency.name, target, body) ?? false,
     onMismatch: (mismatch) => {
-      if (mismatched) return;
+      // A canary was looked for first: the corruption it propagated is the run's verdict.
+      if (mismatched || mismatch.canaryCarried) return;
       mismatched = true;
       // A run error, recorded once; the workload goes on with the 599 it was answered.
       context.sink.emit({

@@ -169,7 +169,8 @@ async function startDependencyProxy(
   replayed: ReplayUpstream | null,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
-  if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
+  if (dependency.protocol === "mcp")
+    return startMcpProxy(context, dependency, replayed?.url ?? entry.baseUrl, replayProxyOptions(replayed));
   try {
     return await context.startProxy(proxyOptions(context, entry, replayed));
   } catch (error) {

@@ -11,7 +11,7 @@ export function unsupportedFeature(scenario: ScenarioV2): string | null {
   const fault = scenario.faults.find((each) => !supported(each));
   if (fault !== undefined) return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
   const replayedMcp = scenario.dependencies.find(
-    (each) => each.replay !== undefined && (each.type === "mcp_stdio" || each.protocol === "mcp"),
+    (each) => each.replay !== undefined && each.type === "mcp_stdio",
   );
   return replayedMcp === undefined
     ? null

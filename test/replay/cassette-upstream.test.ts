@@ -134,7 +134,14 @@ describe("serving from a cassette", () => {
       "replay mismatch on llm: GET /other was not recorded, and no GET /other was recorded at all",
     );
     expect(mismatches).toEqual([
-      { dependency: "llm", method: "GET", path: "/other", nearestFound: false, pointers: [] },
+      {
+        dependency: "llm",
+        method: "GET",
+        path: "/other",
+        nearestFound: false,
+        pointers: [],
+        canaryCarried: false,
+      },
     ]);
   });
 

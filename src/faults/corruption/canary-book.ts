@@ -108,6 +108,16 @@ export class CanaryBook {
     }
   }
 
+  /** Whether a request to `dependency` (target and body) holds a canary armed for it, seen before or not. */
+  carries(dependency: string, target: string, body: Buffer | null): boolean {
+    return this.#armed.some(
+      (watched) =>
+        watched.sinks.has(dependency) &&
+        (watched.literals?.text.some((literal) => target.includes(literal)) === true ||
+          (body !== null && watched.literals?.bytes.some((literal) => body.indexOf(literal) >= 0) === true)),
+    );
+  }
+
   /** One line (or piece of a long line) of the workload's standard output. */
   scanStdout(line: string): void {
     for (const watched of this.#armed) {

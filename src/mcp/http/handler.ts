@@ -8,7 +8,7 @@ import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import { type RequestBody, readBody } from "../../proxy/body.js";
 import { type Exchange, failInternally } from "../../proxy/exchange.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
-import type { Upstream } from "../../proxy/forward.js";
+import type { UpstreamPort } from "../../proxy/forward.js";
 import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
@@ -38,7 +38,7 @@ export interface McpHandlerParts {
   readonly untracked: OperationLedger;
   readonly holds: HeldOperations;
   readonly waits: LatencyWaits;
-  readonly upstream: Upstream;
+  readonly upstream: UpstreamPort;
   readonly faults: readonly ArmedMcpLayerFault[];
   readonly cancellations: Cancellations;
   /** The run's canaries (corruption faults and their sinks); null when it has none. */

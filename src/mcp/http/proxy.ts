@@ -3,7 +3,7 @@ import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
-import { Upstream } from "../../proxy/forward.js";
+import { Upstream, type UpstreamPort } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
@@ -28,6 +28,10 @@ export interface McpHttpProxyOptions {
   readonly recordsCancellations?: boolean;
   /** The run's canaries (corruption faults and their sinks). */
   readonly canaries?: CanaryBook | null;
+  /** Stands in for the upstream (a cassette: docs/replay.md); absent: `upstreamBaseUrl`. */
+  readonly upstream?: UpstreamPort;
+  /** The status a cassette answers a request it never recorded (`replay_mismatch`). */
+  readonly replayMismatchStatus?: number;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -49,15 +53,16 @@ function arm(fault: FaultV2, clock: TriggerClock): ArmedMcpLayerFault {
 export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<RunningMcpProxy> {
   const clock = options.triggerClock ?? clockStartedNow();
   const faults = options.faults.map((fault) => arm(fault, clock));
-  let upstream: Upstream;
+  let upstream: UpstreamPort;
   try {
-    upstream = new Upstream(options.upstreamBaseUrl);
+    upstream = options.upstream ?? new Upstream(options.upstreamBaseUrl);
   } catch (cause) {
     throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
       cause,
     });
   }
   const ledger = new OperationLedger(options.sink, options.dependency);
+  ledger.replayMismatchStatus = options.replayMismatchStatus ?? null;
   const untracked = new OperationLedger({ emit: () => undefined }, options.dependency);
   const holds = new HeldOperations();
   const waits = new LatencyWaits();

@@ -1,0 +1,114 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+
+const folder = testFolder("each");
+const MCP = join(ROOT, "examples", "mcp");
+
+/** The resilient notes agent against a managed Streamable HTTP notes server, replayed. */
+function notesScenario(faults = "", replayed = true): string {
+  const replay = replayed ? "replay:\n      cassette: cassettes/notes.jsonl" : "";
+  return `schema_version: 2
+name: notes-http-replay
+dependencies:
+  notes:
+    type: http
+    protocol: mcp
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: [${JSON.stringify(process.execPath)}, notes-server.mjs, --http, --port, "{port}"]
+      cwd: ${JSON.stringify(MCP)}
+      readiness: { path: /health }
+    ${replay}
+workload:
+  name: resilient-agent
+  command: [${JSON.stringify(process.execPath)}, resilient-agent.mjs]
+  cwd: ${JSON.stringify(MCP)}
+${faults}
+success:
+  exit_code: 0
+timeout_seconds: 30
+`;
+}
+
+const TOOL_ERROR = `faults:
+  - id: read-fails
+    type: mcp_tool_error
+    target: { method: tools/call, name: read_note }
+    trigger: { occurrence: 1 }`;
+
+interface RunOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly report: { result: string; reason_code: string };
+  readonly events: { type: string; payload: Record<string, unknown> }[];
+  readonly agentOutput: string;
+}
+
+async function cli(args: string[], outputDir: string, env: Record<string, string>): Promise<RunOutcome> {
+  const run = await runBuiltCli([...args, "--output-dir", outputDir], { cwd: folder.path, env });
+  const runs = await readdir(outputDir).catch(() => [] as string[]);
+  const runDir = join(outputDir, runs.sort().at(-1) ?? "none");
+  const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8").catch(() => "{}"));
+  const events = (await readFile(join(runDir, "events.jsonl"), "utf8").catch(() => ""))
+    .trimEnd()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line));
+  const agentOutput = await readFile(join(runDir, "stdout.log"), "utf8").catch(() => "");
+  return { ...run, report, events, agentOutput };
+}
+
+const SECRET = "planted-note-secret-7781";
+const types = (outcome: RunOutcome): string[] => outcome.events.map((event) => event.type);
+
+describe("record and replay of an MCP server over Streamable HTTP", () => {
+  it("replays with no server: same output and verdict, faults as live, a changed request named by pointer", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    await writeFile(scenario, notesScenario());
+    const env = { NOTES_PRIVATE_TEXT: SECRET };
+    const recorded = await cli(["record", "scenario.yaml"], join(folder.path, "record"), env);
+    expect(recorded.stderr).toBe("");
+    expect(recorded.code).toBe(0);
+    expect(recorded.stdout).toMatch(/notes: 5 interactions -> cassettes\/notes\.jsonl/);
+    const cassette = await readFile(join(folder.path, "cassettes", "notes.jsonl"), "utf8");
+    expect(cassette).not.toContain(SECRET);
+    expect(cassette.split("\n")[1]).toMatch(/^\{"method":"initialize"/);
+
+    // The managed server is stopped with the recording run; nothing serves it now.
+    const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"), env);
+    expect(replayed.stderr).toBe("");
+    expect(replayed.code).toBe(recorded.code);
+    expect(replayed.report).toMatchObject({ result: "PASSED", reason_code: "BASELINE_SUCCEEDED" });
+    expect(replayed.agentOutput).toBe(recorded.agentOutput);
+    expect(types(replayed)).toContain("REPLAY_STARTED");
+    expect(types(replayed)).not.toContain("DEPENDENCY_STARTED");
+
+    // An MCP tool error on the replay: the verdict of the same fault on the live server.
+    await writeFile(scenario, notesScenario(TOOL_ERROR, false));
+    const liveFault = await cli(["run", "scenario.yaml"], join(folder.path, "live-fault"), env);
+    await writeFile(scenario, notesScenario(TOOL_ERROR));
+    const replayedFault = await cli(["run", "scenario.yaml"], join(folder.path, "replay-fault"), env);
+    expect(replayedFault.report).toMatchObject({ result: "RECOVERED", reason_code: "RECOVERY_OBSERVED" });
+    expect(replayedFault.report.reason_code).toBe(liveFault.report.reason_code);
+    expect(replayedFault.code).toBe(liveFault.code);
+    expect(replayedFault.agentOutput).toBe(liveFault.agentOutput);
+
+    // The agent writes another note text: that request was never recorded.
+    await writeFile(scenario, notesScenario());
+    const changed = await cli(["run", "scenario.yaml"], join(folder.path, "changed"), {
+      NOTES_PRIVATE_TEXT: "another text zqx",
+    });
+    expect(changed.code).toBe(3);
+    expect(changed.report).toMatchObject({ result: "FAILED", reason_code: "REPLAY_MISMATCH" });
+    expect(changed.stdout).toMatch(
+      /replay mismatch on notes: tools\/call add_note was not recorded; the nearest recorded tools\/call add_note differs at \/params\/arguments\/text/,
+    );
+    const failed = changed.events.find((event) => event.type === "OPERATION_FAILED");
+    expect(failed?.payload).toMatchObject({ failure_kind: "replay_mismatch", status_code: 599 });
+    for (const text of [changed.stdout, JSON.stringify(changed.report), JSON.stringify(changed.events)])
+      expect(text).not.toContain("zqx");
+  }, 180_000);
+});
