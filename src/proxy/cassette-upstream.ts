@@ -47,7 +47,7 @@ const SHOWN_POINTERS = 10;
 
 /** One sentence naming a mismatch: dependency, method, path and the differing pointers. */
 export function mismatchMessage(mismatch: ReplayMismatch): string {
-  const request = `${mismatch.method} ${mismatch.path}`;
+  const request = mismatch.path === "" ? mismatch.method : `${mismatch.method} ${mismatch.path}`;
   const head = `replay mismatch on ${mismatch.dependency}: ${request} was not recorded`;
   if (!mismatch.nearestFound) return `${head}, and no ${request} was recorded at all`;
   if (mismatch.pointers.length === 0)

@@ -6,6 +6,7 @@ import type { RunningProxy } from "../proxy/server.js";
 import { usesAdditions } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import { type ReplayPlan, stdioReplay } from "./replay-steps.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
 function faultsOf(scenario: RunScenario, name: string) {
@@ -53,6 +54,7 @@ export async function startMcpProxy(
 export async function startStdioHosts(
   context: StepContext,
   hosts: McpStdioHost[],
+  plan: ReplayPlan | null = null,
 ): Promise<Record<string, string>> {
   const variables: Record<string, string> = {};
   for (const dependency of context.scenario.dependencies) {
@@ -69,6 +71,7 @@ export async function startStdioHosts(
         runId: context.runId,
         interrupt: context.interrupt,
         recordsCancellations: recordsCancellations(context.scenario),
+        replay: stdioReplay(context, plan, dependency),
       });
     } catch (error) {
       throw setupFailure(error, dependency.name);

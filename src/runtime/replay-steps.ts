@@ -7,17 +7,24 @@
  */
 import { relative } from "node:path";
 import { mcpHttpDialect } from "../mcp/http/cassette-dialect.js";
+import { StdioCassetteServer, type StdioReplay } from "../mcp/stdio/cassette-lines.js";
 import { startRecordingUpstream } from "../proxy/cassette-recorder.js";
-import { CassetteUpstream, mismatchMessage, REPLAY_MISMATCH_STATUS } from "../proxy/cassette-upstream.js";
+import {
+  CassetteUpstream,
+  mismatchMessage,
+  REPLAY_MISMATCH_STATUS,
+  type ReplayMismatch,
+} from "../proxy/cassette-upstream.js";
 import type { UpstreamPort } from "../proxy/forward.js";
 import { type Cassette, CassetteBuilder, CassetteError } from "../replay/cassette.js";
 import {
+  cassetteProtocol,
   readDependencyCassette,
   recordCommand,
   replayedDependencies,
   shownCassette,
 } from "../replay/scenario-cassettes.js";
-import type { HttpDependencyV2, ReplayConfig } from "../scenario/types-v2.js";
+import type { McpStdioDependency } from "../scenario/types-v2.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
@@ -39,14 +46,59 @@ export interface RecordedCassette {
   readonly interactions: number;
 }
 
-type Replayed = HttpDependencyV2 & { readonly replay: ReplayConfig };
-
 /** How each replayed http dependency takes part in this run. */
 export interface ReplayPlan {
   /** Served from these cassettes. */
   readonly served: ReadonlyMap<string, Cassette>;
   /** Recorded into these. */
   readonly recording: ReadonlyMap<string, CassetteBuilder>;
+}
+
+/** Records the run's REPLAY_MISMATCH for the first mismatch that no canary caused. */
+function mismatchReporter(context: StepContext): (mismatch: ReplayMismatch) => void {
+  let reported = false;
+  return (mismatch) => {
+    // Canaries are looked for first: a corruption the canary propagated is the run's verdict.
+    if (reported || mismatch.canaryCarried) return;
+    reported = true;
+    // A run error, recorded once; the workload goes on with the answer it was given.
+    context.sink.emit({
+      kind: "RUN_ERROR",
+      reason_code: "REPLAY_MISMATCH",
+      message: mismatchMessage(mismatch),
+    });
+  };
+}
+
+/**
+ * How an `mcp_stdio` dependency with `replay` takes part: recorded through its shims, or served
+ * from its cassette (REPLAY_STARTED); null when it runs live.
+ */
+export function stdioReplay(
+  context: StepContext,
+  plan: ReplayPlan | null,
+  dependency: McpStdioDependency,
+): StdioReplay | null {
+  const replay = dependency.replay;
+  if (plan === null || replay === undefined) return null;
+  const builder = plan.recording.get(dependency.name);
+  if (builder !== undefined) return { mode: "record", builder, redact: replay.redact };
+  const cassette = plan.served.get(dependency.name);
+  if (cassette === undefined) return null;
+  const canaries = context.canaries ?? null;
+  const report = mismatchReporter(context);
+  const server = new StdioCassetteServer(
+    cassette,
+    (mismatch) => report({ ...mismatch, dependency: dependency.name }),
+    (line) => canaries?.carries(dependency.name, "", Buffer.from(line, "utf8")) ?? false,
+  );
+  context.sink.emit({
+    kind: "REPLAY_STARTED",
+    dependency: dependency.name,
+    cassette: shownCassette(replay),
+    interactions: cassette.interactions.length,
+  });
+  return { mode: "serve", server };
 }
 
 export function isRecorded(name: string, request: RecordRequest | undefined): boolean {
@@ -67,16 +119,14 @@ export async function planReplay(context: StepContext): Promise<ReplayPlan> {
   const served = new Map<string, Cassette>();
   const recording = new Map<string, CassetteBuilder>();
   const request = context.record;
-  const replayed = replayedDependencies(context.scenario.dependencies).filter(
-    (dependency): dependency is Replayed => dependency.type === "http",
-  );
+  const replayed = replayedDependencies(context.scenario.dependencies);
   for (const dependency of replayed) {
     if (isRecorded(dependency.name, request)) {
       recording.set(
         dependency.name,
         new CassetteBuilder({
           dependency: dependency.name,
-          protocol: dependency.protocol,
+          protocol: cassetteProtocol(dependency),
           match: dependency.replay.match,
           appendTo: request?.appendTo.get(dependency.name) ?? null,
         }),
@@ -140,7 +190,6 @@ export async function startReplayUpstream(
   }
   const cassette = plan.served.get(dependency.name);
   if (cassette === undefined) return null;
-  let mismatched = false;
   const canaries = context.canaries ?? null;
   const port = new CassetteUpstream({
     dependency: dependency.name,
@@ -150,17 +199,7 @@ export async function startReplayUpstream(
     liveBaseUrl: replay.onMismatch === "live" ? entry.baseUrl : null,
     ...(dependency.protocol === "mcp" ? { dialect: mcpHttpDialect } : {}),
     carriesCanary: (target, body) => canaries?.carries(dependency.name, target, body) ?? false,
-    onMismatch: (mismatch) => {
-      // A canary was looked for first: the corruption it propagated is the run's verdict.
-      if (mismatched || mismatch.canaryCarried) return;
-      mismatched = true;
-      // A run error, recorded once; the workload goes on with the 599 it was answered.
-      context.sink.emit({
-        kind: "RUN_ERROR",
-        reason_code: "REPLAY_MISMATCH",
-        message: mismatchMessage(mismatch),
-      });
-    },
+    onMismatch: mismatchReporter(context),
   });
   await port.ready();
   context.sink.emit({

@@ -83,7 +83,7 @@ export async function runSteps(given: StepContext): Promise<void> {
         upstream_url: safeUrl(entry.baseUrl),
       });
     }
-    const mcpVariables = await startStdioHosts(context, mcpHosts);
+    const mcpVariables = await startStdioHosts(context, mcpHosts, plan);
     if (context.interrupt.aborted) return;
     phase = "running the workload";
     const variables = workloadVariables(context, proxyUrls, mcpVariables);

@@ -10,10 +10,5 @@ export function unsupportedFeature(scenario: ScenarioV2): string | null {
   const supported = (fault: FaultV2): boolean => isArmable(fault) || isMcpFault(fault);
   const fault = scenario.faults.find((each) => !supported(each));
   if (fault !== undefined) return `fault ${fault.id}: ${fault.type} is not supported by run in this version`;
-  const replayedMcp = scenario.dependencies.find(
-    (each) => each.replay !== undefined && each.type === "mcp_stdio",
-  );
-  return replayedMcp === undefined
-    ? null
-    : `dependency ${replayedMcp.name}: replay of an MCP dependency is not supported by run in this version`;
+  return null;
 }

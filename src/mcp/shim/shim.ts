@@ -1,10 +1,11 @@
 import { connect, type Socket } from "node:net";
-import type { Readable, Writable } from "node:stream";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { groupAlive, signalGroup } from "../../support/process-group.js";
 import { onMessages, type RunMessage, send } from "../stdio/channel.js";
 import { stopGroup } from "../stop-group.js";
 import type { ShimArgs } from "./args.js";
 import { ShimRelay } from "./relay.js";
+import { type ReplayedServer, replayedServer, tapLines } from "./replayed-server.js";
 import { type ServerProcess, spawnServer } from "./server-process.js";
 
 export interface ShimIo {
@@ -42,6 +43,11 @@ export async function runShim(args: ShimArgs, io: ShimIo): Promise<number> {
     return 1;
   }
   const { channel, welcome, messages } = joined;
+  if (welcome.replay === "serve") {
+    const replayed = replayedServer(channel);
+    send(channel, { type: "spawned", pid: process.pid });
+    return relayUntilEnd(replayed, channel, welcome, messages, io, args.dependency);
+  }
   const server = await spawnServer(welcome.command, welcome.cwd, { ...io.env, ...welcome.env });
   if (typeof server === "string") {
     send(channel, { type: "spawn_failed", errno: server });
@@ -98,17 +104,27 @@ function join(args: ShimArgs): Promise<Joined | string> {
 }
 
 async function relayUntilEnd(
-  server: ServerProcess,
+  server: ServerProcess | ReplayedServer,
   channel: Socket,
   welcome: Welcome,
   messages: Joined["messages"],
   io: ShimIo,
   dependency: string,
 ): Promise<number> {
+  const replayed = "deliver" in server ? server : null;
+  let serverIn: Writable = server.stdin;
+  if (welcome.replay === "record") {
+    // Recording: the run gets a copy of every line, both ways (docs/replay.md).
+    const tapped = new PassThrough();
+    tapLines(tapped, channel, "agent");
+    tapped.pipe(server.stdin);
+    tapLines(server.stdout, channel, "server");
+    serverIn = tapped;
+  }
   const relay = new ShimRelay({
     agentIn: io.stdin,
     agentOut: io.stdout,
-    serverIn: server.stdin,
+    serverIn,
     serverOut: server.stdout,
     channel,
     targets: Array.isArray(welcome.targets) ? welcome.targets : [],
@@ -116,7 +132,8 @@ async function relayUntilEnd(
   if (Array.isArray(welcome.canaries)) relay.watch(welcome.canaries);
   let stopping: Promise<void> | null = null;
   const stop = (graceMs: number): void => {
-    if (stopping === null) stopping = stopGroup(server.pid, graceMs, server.exited);
+    if (replayed !== null) replayed.stop();
+    else if (stopping === null) stopping = stopGroup(server.pid, graceMs, server.exited);
     else if (graceMs === 0) signalGroup(server.pid, "SIGKILL");
   };
   let ended!: () => void;
@@ -129,6 +146,7 @@ async function relayUntilEnd(
     else if (message.type === "canaries") relay.watch(message.canaries);
     else if (message.type === "stop") stop(STOP_GRACE_MS);
     else if (message.type === "ended") ended();
+    else if (message.type === "server_line") replayed?.deliver(message.line);
   };
   let channelLost = false;
   channel.once("close", () => {
@@ -144,7 +162,7 @@ async function relayUntilEnd(
   };
   let eofTimer: NodeJS.Timeout | undefined;
   relay.onAgentEnd = () => {
-    server.stdin.end();
+    serverIn.end();
     eofTimer = setTimeout(() => stop(STOP_GRACE_MS), EOF_GRACE_MS);
   };
   const onInterrupt = (): void => stop(STOP_GRACE_MS);
@@ -159,7 +177,7 @@ async function relayUntilEnd(
   clearTimeout(eofTimer);
   await outputDrained(server.stdout);
   // The leader is gone; anything it left in its group goes too.
-  if (groupAlive(server.pid)) await stopGroup(server.pid, STOP_GRACE_MS);
+  if (replayed === null && groupAlive(server.pid)) await stopGroup(server.pid, STOP_GRACE_MS);
   await stopping;
   relay.settle();
   send(channel, { type: "exited", exitCode });

@@ -58,7 +58,11 @@ export type ShimMessage =
   | { readonly type: "cancelled"; readonly key: number }
   | { readonly type: "malformed" }
   /** The server process ended: its exit code, or minus the signal number. */
-  | { readonly type: "exited"; readonly exitCode: number | null };
+  | { readonly type: "exited"; readonly exitCode: number | null }
+  /** Replay (`replay: "serve"`): a line the agent's side sends the server the cassette stands in for. */
+  | { readonly type: "server_line"; readonly line: string }
+  /** Recording (`replay: "record"`): a line the agent sent the real server, or one the server sent. */
+  | { readonly type: "tapped"; readonly from: "agent" | "server"; readonly line: string };
 
 export type Decision =
   | {
@@ -96,7 +100,14 @@ export type RunMessage =
       readonly targets: readonly McpTarget[];
       /** Canaries already watched in this dependency's requests. */
       readonly canaries?: readonly WatchedCanary[];
+      /**
+       * docs/replay.md: `serve`: no server runs, the run answers every line (`server_line`);
+       * `record`: the server runs and the shim copies each line both ways to the run (`tapped`).
+       */
+      readonly replay?: "serve" | "record";
     }
+  /** Replay: a line the server the cassette stands in for writes. */
+  | { readonly type: "server_line"; readonly line: string }
   /** From now on, request lines holding one of these literals are reported (`request.canaries`). */
   | { readonly type: "canaries"; readonly canaries: readonly WatchedCanary[] }
   | { readonly type: "refused" }

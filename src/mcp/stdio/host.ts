@@ -13,6 +13,7 @@ import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
 import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
+import type { StdioReplay } from "./cassette-lines.js";
 import { HostSession } from "./session.js";
 import { shimInvocation } from "./shim-invocation.js";
 
@@ -33,6 +34,8 @@ export interface McpStdioHostOptions {
   readonly cliPath?: string;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
   readonly recordsCancellations?: boolean;
+  /** Served from or recorded into a cassette (docs/replay.md); absent: live. */
+  readonly replay?: StdioReplay | null;
 }
 
 export interface McpStdioHost {
@@ -97,6 +100,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       cancellations,
       targets: options.faults.map((fault) => fault.target).filter((target) => target.kind === "mcp"),
       canaries: options.canaries ?? null,
+      replay: options.replay ?? null,
       accepting: () => accepting,
       nextSession: () => ++sessionCount,
       countMalformed: () => {

@@ -12,6 +12,7 @@ import { mcpIdentity } from "../identity.js";
 import { recordOutcome } from "../outcome.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
 import { stopGroup } from "../stop-group.js";
+import { type StdioReplay, StdioSessionRecorder } from "./cassette-lines.js";
 import {
   type Decision,
   onMessages,
@@ -20,6 +21,7 @@ import {
   send,
   type WatchedCanary,
 } from "./channel.js";
+import { type OpenRequest, stdioFaultContext } from "./fault-context.js";
 
 /** What every session of one dependency shares: the run's side of the counters and evidence. */
 export interface SessionParts {
@@ -34,23 +36,14 @@ export interface SessionParts {
   readonly targets: readonly McpTarget[];
   /** The run's canaries (corruption faults and their sinks); null when it has none. */
   readonly canaries: CanaryBook | null;
+  /** Served from or recorded into a cassette (docs/replay.md); null: live. */
+  readonly replay?: StdioReplay | null;
   /** Whether the run still accepts shims. */
   accepting(): boolean;
   /** The next session number (1, 2, … in the order servers start). */
   nextSession(): number;
   /** One malformed JSON-RPC line seen by a shim. */
   countMalformed(): void;
-}
-
-interface OpenRequest {
-  readonly operation: Operation;
-  /** Set by `mcp_latency`: how long the answer is held after it arrives. */
-  delayMs: number | null;
-  timer: NodeJS.Timeout | undefined;
-  /** Set by `mcp_oversized`: a result answer is handed over padded, as an injected failure. */
-  padded?: boolean;
-  /** Set by `mcp_corrupt_result`: records what the shim did to the answer. */
-  canary?: FaultCanary;
 }
 
 /** A shim that does not join within this time is disconnected. */
@@ -82,6 +75,10 @@ export class HostSession {
   #serverPid: number | null = null;
   #ended = false;
   #serverStopped: Promise<void> = Promise.resolve();
+  /** Recording: this session's requests and answers. */
+  #recorder: StdioSessionRecorder | null = null;
+  /** Replay: ids of the requests answered as mismatches. */
+  readonly #mismatched = new Set<string>();
 
   constructor(socket: Socket, parts: SessionParts) {
     this.#socket = socket;
@@ -133,7 +130,10 @@ export class HostSession {
       return;
     }
     this.#joined = true;
+    const replay = this.#parts.replay ?? null;
+    if (replay?.mode === "record") this.#recorder = new StdioSessionRecorder(replay.builder, replay.redact);
     this.#reply({
+      ...(replay === null ? {} : { replay: replay.mode }),
       type: "welcome",
       command: dependency.command,
       cwd: dependency.cwd,
@@ -168,6 +168,12 @@ export class HostSession {
       case "cancelled":
         this.#cancelled(message.key);
         return;
+      case "server_line":
+        this.#serveLine(message.line);
+        return;
+      case "tapped":
+        if (typeof message.line === "string") this.#recorder?.tapped(message.from, message.line);
+        return;
       case "malformed":
         this.#parts.countMalformed();
         return;
@@ -183,7 +189,8 @@ export class HostSession {
   #started(pid: unknown): void {
     if (this.#number !== null || typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0) return;
     this.#number = this.#parts.nextSession();
-    this.#serverPid = pid;
+    // A replayed session's pid is the shim's own: never signalled from here.
+    if (this.#parts.replay?.mode !== "serve") this.#serverPid = pid;
     this.#emit({
       kind: "SESSION_STARTED",
       dependency: this.#parts.dependency.name,
@@ -201,7 +208,7 @@ export class HostSession {
       mcpIdentity({ method, path, bodyHash }, session),
       performance.now(),
     );
-    const request: OpenRequest = { operation, delayMs: null, timer: undefined };
+    const request: OpenRequest = { operation, delayMs: null, timer: undefined, id: String(id) };
     this.#open.set(key, request);
     const waits = this.#parts.waits;
     const chosen = selectFault(operation, this.#parts.faults, (fingerprint) => waits.supersede(fingerprint));
@@ -268,52 +275,14 @@ export class HostSession {
     requestId: string,
     canary: FaultCanary | null,
   ): McpFaultContext {
-    const { operation } = request;
-    const finish = (decision: Decision): void => {
-      this.#open.delete(key);
-      this.#decide(key, decision);
-    };
-    return {
-      requestId,
-      canary,
-      corruptAnswer: (tokens, acting) => {
-        request.canary = acting;
-        operation.beforeTerminal(() => acting.notReplaced("pointer_not_found"));
-        const { text, integer } = acting.values;
-        this.#decide(key, {
-          action: "forward",
-          delayed: false,
-          corrupt: { tokens: [...tokens], text, integer },
-        });
+    return stdioFaultContext(request, requestId, canary, this.#parts.waits, {
+      decide: (decision) => this.#decide(key, decision),
+      finish: (decision) => {
+        this.#open.delete(key);
+        this.#decide(key, decision);
       },
-      answer: (message, failureKind, details) => {
-        operation.fail(failureKind, null, details);
-        finish({ action: "answer", message });
-      },
-      withhold: (failureKind) => {
-        operation.fail(failureKind, null);
-        this.#withheld.set(key, operation);
-        finish({ action: "withhold" });
-      },
-      disconnect: (failureKind) => {
-        operation.fail(failureKind, null);
-        finish({ action: "disconnect" });
-      },
-      delayAnswer: (ms) => {
-        request.delayMs = ms;
-        this.#parts.waits.add(operation, () => operation.fail("client_timeout_inferred", null));
-        this.#decide(key, { action: "forward", delayed: true });
-      },
-      padAnswer: (sizeBytes) => {
-        request.padded = true;
-        this.#decide(key, { action: "forward", delayed: false, padTo: sizeBytes });
-      },
-      changeTools: (remove, require) => {
-        const { method, path } = operation.identity;
-        const toolsChange = { remove, require, tool: method === "tools/call" ? path : null };
-        this.#decide(key, { action: "forward", delayed: false, toolsChange });
-      },
-    };
+      withheld: (operation) => this.#withheld.set(key, operation),
+    });
   }
 
   /** The agent's `notifications/cancelled` named request `key`. */
@@ -350,7 +319,9 @@ export class HostSession {
       request.timer = undefined;
       this.#open.delete(key);
       this.#parts.waits.remove(request.operation);
-      if (request.padded === true && outcome.kind !== "rpc_error") {
+      if (request.id !== undefined && this.#mismatched.delete(request.id)) {
+        request.operation.fail("replay_mismatch", null);
+      } else if (request.padded === true && outcome.kind !== "rpc_error") {
         request.operation.fail("injected_oversized", null);
       } else {
         recordOutcome(request.operation, outcome);
@@ -359,6 +330,15 @@ export class HostSession {
     };
     if (request.delayMs === null) handOver();
     else request.timer = setTimeout(handOver, request.delayMs);
+  }
+
+  /** Replay: the line the shim would have sent the server, answered from the cassette. */
+  #serveLine(line: unknown): void {
+    const replay = this.#parts.replay;
+    if (typeof line !== "string" || replay?.mode !== "serve" || this.#ended) return;
+    const served = replay.server.serve(line);
+    if (served.mismatchedId !== null) this.#mismatched.add(served.mismatchedId);
+    if (served.answer !== null) this.#reply({ type: "server_line", line: served.answer });
   }
 
   /** Records what is still open as `connection_closed`, then `SESSION_ENDED`; once. */

@@ -1,26 +1,39 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 const folder = testFolder("each");
 const MCP = join(ROOT, "examples", "mcp");
 
-/** The resilient notes agent against a managed Streamable HTTP notes server, replayed. */
-function notesScenario(faults = "", replayed = true): string {
-  const replay = replayed ? "replay:\n      cassette: cassettes/notes.jsonl" : "";
-  return `schema_version: 2
-name: notes-http-replay
-dependencies:
-  notes:
-    type: http
+type Transport = "http" | "stdio";
+
+function notesDependency(transport: Transport, server: string): string {
+  const node = JSON.stringify(process.execPath);
+  if (transport === "stdio")
+    return `    type: mcp_stdio
+    command: [${node}, ${server}]
+    cwd: ${JSON.stringify(MCP)}`;
+  return `    type: http
     protocol: mcp
     base_url: http://127.0.0.1:{port}
     start:
-      command: [${JSON.stringify(process.execPath)}, notes-server.mjs, --http, --port, "{port}"]
+      command: [${node}, ${server}, --http, --port, "{port}"]
       cwd: ${JSON.stringify(MCP)}
-      readiness: { path: /health }
-    ${replay}
+      readiness: { path: /health }`;
+}
+
+/** The resilient notes agent against the notes server (stdio, or managed Streamable HTTP), replayed. */
+function notesScenario(transport: Transport, faults = "", replayed = true): string {
+  // A replayed run starts no server: the one it names does not even exist.
+  const server = replayed && replaying ? "missing-server.mjs" : "notes-server.mjs";
+  const replay = replayed ? "    replay:\n      cassette: cassettes/notes.jsonl" : "";
+  return `schema_version: 2
+name: notes-replay
+dependencies:
+  notes:
+${notesDependency(transport, server)}
+${replay}
 workload:
   name: resilient-agent
   command: [${JSON.stringify(process.execPath)}, resilient-agent.mjs]
@@ -61,18 +74,25 @@ async function cli(args: string[], outputDir: string, env: Record<string, string
   return { ...run, report, events, agentOutput };
 }
 
+/** Set once the cassette is recorded. */
+let replaying = false;
 const SECRET = "planted-note-secret-7781";
 const types = (outcome: RunOutcome): string[] => outcome.events.map((event) => event.type);
 
-describe("record and replay of an MCP server over Streamable HTTP", () => {
+describe.each(["http", "stdio"] as const)("record and replay of an MCP server over %s", (transport) => {
+  beforeEach(() => {
+    replaying = false;
+  });
+
   it("replays with no server: same output and verdict, faults as live, a changed request named by pointer", async () => {
     const scenario = join(folder.path, "scenario.yaml");
-    await writeFile(scenario, notesScenario());
+    await writeFile(scenario, notesScenario(transport));
     const env = { NOTES_PRIVATE_TEXT: SECRET };
     const recorded = await cli(["record", "scenario.yaml"], join(folder.path, "record"), env);
     expect(recorded.stderr).toBe("");
     expect(recorded.code).toBe(0);
     expect(recorded.stdout).toMatch(/notes: 5 interactions -> cassettes\/notes\.jsonl/);
+    replaying = true;
     const cassette = await readFile(join(folder.path, "cassettes", "notes.jsonl"), "utf8");
     expect(cassette).not.toContain(SECRET);
     expect(cassette.split("\n")[1]).toMatch(/^\{"method":"initialize"/);
@@ -87,9 +107,9 @@ describe("record and replay of an MCP server over Streamable HTTP", () => {
     expect(types(replayed)).not.toContain("DEPENDENCY_STARTED");
 
     // An MCP tool error on the replay: the verdict of the same fault on the live server.
-    await writeFile(scenario, notesScenario(TOOL_ERROR, false));
+    await writeFile(scenario, notesScenario(transport, TOOL_ERROR, false));
     const liveFault = await cli(["run", "scenario.yaml"], join(folder.path, "live-fault"), env);
-    await writeFile(scenario, notesScenario(TOOL_ERROR));
+    await writeFile(scenario, notesScenario(transport, TOOL_ERROR));
     const replayedFault = await cli(["run", "scenario.yaml"], join(folder.path, "replay-fault"), env);
     expect(replayedFault.report).toMatchObject({ result: "RECOVERED", reason_code: "RECOVERY_OBSERVED" });
     expect(replayedFault.report.reason_code).toBe(liveFault.report.reason_code);
@@ -97,7 +117,7 @@ describe("record and replay of an MCP server over Streamable HTTP", () => {
     expect(replayedFault.agentOutput).toBe(liveFault.agentOutput);
 
     // The agent writes another note text: that request was never recorded.
-    await writeFile(scenario, notesScenario());
+    await writeFile(scenario, notesScenario(transport));
     const changed = await cli(["run", "scenario.yaml"], join(folder.path, "changed"), {
       NOTES_PRIVATE_TEXT: "another text zqx",
     });
@@ -107,7 +127,11 @@ describe("record and replay of an MCP server over Streamable HTTP", () => {
       /replay mismatch on notes: tools\/call add_note was not recorded; the nearest recorded tools\/call add_note differs at \/params\/arguments\/text/,
     );
     const failed = changed.events.find((event) => event.type === "OPERATION_FAILED");
-    expect(failed?.payload).toMatchObject({ failure_kind: "replay_mismatch", status_code: 599 });
+    // Over HTTP the agent is answered 599; over stdio a JSON-RPC error (no status).
+    expect(failed?.payload).toMatchObject({
+      failure_kind: "replay_mismatch",
+      status_code: transport === "http" ? 599 : null,
+    });
     for (const text of [changed.stdout, JSON.stringify(changed.report), JSON.stringify(changed.events)])
       expect(text).not.toContain("zqx");
   }, 180_000);
