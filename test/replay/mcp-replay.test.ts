@@ -136,3 +136,49 @@ describe.each(["http", "stdio"] as const)("record and replay of an MCP server ov
       expect(text).not.toContain("zqx");
   }, 180_000);
 });
+
+/** An agent that files what it read in a summary note, and exits 0 even when that fails. */
+function truthScenario(transport: Transport, corrupt: boolean): string {
+  const fault = `faults:
+  - id: wrong-note
+    type: mcp_corrupt_result
+    target: { method: tools/call, name: read_note }
+    trigger: { occurrence: 1 }
+    pointer: /content/0/text
+    sinks: [notes]`;
+  return `schema_version: 2
+name: notes-truth-replay
+dependencies:
+  notes:
+${notesDependency(transport, "notes-server.mjs")}
+    replay:
+      cassette: cassettes/notes.jsonl
+workload:
+  name: summary-agent
+  command: [${JSON.stringify(process.execPath)}, notes-summary-agent.mjs]
+  cwd: ${JSON.stringify(join(ROOT, "test", "fixtures", "programs"))}
+${corrupt ? fault : ""}
+success:
+  exit_code: 0
+timeout_seconds: 30
+`;
+}
+
+describe.each(["http", "stdio"] as const)("a canary on a replayed MCP server over %s", (transport) => {
+  it("ends the run CORRUPTION_PROPAGATED, not REPLAY_MISMATCH, when the canary made the request differ", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    await writeFile(scenario, truthScenario(transport, false));
+    const recorded = await cli(["record", "scenario.yaml"], join(folder.path, "record"), {});
+    expect(recorded.code).toBe(0);
+    await writeFile(scenario, truthScenario(transport, true));
+    const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"), {});
+    expect(replayed.report).toMatchObject({ result: "FAILED", reason_code: "CORRUPTION_PROPAGATED" });
+    expect(replayed.code).toBe(1);
+    expect(replayed.agentOutput).toBe("Summary not saved\n");
+    // The summary note is still answered as a mismatch; the run is not ended by it.
+    const failed = replayed.events.filter((event) => event.type === "OPERATION_FAILED");
+    expect(failed.map((event) => event.payload.failure_kind)).toContain("replay_mismatch");
+    expect(replayed.events.some((event) => event.type === "RUN_ERROR")).toBe(false);
+    expect(types(replayed)).toContain("CANARY_SEEN");
+  }, 120_000);
+});

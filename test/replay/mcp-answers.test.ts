@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { eventWithAnswerId, withAnswerId } from "../../src/mcp/replay-answers.js";
+import {
+  StdioCassetteServer,
+  type StdioMismatch,
+  StdioSessionRecorder,
+} from "../../src/mcp/stdio/cassette-lines.js";
+import { CassetteBuilder } from "../../src/replay/cassette.js";
+
+const request = (id: unknown, text: string, meta = false) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name: "add_note",
+      arguments: { title: "t", text },
+      ...(meta ? { _meta: { progressToken: 9 } } : {}),
+    },
+  });
+const answer = (id: unknown) =>
+  JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "saved" }] } });
+
+/** A cassette recorded from one session: one request, answered. */
+function recordedCassette(text: string) {
+  const builder = new CassetteBuilder({
+    dependency: "notes",
+    protocol: "mcp",
+    match: ["method", "path", "body"],
+    appendTo: null,
+  });
+  const recorder = new StdioSessionRecorder(builder, []);
+  recorder.tapped("agent", request(7, text));
+  recorder.tapped("agent", JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  recorder.tapped("server", answer(7));
+  return { header: builder.header, interactions: builder.interactions };
+}
+
+describe("MCP answers replayed with the live id", () => {
+  it("rewrites the id of a response in a JSON body and in the event that carries it, nothing else", () => {
+    expect(JSON.parse(withAnswerId(answer(1), '"abc"')).id).toBe("abc");
+    const notification = JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress" });
+    expect(withAnswerId(notification, "5")).toBe(notification);
+    const serverRequest = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "sampling/createMessage" });
+    expect(withAnswerId(serverRequest, "5")).toBe(serverRequest);
+    const event = `event: message\nid: e1\ndata: ${answer(1)}\n\n`;
+    expect(eventWithAnswerId(event, "42")).toBe(`event: message\nid: e1\ndata: ${answer(42)}\n\n`);
+  });
+});
+
+describe("an mcp_stdio dependency served from its cassette", () => {
+  it("records one interaction per answered request, and serves it to the live id, _meta aside", () => {
+    const cassette = recordedCassette("secret-body-text-313");
+    expect(cassette.interactions).toHaveLength(1);
+    expect(JSON.stringify(cassette.interactions[0])).not.toContain("secret-body-text-313");
+    const mismatches: StdioMismatch[] = [];
+    const server = new StdioCassetteServer(
+      cassette,
+      (mismatch) => mismatches.push(mismatch),
+      () => false,
+    );
+    expect(server.serve(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).toEqual({
+      answer: null,
+      mismatchedId: null,
+    });
+    const served = server.serve(request("live-1", "secret-body-text-313", true));
+    expect(served.mismatchedId).toBeNull();
+    expect(JSON.parse(served.answer ?? "")).toEqual(JSON.parse(answer("live-1")));
+    expect(mismatches).toEqual([]);
+  });
+
+  it("answers a request never recorded with -32603 naming the differing pointers, never the values", () => {
+    const server = new StdioCassetteServer(
+      recordedCassette("first text"),
+      () => {},
+      (line) => line.includes("CANARY"),
+    );
+    const mismatches: StdioMismatch[] = [];
+    const watching = new StdioCassetteServer(
+      recordedCassette("first text"),
+      (m) => mismatches.push(m),
+      (line) => line.includes("CANARY"),
+    );
+    const served = server.serve(request(12, "another text zqx"));
+    expect(served.mismatchedId).toBe("12");
+    const error = JSON.parse(served.answer ?? "");
+    expect(error).toMatchObject({
+      id: 12,
+      error: {
+        code: -32603,
+        data: { type: "replay_mismatch", differing_pointers: ["/params/arguments/text"] },
+      },
+    });
+    expect(served.answer).not.toContain("zqx");
+    watching.serve(request(13, "a CANARY text"));
+    expect(mismatches).toEqual([
+      {
+        method: "tools/call",
+        path: "add_note",
+        nearestFound: true,
+        pointers: ["/params/arguments/text"],
+        canaryCarried: true,
+      },
+    ]);
+  });
+});
