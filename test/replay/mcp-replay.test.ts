@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -181,4 +182,43 @@ describe.each(["http", "stdio"] as const)("a canary on a replayed MCP server ove
     expect(replayed.events.some((event) => event.type === "RUN_ERROR")).toBe(false);
     expect(types(replayed)).toContain("CANARY_SEEN");
   }, 120_000);
+});
+
+describe("the bundled replayed MCP examples", () => {
+  const expected = JSON.parse(
+    readFileSync(join(ROOT, "examples", "scenarios", "expected-outcomes.json"), "utf8"),
+  ) as Record<string, { result: string; reason_code: string }>;
+  const names = [
+    "http_replayed_baseline.yaml",
+    "http_replayed_tool_error_recovered.yaml",
+    "stdio_replayed_baseline.yaml",
+    "stdio_replayed_tool_error_recovered.yaml",
+  ];
+
+  it.each(names)(
+    "%s ends as expected-outcomes.json says, served from its committed cassette",
+    async (name) => {
+      const want = expected[`../mcp/scenarios/${name}`];
+      expect(want).toBeDefined();
+      const outputDir = join(folder.path, "out");
+      const run = await cli(["run", join(MCP, "scenarios", name)], outputDir, {});
+      expect(run.stderr).toBe("");
+      expect({ result: run.report.result, reason_code: run.report.reason_code }).toEqual(want);
+      expect(types(run)).toContain("REPLAY_STARTED");
+      expect(run.code).toBe(0);
+    },
+    60_000,
+  );
+
+  it("ships cassettes that the cassette JSON Schema accepts, line by line", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const schema = JSON.parse(await readFile(join(ROOT, "schema", "cassette.schema.json"), "utf8"));
+    const validate = new Ajv2020({ strictSchema: true, allowUnionTypes: true }).compile(schema);
+    for (const file of ["notes-http.jsonl", "notes-stdio.jsonl"]) {
+      const lines = (await readFile(join(MCP, "cassettes", file), "utf8")).trimEnd().split("\n");
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines)
+        expect(validate(JSON.parse(line)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
 });
