@@ -1,7 +1,8 @@
 /**
  * The local channel between a shim and its run: newline-delimited JSON over a Unix socket in a
  * private folder, first message a `join` carrying the run's secret. The shim reads and relays
- * the JSON-RPC traffic itself; the run only ever sees names, hashes, ids and outcomes.
+ * the JSON-RPC traffic itself; the run only ever sees names, hashes, ids and outcomes — except
+ * for a dependency with `replay` (docs/replay.md), whose lines the run records or answers.
  */
 
 import type { Socket } from "node:net";
