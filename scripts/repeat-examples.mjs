@@ -30,6 +30,9 @@ const DEFAULT_PATHS = [
   "examples/mcp/scenarios/http_malformed_recovered.yaml",
   "examples/mcp/scenarios/http_tools_changed_relist.yaml",
   "examples/mcp/scenarios/http_tools_changed_stale.yaml",
+  "examples/mcp/scenarios/http_no_response_hung.yaml",
+  "examples/mcp/scenarios/http_no_response_fail_fast_recovered.yaml",
+  "examples/mcp/scenarios/http_no_response_not_cancelled.yaml",
 ];
 
 function fail(message) {
