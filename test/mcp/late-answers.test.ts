@@ -15,12 +15,20 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startMcpHttpProxy } from "../../src/mcp/http/proxy.js";
 import { startMcpStdioHost } from "../../src/mcp/stdio/host.js";
 import { lateAnswerServer } from "../fixtures/programs/mcp-late-answer-server.mjs";
 import { eventually } from "../helpers/eventually.js";
-import { PayloadLog, PROGRAMS, stdioDependency, textOf } from "../helpers/mcp.js";
+import {
+  mcpFaults,
+  occurrences,
+  PayloadLog,
+  PROGRAMS,
+  stdioDependency,
+  textOf,
+  tool,
+} from "../helpers/mcp.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
 
 /** Every message the client's transport hands to the SDK client, in order. */
@@ -67,26 +75,31 @@ function expectRecordedOnce(log: PayloadLog, heldId: string, session: number | n
   ]);
 }
 
+/** A stdio host (cancellations recorded) for the late-answer server, and an SDK client through its shim. */
+async function stdioSetup(faults: Parameters<typeof startMcpStdioHost>[0]["faults"] = []) {
+  const log = new PayloadLog();
+  const interrupt = new AbortController();
+  const host = await startMcpStdioHost({
+    dependency: stdioDependency("mcp-late-answer-server.mjs"),
+    faults,
+    sink: log,
+    runDir: PROGRAMS,
+    runId: "20260101T000000Z-00000000",
+    interrupt: interrupt.signal,
+    recordsCancellations: true,
+  });
+  onCleanup(() => host.close());
+  const transport = new StdioClientTransport({
+    command: host.env.AGENTCHAOS_TOOLS_COMMAND as string,
+    args: JSON.parse(host.env.AGENTCHAOS_TOOLS_ARGS as string) as string[],
+    stderr: "pipe",
+  });
+  return { log, ...(await connect(transport)) };
+}
+
 describe("an answer after the agent's cancellation, over stdio", () => {
   it("is read by the shim and dropped: the agent's next message is the answer to its next call", async () => {
-    const log = new PayloadLog();
-    const interrupt = new AbortController();
-    const host = await startMcpStdioHost({
-      dependency: stdioDependency("mcp-late-answer-server.mjs"),
-      faults: [],
-      sink: log,
-      runDir: PROGRAMS,
-      runId: "20260101T000000Z-00000000",
-      interrupt: interrupt.signal,
-      recordsCancellations: true,
-    });
-    onCleanup(() => host.close());
-    const transport = new StdioClientTransport({
-      command: host.env.AGENTCHAOS_TOOLS_COMMAND as string,
-      args: JSON.parse(host.env.AGENTCHAOS_TOOLS_ARGS as string) as string[],
-      stderr: "pipe",
-    });
-    const { client, received } = await connect(transport);
+    const { log, client, received } = await stdioSetup();
     const before = received.length;
     const { heldId, released } = await cancelThenRelease(client, log);
     expect(textOf(released)).toBe("released");
@@ -97,6 +110,47 @@ describe("an answer after the agent's cancellation, over stdio", () => {
     expect(textOf(await client.callTool({ name: "echo", arguments: { text: "still here" } }))).toBe(
       "still here",
     );
+  });
+});
+
+describe("an answer mcp_latency holds when the agent cancels, over stdio", () => {
+  it("is matched by the cancellation: MCP_CANCELLED, client_cancelled, and the answer is never handed over", async () => {
+    // Only the run's hand-over timer is faked: the wait ends when the test says so.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { log, client, received } = await stdioSetup([
+      mcpFaults.latency("slow-answer", tool("held"), occurrences(1), 60_000),
+    ]);
+    onCleanup(() => {
+      vi.useRealTimers();
+    });
+    const before = received.length;
+    const abort = new AbortController();
+    const held = client.callTool({ name: "held", arguments: {} }, undefined, { signal: abort.signal });
+    held.catch(() => {});
+    await eventually(() => log.operations("tools/call", "held").length === 1, { what: "held observed" });
+    const heldId = log.operations("tools/call", "held")[0] as string;
+    // The server answers `held` before `release`: once the agent has `release`'s answer, the
+    // shim holds `held`'s for the fault's 60 s.
+    expect(textOf(await client.callTool({ name: "release", arguments: {} }))).toBe("released");
+    expect(log.terminal(heldId)).toBeUndefined();
+    abort.abort("waited long enough");
+    await expect(held).rejects.toThrow();
+    await eventually(() => log.terminal(heldId) !== undefined, { what: "held ended" });
+    expect(log.kindsOf(heldId)).toEqual([
+      "OPERATION_OBSERVED",
+      "FAULT_INJECTED",
+      "MCP_CANCELLED",
+      "OPERATION_FAILED",
+    ]);
+    expect(log.terminal(heldId)).toMatchObject({ failure_kind: "client_cancelled" });
+    // The wait ends: the run hands the answer over; the shim has nothing left to send for it,
+    // so the next answer the agent gets is the one to its next call.
+    vi.advanceTimersByTime(60_000);
+    expect(textOf(await client.callTool({ name: "echo", arguments: { text: "next" } }))).toBe("next");
+    expect(received.slice(before).map((message) => textOf((message as { result?: unknown }).result))).toEqual(
+      ["released", "next"],
+    );
+    expect(log.kindsOf(heldId)).toHaveLength(4);
   });
 });
 
