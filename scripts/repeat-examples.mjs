@@ -33,6 +33,8 @@ const DEFAULT_PATHS = [
   "examples/mcp/scenarios/http_no_response_hung.yaml",
   "examples/mcp/scenarios/http_no_response_fail_fast_recovered.yaml",
   "examples/mcp/scenarios/http_no_response_not_cancelled.yaml",
+  "examples/mcp/scenarios/stdio_latency_cancelled_recovered.yaml",
+  "examples/mcp/scenarios/stdio_latency_not_cancelled.yaml",
 ];
 
 function fail(message) {

@@ -39,6 +39,8 @@ const ROWS = [
   "../mcp/scenarios/http_no_response_hung.yaml",
   "../mcp/scenarios/http_no_response_fail_fast_recovered.yaml",
   "../mcp/scenarios/http_no_response_not_cancelled.yaml",
+  "../mcp/scenarios/stdio_latency_cancelled_recovered.yaml",
+  "../mcp/scenarios/stdio_latency_not_cancelled.yaml",
 ];
 
 describe("the lifecycle examples", () => {
@@ -106,4 +108,25 @@ describe("the lifecycle examples", () => {
       expect(check.findings).toEqual([{ operation_id: withheld?.payload.operation_id }]);
     },
   );
+
+  it("records the SDK's notifications/cancelled for an answer mcp_latency still holds; the call ends client_cancelled, once", {
+    timeout: 90_000,
+  }, async () => {
+    const { report, events } = await runExample("../mcp/scenarios/stdio_latency_cancelled_recovered.yaml");
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    const operationId = injected?.payload.operation_id;
+    expect(events.filter((event) => event.type === "MCP_CANCELLED").map((event) => event.payload)).toEqual([
+      { kind: "MCP_CANCELLED", dependency: "notes", session: 1, operation_id: operationId },
+    ]);
+    const ends = events.filter(
+      (event) =>
+        (event.type === "OPERATION_FAILED" || event.type === "OPERATION_SUCCEEDED") &&
+        event.payload.operation_id === operationId,
+    );
+    expect(ends.map((event) => [event.type, event.payload.failure_kind])).toEqual([
+      ["OPERATION_FAILED", "client_cancelled"],
+    ]);
+    const check = report.checks.find((entry: { name: string }) => entry.name === "cancellation");
+    expect(check).toMatchObject({ mode: "enforce", passed: true, findings: [] });
+  });
 });
