@@ -60,7 +60,13 @@ describe("upgradeScenario", () => {
     ]);
     expect(scenario.dependency.start?.command).toEqual(["node", "server.mjs", "{port}"]);
     expect(upgraded.recovery).toBe("fifo");
-    expect(Object.values(upgraded.checks).map((check) => check.mode)).toEqual(["off", "off", "off", "off", "off"]);
+    expect(Object.values(upgraded.checks).map((check) => check.mode)).toEqual([
+      "off",
+      "off",
+      "off",
+      "off",
+      "off",
+    ]);
     expect(upgraded.legacy).toEqual({ source: scenario, proxyUrlEnv: "OPENAI_BASE_URL" });
   });
 
