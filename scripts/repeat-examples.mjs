@@ -35,6 +35,7 @@ const DEFAULT_PATHS = [
   "examples/mcp/scenarios/http_no_response_not_cancelled.yaml",
   "examples/mcp/scenarios/stdio_latency_cancelled_recovered.yaml",
   "examples/mcp/scenarios/stdio_latency_not_cancelled.yaml",
+  "examples/mcp/scenarios/stdio_no_response_abort_signal_recovered.yaml",
 ];
 
 function fail(message) {

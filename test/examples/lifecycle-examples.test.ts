@@ -41,6 +41,7 @@ const ROWS = [
   "../mcp/scenarios/http_no_response_not_cancelled.yaml",
   "../mcp/scenarios/stdio_latency_cancelled_recovered.yaml",
   "../mcp/scenarios/stdio_latency_not_cancelled.yaml",
+  "../mcp/scenarios/stdio_no_response_abort_signal_recovered.yaml",
 ];
 
 describe("the lifecycle examples", () => {
