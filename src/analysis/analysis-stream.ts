@@ -32,6 +32,7 @@ import { LifecycleFacts } from "./lifecycle-facts.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
 import type { AnalysisPlan, PlannedFault } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
+import { TruthRecords } from "./truth.js";
 
 const OVERSIZED: FailureKindV2 = "request_body_too_large";
 
@@ -92,6 +93,7 @@ export class AnalysisStream {
   readonly observedKeys = new Map<string, Map<string, { count: number; order: number }>>();
   /** Labels: the whole form keeps all; the bounded form those a diagnostic may name. */
   readonly labels = new KeptLabels();
+  readonly truth = new TruthRecords();
   /** What the checks found in the operations forgotten. */
   readonly forgotten: PlacedFinding[] = [];
   /** The waits after failures and the cancellations (`fail_fast`, `cancellation`). */
@@ -201,7 +203,7 @@ export class AnalysisStream {
       case "OPERATION_SUCCEEDED":
         return this.#succeeded({ index, elapsedMs, payload });
       default:
-        return true;
+        return this.truth.take(payload, (id) => this.operations.get(id)?.label ?? null);
     }
   }
 

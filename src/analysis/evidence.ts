@@ -17,6 +17,7 @@ import { lifecycleFindings } from "./lifecycle-facts.js";
 import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
 import { probabilityEvidence, scheduleEvidence } from "./trigger-evidence.js";
+import type { TruthEvidence } from "./truth.js";
 import type { DependencyEvidence, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
 
 /** One fault-related OPERATION_FAILED. */
@@ -65,6 +66,8 @@ export interface RunEvidence {
   readonly checks: readonly CheckOutcome[];
   /** How diagnostics name an operation: its label, else its id. */
   readonly label: (operationId: string) => string;
+  /** The verify outcome and the canaries seen (truth.ts). */
+  readonly truth: TruthEvidence;
 }
 
 function failureEvidence(
@@ -218,5 +221,6 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
     unknownFaultEvidence: [...stream.selections.keys()].some((id) => !known.has(id)),
     checks: checkOutcomes(stream),
     label: stream.labels.label,
+    truth: stream.truth.evidence(),
   };
 }

@@ -56,6 +56,10 @@ export function runAnalysisOf(evidence: RunEvidence): RunAnalysis {
     checks: evidence.checks,
     diagnostics: verdict.diagnostics,
     timing: evidence.timing,
+    // Only a run with a verify outcome or a canary seen carries it (every other analysis is unchanged).
+    ...(evidence.truth.verify === null && evidence.truth.canaries.length === 0
+      ? {}
+      : { truth: evidence.truth }),
   };
 }
 

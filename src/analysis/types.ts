@@ -7,6 +7,7 @@ import type { CheckOutcome } from "../checks/types.js";
 import type { RunResult } from "../events/types.js";
 import type { FailureKindV2 } from "../events/types-v2.js";
 import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
+import type { TruthEvidence } from "./truth.js";
 
 export type { CheckOutcome } from "../checks/types.js";
 
@@ -116,6 +117,8 @@ export interface Recovery {
 /** The analysis of a run in the internal model. */
 export interface RunAnalysis {
   readonly result: RunResult;
+  /** The verify outcome and the canaries seen (analysis/truth.ts); absent on analyses built before them. */
+  readonly truth?: TruthEvidence;
   readonly reasonCode: string;
   readonly metrics: Metrics;
   /** In scenario order. */

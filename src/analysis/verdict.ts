@@ -25,6 +25,7 @@ import {
   unattributedFailure,
   unexpectedRetry,
 } from "./fault-diagnostics.js";
+import { claimedSuccess, corruptionPropagated } from "./truth.js";
 import type { RecoveryRow } from "./types.js";
 
 /** What rules 1–6 look at: the run and the workload, not the fault. */
@@ -115,6 +116,10 @@ const RULES: readonly Rule[] = [
       (row) => unexpectedRetry(row, label),
     ),
   RUN_RULES.exitCodeMismatch,
+  /* after 5 */ ({ truth: { verify } }) =>
+    verify !== null && !verify.passed ? failed("CLAIMED_SUCCESS", claimedSuccess(verify)) : undefined,
+  /* right after it */ ({ truth: { canaries } }) =>
+    failedFor("CORRUPTION_PROPAGATED", canaries, corruptionPropagated),
   RUN_RULES.duplicateSequences,
   /* 7 */ ({ faults }) => (faults.length === 0 ? passed("BASELINE_SUCCEEDED") : undefined),
   /* 8 */ ({ faults }) =>

@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import type { CanaryType } from "./addition-types.js";
 import { RetryCorrelation } from "./retry-correlation.js";
 import type { EventPayload, FailureKind } from "./types.js";
 import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
@@ -51,6 +52,13 @@ export interface InjectedFault {
   readonly type: string;
   /** Integers; schema 3 adds strings (`mcp_malformed` `shape`, docs/events.md). */
   readonly parameters: Readonly<Record<string, number | string>>;
+}
+
+/** What a corruption fault's FAULT_INJECTED adds (events schema 3): the pointer and the canary's JSON type. */
+export interface InjectionDetails {
+  readonly pointer: string;
+  /** `string`, `number` or `boolean`; null when no value was replaced. */
+  readonly canaryType: CanaryType | null;
 }
 
 /**
@@ -136,6 +144,8 @@ export class Operation {
   #retry = false;
   #finished = false;
   #beforeTerminal: (() => void)[] = [];
+  /** A fault whose FAULT_INJECTED waits until it acted (see `injectedLater`). */
+  #pendingInjection: InjectedFault | null = null;
 
   constructor(ledger: OperationLedger, identity: OperationIdentity, receivedAt: number) {
     this.#ledger = ledger;
@@ -223,6 +233,33 @@ export class Operation {
       fault_id: fault.id,
       fault_type: fault.type,
       parameters: { ...fault.parameters },
+    });
+  }
+
+  /**
+   * A fault that records its injection once it acted (a corruption fault knows the canary's type
+   * only from the response): the operation counts as injected now; FAULT_INJECTED is recorded by
+   * `recordInjection`, or at the latest right before the terminal event.
+   */
+  injectedLater(fault: InjectedFault, details: InjectionDetails): void {
+    this.#injected = true;
+    this.#pendingInjection = fault;
+    this.beforeTerminal(() => this.recordInjection(details));
+  }
+
+  /** Records the FAULT_INJECTED `injectedLater` held back, with what the fault did; once. */
+  recordInjection(details: InjectionDetails): void {
+    const fault = this.#pendingInjection;
+    if (fault === null || this.#ledger.dependency === null) return;
+    this.#pendingInjection = null;
+    this.#ledger.emit({
+      kind: "FAULT_INJECTED",
+      operation_id: this.id,
+      fault_id: fault.id,
+      fault_type: fault.type,
+      parameters: { ...fault.parameters },
+      pointer: details.pointer,
+      canary_type: details.canaryType,
     });
   }
 

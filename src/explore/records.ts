@@ -107,6 +107,7 @@ export function experimentRecord(experiment: PlannedExperiment, replay: string |
     exit_code: run.exit_code,
     duration_ms: run.duration_ms,
     run_folder: run.run_folder,
+    ...(run.verify === undefined ? {} : { verify: run.verify }),
     flaky: isFlaky(experiment),
     confirmation: experiment.confirmation,
     replay,

@@ -3,10 +3,12 @@
  * explore folder, through the suite's scheduler — `jobs` at a time, never two at once that name
  * the same fixed port. An interrupted run is not a result.
  */
+
 import { join, relative } from "node:path";
 import { readEventsAny } from "../events/reader.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import type { RunRecord } from "../report/explore-document.js";
+import { verifyRecord } from "../report/v4/truth.js";
 import type { ReporterName } from "../reporters/names.js";
 import { experiment } from "../runtime/experiment.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
@@ -68,6 +70,7 @@ async function runOnce(job: Job, settings: RunSettings): Promise<Finished | null
         exit_code: done.exitCode,
         duration_ms: done.report.duration_ms,
         run_folder: relative(settings.folder, done.runFolder).split("\\").join("/"),
+        ...verifyRecord(done.report),
       },
       runFolder: done.runFolder,
     };

@@ -90,6 +90,8 @@ export function faultData(fault: FaultV2): Data {
     trigger: triggerData(fault.trigger),
     ...(fault.expect === "recover" ? {} : { expect: fault.expect }),
     ...faultParameters(fault),
+    // A corruption fault's sinks are a list in the file (the report joins them into one string).
+    ...("sinks" in fault ? { sinks: [...fault.sinks] } : {}),
   };
 }
 
@@ -126,6 +128,11 @@ export function scenarioData(scenario: ScenarioV2, baseDir: string): Data {
     checks: checksData(scenario.checks),
     success: { exit_code: scenario.success.exitCode },
     timeout_seconds: scenario.timeoutSeconds,
+    ...(scenario.verify == null
+      ? {}
+      : {
+          verify: { command: [...scenario.verify.command], timeout_seconds: scenario.verify.timeoutSeconds },
+        }),
   };
 }
 

@@ -1,10 +1,11 @@
-import type { InjectedFault, OperationIdentity } from "../events/operation.js";
+import type { InjectedFault, InjectionDetails, OperationIdentity } from "../events/operation.js";
 import { compileTarget } from "../scenario/target.js";
 import type { Fault } from "../scenario/types.js";
 import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
 import { createTriggerState } from "../triggers/index.js";
 import { authExpired } from "./auth-expired.js";
 import { disconnect } from "./disconnect.js";
+import { httpCorrupt } from "./http-corrupt.js";
 import { httpError } from "./http-error.js";
 import { jitterDraws } from "./jitter.js";
 import { latency } from "./latency.js";
@@ -34,6 +35,7 @@ export const FAULT_EXECUTORS = {
   http_response_lost: responseLost,
   llm_misbehave: llmMisbehave,
   http_auth_expired: authExpired,
+  http_corrupt: httpCorrupt,
 } satisfies { [K in HttpFaultTypeV2]: FaultExecutor<FaultOf<K>> };
 
 export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;
@@ -45,6 +47,8 @@ export interface ArmedFault extends InjectedFault {
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
   execute(context: FaultContext): void | Promise<void>;
+  /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
+  readonly deferredInjection?: InjectionDetails;
 }
 
 /** A fault the HTTP proxy can execute: schema 1's, or a schema-2 one of an executable type. */
@@ -80,6 +84,9 @@ export function armFault(fault: HttpFault): ArmedFault {
       return selected;
     },
     execute: (context) => executor.execute(fault, context, parameters),
+    ...(fault.type === "http_corrupt"
+      ? { deferredInjection: { pointer: fault.pointer, canaryType: null } }
+      : {}),
   };
 }
 

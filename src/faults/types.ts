@@ -2,6 +2,7 @@ import type { FailureDetails } from "../events/operation.js";
 import type { FailureKind } from "../events/types.js";
 import type { FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
 import type { FaultV2 } from "../scenario/types-v2.js";
+import type { CanaryType, CanaryValues } from "./corruption/canary.js";
 
 /** A fixed response a fault answers with; never built from dependency traffic. */
 export interface SyntheticResponse {
@@ -97,6 +98,20 @@ export interface FaultContext {
   forward(relay?: (defaultRelay: ResponseRelay) => ResponseRelay): void;
   /** A fresh streaming relay to the workload for this operation (see `StreamingRelay`). */
   streamingRelay(): StreamingRelay;
+  /** Corruption faults only: this fault's canary (null for every other fault). */
+  readonly canary: FaultCanary | null;
+}
+
+/**
+ * A corruption fault's canary, bound to the fault and its operation: the values to write, and
+ * how the fault records what it did (docs/faults.md, corruption faults).
+ */
+export interface FaultCanary {
+  readonly values: CanaryValues;
+  /** A value was replaced: FAULT_INJECTED with the canary's type, and its sinks are watched. */
+  replaced(type: CanaryType): void;
+  /** Nothing was replaced: FAULT_INJECTED without a type, then FAULT_NOT_APPLIED with `reason`. */
+  notReplaced(reason: NotAppliedReason): void;
 }
 
 /** The keys every fault shares; an executor sees only the type's own keys. */

@@ -53,7 +53,9 @@ export function selectFault(
     if (chosen === null) chosen = armed;
     else outvoted.push(armed);
   }
-  if (chosen !== null) operation.injected(chosen.fault);
+  const deferred = chosen?.fault.deferredInjection;
+  if (chosen !== null && deferred !== undefined) operation.injectedLater(chosen.fault, deferred);
+  else if (chosen !== null) operation.injected(chosen.fault);
   for (const armed of outvoted) operation.notApplied(armed.fault.id, "another_fault_acted");
   return chosen;
 }

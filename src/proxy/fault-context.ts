@@ -1,4 +1,4 @@
-import type { FaultContext, ResponseRelay, SyntheticResponse } from "../faults/types.js";
+import type { FaultCanary, FaultContext, ResponseRelay, SyntheticResponse } from "../faults/types.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 import type { HeldOperations } from "./holds.js";
 import type { Forwarder } from "./pipeline.js";
@@ -12,8 +12,10 @@ export function createFaultContext(
   holds: HeldOperations,
   forward: Forwarder,
   faultId: string,
+  canary: FaultCanary | null = null,
 ): FaultContext {
   return {
+    canary,
     respond(response: SyntheticResponse, failureKind, details) {
       const { operation } = exchange;
       const asked = operation.dependency === null ? null : retryAfterMs(response.headers, Date.now());

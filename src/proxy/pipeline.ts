@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { OperationLedger } from "../events/operation.js";
+import type { CanaryBook } from "../faults/corruption/canary-book.js";
+import { faultCanary } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
 import type { ResponseRelay } from "../faults/types.js";
 import { upstreamRequestHeaders } from "../support/http-headers.js";
@@ -31,6 +33,8 @@ export interface PipelineParts {
   readonly faults: readonly ArmedFault[];
   /** How a request's body takes part in its fingerprint, and its idempotency key (schema 2). */
   readonly identity: IdentityRule;
+  /** The run's canaries (corruption faults and their sinks); null when it has none. */
+  readonly canaries?: CanaryBook | null;
 }
 
 /**
@@ -41,6 +45,7 @@ export function createRequestHandler(
   parts: PipelineParts,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { ledger, holds, upstream, faults, identity } = parts;
+  const canaries = parts.canaries ?? null;
 
   const forward: Forwarder = (exchange, wrap) => {
     if (exchange.operation.finished) return;
@@ -72,7 +77,8 @@ export function createRequestHandler(
       if (chosen === null) chosen = fault;
       else outvoted.push(fault);
     }
-    if (chosen !== null) operation.injected(chosen);
+    if (chosen?.deferredInjection !== undefined) operation.injectedLater(chosen, chosen.deferredInjection);
+    else if (chosen !== null) operation.injected(chosen);
     for (const fault of outvoted) operation.notApplied(fault.id, "another_fault_acted");
     return chosen;
   };
@@ -113,11 +119,17 @@ export function createRequestHandler(
         return;
       }
       const fault = select(exchange);
+      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (fault === null) {
         forward(exchange);
         return;
       }
-      const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id));
+      const canary =
+        canaries === null || fault.deferredInjection === undefined
+          ? null
+          : faultCanary(canaries, fault.id, fault.deferredInjection.pointer, operation);
+      const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id, canary));
       if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
     } catch {
       failInternally(exchange);

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
+import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
 import { ProxyError } from "./errors.js";
 import { Upstream } from "./forward.js";
@@ -20,6 +21,8 @@ export interface ProxyOptions {
   readonly dependency?: string;
   /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
   readonly ignoreJsonFields?: readonly string[];
+  /** The run's canaries: corruption faults write theirs, requests to a sink are scanned. */
+  readonly canaries?: CanaryBook | null;
 }
 
 export interface RunningProxy {
@@ -47,7 +50,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const holds = new HeldOperations();
   const faults = configured.length === 0 ? [] : (await import("./pipeline-server.js")).armFaults(configured);
   const identity = identityRule(options.ignoreJsonFields ?? []);
-  const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity });
+  const canaries = options.canaries ?? null;
+  const pipeline = new LazyPipeline({ ledger, holds, upstream, faults, identity, canaries });
   // An http: upstream gets the fast lane in front; TLS upstreams go through the pipeline alone.
   const target = upstreamTarget(options.upstreamBaseUrl);
   let lane: Lane | null = null;
@@ -63,6 +67,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         holds,
         faults,
         identity,
+        canaries,
         upstream: target,
         handOff: (socket, unread, ended) => pipeline.take(socket, unread, ended),
       },

@@ -4,8 +4,10 @@
  * Two-space JSON, keys in the order declared here, final newline. Version 1; version 2 when the
  * experiments ran as trials (see docs/trials.md).
  */
+
 import type { RunResult } from "../events/types.js";
 import type { TrialsRecord } from "../report/trials.js";
+import type { SuiteVerify } from "./suite-document.js";
 
 export const EXPLORE_FILE_NAME = "explore.json";
 
@@ -29,6 +31,8 @@ export interface RunRecord {
   readonly duration_ms: number;
   /** Relative to the explore folder; null when no run folder was made. */
   readonly run_folder: string | null;
+  /** Only for a run whose scenario has a verify command: how it ended (null: it did not run). */
+  readonly verify?: SuiteVerify | null;
 }
 
 export interface PointRecord {

@@ -20,6 +20,7 @@ import type {
   ReportTargetV4,
   ReportV4,
 } from "./types-v4.js";
+import { readTruth, truthKeysIn } from "./v4/truth.js";
 
 const TOP_LEVEL_KEYS = [
   "schema_version",
@@ -213,7 +214,8 @@ function artifacts(root: StrictObject): ReportArtifactsV4 {
  * schema 4's shape written by runs with an addition (docs/reports.md "Report schema 5").
  */
 export function parseReportShapeV4(document: unknown, version: 4 | 5 = 4): ReportV4 {
-  const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
+  const truthKeys = version === 5 ? truthKeysIn(document) : [];
+  const root = StrictObject.of(document, "", [...TOP_LEVEL_KEYS, ...truthKeys]);
   const head = readHead(root, REASON_CODES_V4);
   const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
   const faults = root.objectList("faults", FAULT_KEYS).map(fault);
@@ -227,6 +229,7 @@ export function parseReportShapeV4(document: unknown, version: 4 | 5 = 4): Repor
     faults,
     recovery: recoveryObject,
     checks,
+    ...readTruth(root, truthKeys),
     timing,
     artifacts: artifacts(root),
     diagnostics: root.stringList("diagnostics"),

@@ -30,6 +30,15 @@ export interface SuiteEntry {
    * `reason_code` the class, `run_folder` the trials folder.
    */
   readonly trials?: TrialsRecord;
+  /** Only for a run whose scenario has a verify command: how it ended (null: it did not run). */
+  readonly verify?: SuiteVerify | null;
+}
+
+/** A suite entry's verify outcome (docs/suites.md). */
+export interface SuiteVerify {
+  readonly passed: boolean;
+  readonly exit_code: number | null;
+  readonly timed_out: boolean;
 }
 
 export interface SuiteShard {
@@ -83,6 +92,10 @@ const entrySchema = z.strictObject({
   run_folder: z.string().min(1).nullable(),
   problems: z.array(z.string()).optional(),
   trials: trialsSchema.optional(),
+  verify: z
+    .strictObject({ passed: z.boolean(), exit_code: z.number().int().nullable(), timed_out: z.boolean() })
+    .nullable()
+    .optional(),
 });
 
 const documentSchema = z.strictObject({
@@ -121,6 +134,7 @@ export function serializeSuite(document: SuiteDocument): string {
     ...(entry.trials === undefined
       ? {}
       : { trials: { ...summaryFields(entry.trials), min_pass_rate: entry.trials.min_pass_rate } }),
+    ...(entry.verify === undefined ? {} : { verify: entry.verify }),
   }));
   const ordered = {
     schema_version: document.schema_version,

@@ -8,6 +8,7 @@ import { terminalSafe } from "../support/terminal-text.js";
 import type { LogExcerpt } from "./failure-excerpts.js";
 import type { ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
+import { truthFields } from "./v4/truth-summary.js";
 
 /** The value column of reports 1–3; longer dependency, fault or check labels widen it. */
 const LABEL_WIDTH = 23;
@@ -118,6 +119,7 @@ export function renderSummaryBodyV4(report: ReportV4): string {
       ...report.dependencies.map(dependencyField),
       ...report.faults.map(faultField),
       ...report.checks.map(checkField),
+      ...truthFields(report),
       ["Faults injected:", faultsInjected(report)],
       ["Failed operations:", String(report.failed_operations)],
       ["Retries:", String(report.retries_observed)],

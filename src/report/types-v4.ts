@@ -7,6 +7,7 @@ import type { Finding } from "../checks/types.js";
 import type { RunResult } from "../events/types.js";
 import type { CheckName, Expectation, FaultTypeV2, RecoveryMode } from "../scenario/types-v2.js";
 import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+import type { ReportTruth } from "./v4/truth.js";
 
 export interface ReportDependencyV4 {
   readonly name: string;
@@ -93,7 +94,7 @@ export interface ReportArtifactsV4 {
   readonly report: string;
 }
 
-export interface ReportV4 {
+export interface ReportV4 extends ReportTruth {
   /** 5 for a run whose scenario uses an addition (docs/reports.md "Report schema 5"). */
   readonly schema_version: 4 | 5;
   readonly run_id: string;

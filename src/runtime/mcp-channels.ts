@@ -34,6 +34,7 @@ export async function startMcpProxy(
       faults: faultsOf(context.scenario, dependency.name),
       sink: context.sink,
       recordsCancellations: recordsCancellations(context.scenario),
+      canaries: context.canaries ?? null,
     });
   } catch (error) {
     throw setupFailure(error, dependency.name);
@@ -58,6 +59,7 @@ export async function startStdioHosts(
         dependency,
         faults: faultsOf(context.scenario, dependency.name),
         sink: context.sink,
+        canaries: context.canaries ?? null,
         runDir: context.runDir,
         runId: context.runId,
         interrupt: context.interrupt,

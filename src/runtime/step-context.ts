@@ -1,5 +1,8 @@
 import type { EventSink, RunErrorReason } from "../events/types.js";
+
 import type { AnyAgentChaosEvent, EventSinkV2 } from "../events/types-v2.js";
+import type { CanaryBook } from "../faults/corruption/canary-book.js";
+
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { errorLabel } from "./error-label.js";
@@ -25,6 +28,8 @@ export interface StepContext {
     onEvent(listener: (event: AnyAgentChaosEvent) => void): void;
     elapsedMs(): number;
   };
+  /** The run's canaries (corruption faults and their sinks); absent or null when it has none. */
+  readonly canaries?: CanaryBook | null;
 }
 
 /** A setup failure already described safely; becomes RUN_ERROR with its reason. */

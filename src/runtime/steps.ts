@@ -1,10 +1,12 @@
+import { CanaryBook } from "../faults/corruption/canary-book.js";
 import { isArmable } from "../faults/registry.js";
 import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
-import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import type { CorruptionFault, HttpDependencyV2 } from "../scenario/types-v2.js";
+import { maskCanariesInLogs } from "./canary-masks.js";
 import {
   awaitReadiness,
   type ResolvedHttpDependency,
@@ -16,6 +18,7 @@ import {
 import { wordingOf } from "./dependency-wording.js";
 import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
+import { runVerify, verifyVariables } from "./verify.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
 
@@ -33,7 +36,8 @@ function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
  * Every failure becomes a RUN_ERROR; whatever happened, proxies are closed and dependencies
  * stopped in reverse order before returning.
  */
-export async function runSteps(context: StepContext): Promise<void> {
+export async function runSteps(given: StepContext): Promise<void> {
+  const context = withCanaries(given);
   const { scenario, sink } = context;
   const wording = wordingOf(scenario);
   const started: StartedDependency[] = [];
@@ -67,14 +71,31 @@ export async function runSteps(context: StepContext): Promise<void> {
     if (context.interrupt.aborted) return;
     phase = "running the workload";
     const variables = workloadVariables(context, proxyUrls, mcpVariables);
-    await runWorkload(context, variables, interpolateEnv(scenario.workload.env, variables));
+    const env = interpolateEnv(scenario.workload.env, variables);
+    const ended = await runWorkload(context, variables, env);
+    const verify = scenario.verify ?? null;
+    if (verify !== null && ended === "exited" && !context.interrupt.aborted) {
+      phase = "running the verify command";
+      const launch = { cwd: scenario.workload.cwd, env, extraEnv: variables };
+      await runVerify(context, verify, launch, verifyVariables(context.runDir, resolved));
+    }
   } catch (error) {
     recordStepFailure(sink, error, phase);
   } finally {
     for (const host of mcpHosts.reverse()) await host.close().catch(() => undefined);
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
     await stopDependencies(context, started);
+    if (context.canaries != null) await maskCanariesInLogs(context.runDir, context.canaries);
   }
+}
+
+/** The context with the run's canaries, when the scenario has a corruption fault. */
+function withCanaries(context: StepContext): StepContext {
+  const corruption = context.scenario.faults.filter(
+    (fault): fault is CorruptionFault => fault.type === "http_corrupt" || fault.type === "mcp_corrupt_result",
+  );
+  if (corruption.length === 0) return context;
+  return { ...context, canaries: new CanaryBook(context.runId, corruption, context.sink) };
 }
 
 /**
@@ -107,6 +128,7 @@ function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): Prox
     sink,
     dependency: dependency.name,
     ignoreJsonFields: dependency.ignoreJsonFields,
+    canaries: context.canaries ?? null,
   };
 }
 

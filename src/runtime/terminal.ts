@@ -1,3 +1,4 @@
+import { verifyOutcomeOf, verifyWording } from "../analysis/truth.js";
 import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
 import type { AgentChaosEvent } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
@@ -20,6 +21,8 @@ const COLOURS = {
   TOOL_FAILURE: 31,
   RETRY: 33,
   SUCCESS: 32,
+  VERIFY: 34,
+  CANARY: 31,
 } as const;
 type Label = keyof typeof COLOURS;
 
@@ -169,6 +172,15 @@ export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => stri
           ? ` (stream closed by the workload after ${payload.relayed_events ?? 0} event${payload.relayed_events === 1 ? "" : "s"})`
           : "";
         return operationLine(event, "SUCCESS", payload.operation_id, ` succeeded: ${status}${closed}`);
+      }
+      case "VERIFY_COMPLETED":
+        return line(event, "VERIFY", verifyWording(verifyOutcomeOf(payload)), colour);
+      case "CANARY_SEEN": {
+        const where =
+          payload.operation_id === null
+            ? payload.sink
+            : `${payload.sink} (${named(payload.operation_id).dependency} ${named(payload.operation_id).name})`;
+        return line(event, "CANARY", terminalSafe(`${payload.fault_id} canary reached ${where}`), colour);
       }
       default:
         return null;

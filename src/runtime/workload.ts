@@ -16,7 +16,7 @@ export async function runWorkload(
   context: StepContext,
   extraEnv: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string>> = context.scenario.workload.env,
-): Promise<void> {
+): Promise<WorkloadEnd> {
   const { scenario, runDir } = context;
   const workloadSpec = { ...scenario.workload, env };
   let workload: ManagedProcess;
@@ -26,7 +26,7 @@ export async function runWorkload(
       extraEnv,
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
-      ...(context.onWorkloadLine === undefined ? {} : { onLine: context.onWorkloadLine }),
+      ...lineWatchers(context),
       onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
     });
   } catch (error) {
@@ -41,14 +41,29 @@ export async function runWorkload(
     throw error;
   }
   try {
-    await superviseWorkload(context, workload);
+    return await superviseWorkload(context, workload);
   } finally {
     // Whatever happened above, nothing the workload started may outlive the run.
     await workload.stop(context.forceStop);
   }
 }
 
-async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<void> {
+/** Who sees each line of workload output: the terminal echo, and the canaries watching stdout. */
+function lineWatchers(context: StepContext): { onLine?: (stream: "out" | "err", line: string) => void } {
+  const { onWorkloadLine: echo, canaries } = context;
+  if (canaries === undefined || canaries === null) return echo === undefined ? {} : { onLine: echo };
+  return {
+    onLine(stream, line) {
+      if (stream === "out") canaries.scanStdout(line);
+      echo?.(stream, canaries.mask(line));
+    },
+  };
+}
+
+/** How the workload's run ended: by itself, at its time limit, stopped as hung (enforced `fail_fast`), or by an interruption. */
+export type WorkloadEnd = "exited" | "timeout" | "interrupted" | "hung";
+
+async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<WorkloadEnd> {
   const { scenario, sink } = context;
   const workloadSpec = scenario.workload;
   const startedAt = performance.now();
@@ -105,6 +120,7 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
             ? "process interrupted"
             : null,
   });
+  return first.how;
 }
 
 /** With `fail_fast` enforced, what stops a hung workload as soon as a finding is certain. */

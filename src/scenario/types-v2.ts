@@ -23,7 +23,8 @@ export type LlmHttpFaultType =
   | "http_stream_error_event"
   | "http_response_lost"
   | "llm_misbehave"
-  | "http_auth_expired";
+  | "http_auth_expired"
+  | "http_corrupt";
 
 /** JSON-RPC level faults (docs/mcp.md). */
 export type McpFaultType =
@@ -34,7 +35,8 @@ export type McpFaultType =
   | "mcp_disconnect"
   | "mcp_malformed"
   | "mcp_oversized"
-  | "mcp_tools_changed";
+  | "mcp_tools_changed"
+  | "mcp_corrupt_result";
 
 export type HttpFaultTypeV2 = ClassicHttpFaultType | LlmHttpFaultType;
 export type FaultTypeV2 = HttpFaultTypeV2 | McpFaultType;
@@ -53,6 +55,7 @@ export const HTTP_FAULT_TYPES_V2: readonly HttpFaultTypeV2[] = [
   "http_response_lost",
   "llm_misbehave",
   "http_auth_expired",
+  "http_corrupt",
 ];
 
 export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
@@ -64,6 +67,7 @@ export const MCP_FAULT_TYPES: readonly McpFaultType[] = [
   "mcp_malformed",
   "mcp_oversized",
   "mcp_tools_changed",
+  "mcp_corrupt_result",
 ];
 
 export const FAULT_TYPES_V2: readonly FaultTypeV2[] = [...HTTP_FAULT_TYPES_V2, ...MCP_FAULT_TYPES];
@@ -215,6 +219,21 @@ export interface McpToolsChangedFault extends FaultBaseV2 {
   readonly require: string | null;
 }
 
+/** The keys both corruption faults share (docs/faults.md, corruption faults). */
+interface CorruptionKeys {
+  /** RFC 6901 JSON pointer, validated; http: into the body (or an event's data), mcp: into the JSON-RPC result. */
+  readonly pointer: string;
+  /** `stdout` and dependency names, default [stdout]. */
+  readonly sinks: readonly string[];
+}
+export interface HttpCorruptFault extends FaultBaseV2, CorruptionKeys {
+  readonly type: "http_corrupt";
+}
+export interface McpCorruptResultFault extends FaultBaseV2, CorruptionKeys {
+  readonly type: "mcp_corrupt_result";
+}
+export type CorruptionFault = HttpCorruptFault | McpCorruptResultFault;
+
 export type FaultV2 =
   | LatencyFaultV2
   | HttpErrorFaultV2
@@ -236,7 +255,9 @@ export type FaultV2 =
   | McpDisconnectFault
   | McpMalformedFault
   | McpOversizedFault
-  | McpToolsChangedFault;
+  | McpToolsChangedFault
+  | HttpCorruptFault
+  | McpCorruptResultFault;
 
 export type CheckName = "retry_after" | "retry_storm" | "duplicate_writes" | "fail_fast" | "cancellation";
 export type CheckMode = "off" | "report" | "enforce";
@@ -269,6 +290,14 @@ export interface WorkloadV2 extends CommandSpec {
   readonly name: string | null;
 }
 
+/** The `verify` command (docs/scenario.md): run after a workload that ended by itself. */
+export interface VerifySpec {
+  /** argv, no shell; runs in the workload's cwd with the workload's environment. */
+  readonly command: readonly [string, ...string[]];
+  /** 1 to 600, default 10. */
+  readonly timeoutSeconds: number;
+}
+
 export interface ScenarioV2 {
   readonly schemaVersion: 2;
   readonly name: string;
@@ -281,6 +310,8 @@ export interface ScenarioV2 {
   readonly checks: ChecksConfig;
   readonly success: { readonly exitCode: number };
   readonly timeoutSeconds: number;
+  /** The command that checks the world after the workload; absent or null: none. */
+  readonly verify?: VerifySpec | null;
   /** Absolute path of the scenario file it was loaded from. */
   readonly sourcePath: string;
 }

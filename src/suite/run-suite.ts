@@ -4,6 +4,7 @@
  * With trials (N > 1) each scenario runs N times (trial-entries.ts). The `suite` command is a
  * thin shell over `suite()` below.
  */
+
 import { availableParallelism } from "node:os";
 import { relative, resolve } from "node:path";
 import {
@@ -17,6 +18,7 @@ import {
 } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
+import { verifyRecord } from "../report/v4/truth.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
 import { type ExperimentDone, experiment } from "../runtime/experiment.js";
@@ -117,6 +119,7 @@ function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder
     exit_code: done.exitCode,
     duration_ms: done.report.duration_ms,
     run_folder: relative(folder, done.runFolder).split("\\").join("/"),
+    ...verifyRecord(done.report),
   };
 }
 

@@ -140,7 +140,7 @@ describe("agentchaos inspect", () => {
 
   it.each<[string, string]>([
     ["missing", ""],
-    ["5", '"schema_version": 5,'],
+    ["6", '"schema_version": 6,'],
     ['"2"', '"schema_version": "2",'],
   ])("refuses schema_version %s as unsupported", async (_title, line) => {
     const text = (await readFile(join(VALID, "v2-passed-baseline.json"), "utf8")).replace(

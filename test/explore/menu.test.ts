@@ -153,7 +153,7 @@ describe("a menu file's entries", () => {
       "[0].status_code (2:16) expected an integer from 400 to 599, got the integer 200",
       "[1].target (4:3) expected no target in a menu entry: explore targets each injection point's method and path itself",
       '[2].colour (7:3) unknown key "colour"; expected one of type, expect (an http_disconnect menu entry)',
-      '[3].type (8:9) expected one of http_latency, http_error, http_rate_limit, http_malformed_json, http_disconnect, http_llm_error, http_stream_truncate, http_stream_reset, http_stream_stall, http_stream_error_event, http_response_lost, mcp_error, mcp_tool_error, mcp_latency, mcp_no_response, mcp_disconnect, got "nope"',
+      '[3].type (8:9) expected one of http_latency, http_error, http_rate_limit, http_malformed_json, http_disconnect, http_llm_error, http_stream_truncate, http_stream_reset, http_stream_stall, http_stream_error_event, http_response_lost, llm_misbehave, http_auth_expired, http_corrupt, mcp_error, mcp_tool_error, mcp_latency, mcp_no_response, mcp_disconnect, mcp_corrupt_result, got "nope"',
       "[4] (9:3) expected a fault mapping, got a number",
       "[5] (10:3) expected exactly one of after_events and after_bytes",
     ]);

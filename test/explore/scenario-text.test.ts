@@ -150,3 +150,16 @@ describe("the base scenario of an explore", () => {
     }
   });
 });
+
+describe("scenario text of the truth keys", () => {
+  it("writes verify and a corruption fault's sinks so that they read back the same", async () => {
+    for (const file of ["ticket_lost_write_claimed_success", "shop_corrupt_price_propagated"]) {
+      const path = join(ROOT, "examples", "truth", "scenarios", `${file}.yaml`);
+      const scenario = await loadScenario(path);
+      if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");
+      const back = reparse(scenario, path);
+      expect(back.verify ?? null).toEqual(scenario.verify ?? null);
+      expect(back.faults).toEqual(scenario.faults);
+    }
+  });
+});

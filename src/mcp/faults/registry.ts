@@ -1,7 +1,8 @@
-import type { InjectedFault, OperationIdentity } from "../../events/operation.js";
+import type { InjectedFault, InjectionDetails, OperationIdentity } from "../../events/operation.js";
 import { compileTarget } from "../../scenario/target.js";
 import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
 import { createTriggerState } from "../../triggers/index.js";
+import { mcpCorruptResult } from "./corrupt-result.js";
 import { mcpDisconnect } from "./disconnect.js";
 import { mcpError } from "./error.js";
 import { mcpLatency } from "./latency.js";
@@ -22,6 +23,7 @@ export const MCP_FAULT_EXECUTORS = {
   mcp_malformed: mcpMalformed,
   mcp_oversized: mcpOversized,
   mcp_tools_changed: mcpToolsChanged,
+  mcp_corrupt_result: mcpCorruptResult,
 } satisfies { [K in McpFaultType]: McpFaultExecutor<K> };
 
 export type McpFault = Extract<FaultV2, { type: McpFaultType }>;
@@ -36,6 +38,8 @@ export interface ArmedMcpFault extends InjectedFault {
   /** Counts one matching occurrence and says whether it is selected. */
   decide(): boolean;
   execute(context: McpFaultContext): void;
+  /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
+  readonly deferredInjection?: InjectionDetails;
 }
 
 /** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */
@@ -49,5 +53,8 @@ export function armMcpFault(fault: McpFault): ArmedMcpFault {
     matches: compileTarget(fault.target),
     decide: () => trigger.decide(),
     execute: (context) => executor.execute(fault, context),
+    ...(fault.type === "mcp_corrupt_result"
+      ? { deferredInjection: { pointer: fault.pointer, canaryType: null } }
+      : {}),
   };
 }

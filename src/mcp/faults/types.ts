@@ -1,6 +1,6 @@
 import type { FailureDetails } from "../../events/operation.js";
 import type { FailureKindV2 } from "../../events/types-v2.js";
-import type { FaultOf } from "../../faults/types.js";
+import type { FaultCanary, FaultOf } from "../../faults/types.js";
 import type { McpFaultType } from "../../scenario/types-v2.js";
 
 /**
@@ -37,6 +37,14 @@ export interface McpFaultContext {
    * recorded as usual.
    */
   changeTools(remove: readonly string[], require: string | null): void;
+  /**
+   * `mcp_corrupt_result`: forwards the request; the server's answer reaches the agent with the
+   * value at `tokens` (relative to the JSON-RPC message) replaced by `canary`'s value, whose
+   * evidence is recorded before the operation's terminal event.
+   */
+  corruptAnswer(tokens: readonly string[], canary: FaultCanary): void;
+  /** Corruption faults only: this fault's canary (null for every other fault, or without canaries). */
+  readonly canary: FaultCanary | null;
 }
 
 /** One MCP fault type's behaviour; one file per fault, mapped by `registry.ts`. */

@@ -1,3 +1,4 @@
+import type { FaultCanary } from "../../faults/types.js";
 import { cutConnection, type Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
 import type { ToolsChange } from "../faults/session-tools.js";
@@ -17,10 +18,14 @@ export function httpMcpContext(
   forwardDelayed: (ms: number, released: () => void) => void,
   /** `mcp_oversized` and `mcp_tools_changed` forward through the handler (changed-answers.ts). */
   forwardChanged: { padded(sizeBytes: number): void; toolsChanged(change: ToolsChange): void },
+  forwardCorrupted: (tokens: readonly string[], canary: FaultCanary) => void,
+  canary: FaultCanary | null,
 ): McpFaultContext {
   const { operation } = exchange;
   return {
     requestId,
+    canary,
+    corruptAnswer: forwardCorrupted,
     answer(message, failureKind, details) {
       operation.fail(failureKind, null, details);
       sendSynthetic(exchange.response, {

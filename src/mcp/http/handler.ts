@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger } from "../../events/operation.js";
-import type { ResponseRelay } from "../../faults/types.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
+import { faultCanary } from "../../faults/corruption/fault-canary.js";
+import { corruptingRelay } from "../../faults/http-corrupt.js";
+import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import { type RequestBody, readBody } from "../../proxy/body.js";
 import { type Exchange, failInternally } from "../../proxy/exchange.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
@@ -38,6 +41,8 @@ export interface McpHandlerParts {
   readonly upstream: Upstream;
   readonly faults: readonly ArmedMcpLayerFault[];
   readonly cancellations: Cancellations;
+  /** The run's canaries (corruption faults and their sinks); null when it has none. */
+  readonly canaries?: CanaryBook | null;
   countMalformed(): void;
 }
 
@@ -57,6 +62,7 @@ export function createMcpRequestHandler(
   parts: McpHandlerParts,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { ledger, untracked, holds, waits, upstream, faults } = parts;
+  const canaries = parts.canaries ?? null;
   /** Open operations by session header and id, for `notifications/cancelled`. */
   const byId = new Map<string, Operation>();
   /** Each session's tools as `mcp_tools_changed` left them, by session header. */
@@ -150,16 +156,33 @@ export function createMcpRequestHandler(
         holds.supersede(fingerprint);
         waits.supersede(fingerprint);
       });
+      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);
-      } else if (chosen.layer === "http") {
-        const pending = chosen.fault.execute(createFaultContext(exchange, holds, forward, chosen.fault.id));
+        return;
+      }
+      const { deferredInjection } = chosen.fault;
+      const canary =
+        canaries === null || deferredInjection === undefined
+          ? null
+          : faultCanary(canaries, chosen.fault.id, deferredInjection.pointer, operation);
+      if (chosen.layer === "http") {
+        const context = createFaultContext(exchange, holds, forward, chosen.fault.id, canary);
+        const pending = chosen.fault.execute(context);
         if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
       } else {
         const delayed = (ms: number, released: () => void): void =>
           send(
             exchange,
             delayedRelay(mcpRelay(exchange, message.idKey, parts.cancellations), ms, response, released),
+          );
+        const corrupted = (tokens: readonly string[], canary: FaultCanary): void =>
+          send(
+            exchange,
+            corruptingRelay(mcpRelay(exchange, message.idKey, parts.cancellations), tokens, canary, (note) =>
+              operation.beforeTerminal(note),
+            ),
           );
         const context = httpMcpContext(
           exchange,
@@ -168,6 +191,8 @@ export function createMcpRequestHandler(
           waits,
           delayed,
           forwardChanged,
+          corrupted,
+          canary,
         );
         chosen.fault.execute(context);
       }

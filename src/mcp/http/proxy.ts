@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream } from "../../proxy/forward.js";
@@ -22,6 +23,8 @@ export interface McpHttpProxyOptions {
   readonly sink: PayloadSink;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
   readonly recordsCancellations?: boolean;
+  /** The run's canaries (corruption faults and their sinks). */
+  readonly canaries?: CanaryBook | null;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -63,6 +66,7 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     upstream,
     faults,
     cancellations: new Cancellations(ledger, options.recordsCancellations === true),
+    canaries: options.canaries ?? null,
     countMalformed: () => {
       malformed++;
     },

@@ -7,8 +7,9 @@ import { LIST_CHANGED_NOTIFICATION, removedToolAnswer, SessionTools } from "../f
 import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
-import { type Decision, send } from "../stdio/channel.js";
+import { type Decision, send, type WatchedCanary } from "../stdio/channel.js";
 import { HeldAnswers } from "./held-answers.js";
+import { type CorruptOrder, corruptLine, LineCanaries } from "./line-canaries.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
 import { quickLook } from "./quick-look.js";
 import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
@@ -24,6 +25,8 @@ interface ForwardedRequest {
   readonly method: string;
   /** The target name (a tool's name for `tools/call`). */
   readonly path: string;
+  /** `mcp_corrupt_result`: the answer is rewritten before the agent gets it. */
+  corrupt?: CorruptOrder;
   /** `mcp_latency`: the answer leaves the ordered queue and goes out when the run says so. */
   delayed: boolean;
   /** `mcp_oversized`: the answer's result is padded to this many bytes. */
@@ -71,6 +74,7 @@ export class ShimRelay {
   readonly #held = new HeldAnswers();
   /** The session's tools as `mcp_tools_changed` left them. */
   readonly #tools = new SessionTools();
+  readonly #canaries = new LineCanaries();
   readonly #targeted: (facts: { method: string; path: string }) => boolean;
   #nextKey = 0;
   /** Cancelled requests whose answer may still come (answers are looked at only while there are some). */
@@ -114,6 +118,11 @@ export class ShimRelay {
     serverOut.on("error", () => {});
   }
 
+  /** The run armed canaries this dependency is a sink of: request lines are scanned for them. */
+  watch(canaries: readonly WatchedCanary[]): void {
+    this.#canaries.add(canaries);
+  }
+
   /** A message from the run about one request. */
   decided(key: number, decision: Decision): void {
     const entry = this.#awaitingDecision.get(key);
@@ -124,6 +133,7 @@ export class ShimRelay {
       if (request !== undefined) {
         request.delayed = decision.delayed;
         request.padTo = decision.padTo ?? null;
+        if (decision.corrupt !== undefined) request.corrupt = decision.corrupt;
       }
       if (decision.toolsChange !== undefined) {
         this.#tools.apply(decision.toolsChange);
@@ -256,7 +266,17 @@ export class ShimRelay {
     // A request no fault targets is on its way before its params are hashed for the evidence.
     const queued = forwarded ? null : this.#toServer.push(removed ? null : line, !decide);
     const bodyHash = paramsHash(params, line.indexOf(BACKSLASH) === -1);
-    send(channel, { type: "request", key, decide, method, path, bodyHash, id: rawId });
+    const canaries = this.#canaries.seenIn(line);
+    send(channel, {
+      type: "request",
+      key,
+      decide,
+      method,
+      path,
+      bodyHash,
+      id: rawId,
+      ...(canaries.length === 0 ? {} : { canaries }),
+    });
     if (decide && queued !== null) this.#awaitingDecision.set(key, queued);
     else if (removed) this.#answerRemoved(key);
   }
@@ -287,14 +307,16 @@ export class ShimRelay {
       return;
     }
     this.#forget(key);
-    const answer = this.#changedAnswer(request, line) ?? rest;
     const { outcome } = message;
+    const corrupted = request.corrupt === undefined ? null : corruptLine(line, request.corrupt);
     send(channel, {
       type: "response",
       key,
       kind: outcome.kind,
       code: outcome.kind === "rpc_error" ? outcome.code : null,
+      ...(corrupted === null ? {} : { corrupted: corrupted.outcome }),
     });
+    const answer = corrupted?.line ?? this.#changedAnswer(request, line) ?? rest;
     // (A line handed over early is never held apart: the lines behind it wait for its newline.)
     if (request.delayed && rest === line) this.#held.hold(key, request.idKey, answer);
     else this.#awaitingAck.set(key, this.#toAgent.push(answer, false));
@@ -303,7 +325,12 @@ export class ShimRelay {
   /** Whether the answer to `request` may not go out before it is whole (held, padded or rewritten). */
   #keepsWhole(request: ForwardedRequest | undefined): boolean {
     if (request === undefined) return false;
-    return request.delayed || request.padTo !== null || this.#tools.rewrites(request.method);
+    return (
+      request.delayed ||
+      request.padTo !== null ||
+      request.corrupt !== undefined ||
+      this.#tools.rewrites(request.method)
+    );
   }
 
   /** The answer `mcp_oversized` or `mcp_tools_changed` gives in place of the server's line, or null. */

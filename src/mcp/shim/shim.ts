@@ -113,6 +113,7 @@ async function relayUntilEnd(
     channel,
     targets: Array.isArray(welcome.targets) ? welcome.targets : [],
   });
+  if (Array.isArray(welcome.canaries)) relay.watch(welcome.canaries);
   let stopping: Promise<void> | null = null;
   const stop = (graceMs: number): void => {
     if (stopping === null) stopping = stopGroup(server.pid, graceMs, server.exited);
@@ -125,6 +126,7 @@ async function relayUntilEnd(
   messages.handler = (message) => {
     if (message.type === "decision") relay.decided(message.key, message);
     else if (message.type === "ack") relay.acknowledged(message.key);
+    else if (message.type === "canaries") relay.watch(message.canaries);
     else if (message.type === "stop") stop(STOP_GRACE_MS);
     else if (message.type === "ended") ended();
   };

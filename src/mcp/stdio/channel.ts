@@ -3,7 +3,9 @@
  * private folder, first message a `join` carrying the run's secret. The shim reads and relays
  * the JSON-RPC traffic itself; the run only ever sees names, hashes, ids and outcomes.
  */
+
 import type { Socket } from "node:net";
+import type { CanaryType } from "../../faults/corruption/canary.js";
 import type { McpTarget } from "../../scenario/types-v2.js";
 import type { ToolsChange } from "../faults/session-tools.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
@@ -27,6 +29,8 @@ export type ShimMessage =
       readonly path: string;
       readonly bodyHash: string;
       readonly id: string;
+      /** The faults whose watched canary the request line holds (see `canaries`); absent: none. */
+      readonly canaries?: readonly string[];
     }
   /** The server answered request `key`; the shim hands the answer over on `ack`. */
   | {
@@ -34,6 +38,8 @@ export type ShimMessage =
       readonly key: number;
       readonly kind: ResponseKind;
       readonly code: number | null;
+      /** A corrupted answer: the replaced value's JSON type, or why nothing was replaced. */
+      readonly corrupted?: CanaryType | "pointer_not_found" | "not_json";
     }
   /**
    * A request line over the size limit: refused, never forwarded. The run records it as a
@@ -62,10 +68,22 @@ export type Decision =
       readonly padTo?: number;
       /** `mcp_tools_changed`: the session's tools change before the answer. */
       readonly toolsChange?: ToolsChange;
+      /** `mcp_corrupt_result`: where in the answer, and the canary values to write. */
+      readonly corrupt?: {
+        readonly tokens: readonly string[];
+        readonly text: string;
+        readonly integer: number;
+      };
     }
   | { readonly action: "answer"; readonly message: string }
   | { readonly action: "withhold" }
   | { readonly action: "disconnect" };
+
+/** A canary a sink dependency's shim looks for in each request line. */
+export interface WatchedCanary {
+  readonly faultId: string;
+  readonly literals: readonly string[];
+}
 
 /** Run → shim. */
 export type RunMessage =
@@ -76,7 +94,11 @@ export type RunMessage =
       readonly env: Readonly<Record<string, string>>;
       /** The targets of the dependency's faults: only requests they match wait for a decision. */
       readonly targets: readonly McpTarget[];
+      /** Canaries already watched in this dependency's requests. */
+      readonly canaries?: readonly WatchedCanary[];
     }
+  /** From now on, request lines holding one of these literals are reported (`request.canaries`). */
+  | { readonly type: "canaries"; readonly canaries: readonly WatchedCanary[] }
   | { readonly type: "refused" }
   | ({ readonly type: "decision"; readonly key: number } & Decision)
   | { readonly type: "ack"; readonly key: number }

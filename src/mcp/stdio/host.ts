@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
@@ -19,6 +20,8 @@ export interface McpStdioHostOptions {
   /** This dependency's faults, in scenario order (all `mcp_*`). */
   readonly faults: readonly FaultV2[];
   readonly sink: PayloadSink;
+  /** The run's canaries (corruption faults and their sinks). */
+  readonly canaries?: CanaryBook | null;
   readonly runDir: string;
   readonly runId: string;
   /** The run is interrupted: every session is stopped and no shim may join any more. */
@@ -68,6 +71,10 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
   let sessionCount = 0;
   let malformed = 0;
   let accepting = true;
+  options.canaries?.onArm(({ faultId, sinks, literals }) => {
+    if (!sinks.has(dependency.name)) return;
+    for (const session of sessions) session.watch([{ faultId, literals }]);
+  });
   const stopAll = (): void => {
     accepting = false;
     for (const session of sessions) session.stop();
@@ -85,6 +92,7 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       waits,
       cancellations,
       targets: options.faults.map((fault) => fault.target).filter((target) => target.kind === "mcp"),
+      canaries: options.canaries ?? null,
       accepting: () => accepting,
       nextSession: () => ++sessionCount,
       countMalformed: () => {

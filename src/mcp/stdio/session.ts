@@ -2,6 +2,9 @@ import { timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger, PayloadSink } from "../../events/operation.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
+import { faultCanary } from "../../faults/corruption/fault-canary.js";
+import type { FaultCanary } from "../../faults/types.js";
 import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
 import type { Cancellations } from "../cancellations.js";
 import type { McpFaultContext } from "../faults/types.js";
@@ -9,7 +12,14 @@ import { mcpIdentity } from "../identity.js";
 import { recordOutcome } from "../outcome.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
 import { stopGroup } from "../stop-group.js";
-import { type Decision, onMessages, type RunMessage, type ShimMessage, send } from "./channel.js";
+import {
+  type Decision,
+  onMessages,
+  type RunMessage,
+  type ShimMessage,
+  send,
+  type WatchedCanary,
+} from "./channel.js";
 
 /** What every session of one dependency shares: the run's side of the counters and evidence. */
 export interface SessionParts {
@@ -22,6 +32,8 @@ export interface SessionParts {
   readonly cancellations: Cancellations;
   /** The targets of `faults`, for the shim to tell which requests need a decision. */
   readonly targets: readonly McpTarget[];
+  /** The run's canaries (corruption faults and their sinks); null when it has none. */
+  readonly canaries: CanaryBook | null;
   /** Whether the run still accepts shims. */
   accepting(): boolean;
   /** The next session number (1, 2, … in the order servers start). */
@@ -37,6 +49,8 @@ interface OpenRequest {
   timer: NodeJS.Timeout | undefined;
   /** Set by `mcp_oversized`: a result answer is handed over padded, as an injected failure. */
   padded?: boolean;
+  /** Set by `mcp_corrupt_result`: records what the shim did to the answer. */
+  canary?: FaultCanary;
 }
 
 /** A shim that does not join within this time is disconnected. */
@@ -125,7 +139,13 @@ export class HostSession {
       cwd: dependency.cwd,
       env: dependency.env,
       targets: this.#parts.targets,
+      canaries: this.#parts.canaries?.watchedBy(dependency.name) ?? [],
     });
+  }
+
+  /** A canary this dependency is a sink of was armed: the shim looks for it from now on. */
+  watch(canaries: readonly WatchedCanary[]): void {
+    if (this.#joined) this.#reply({ type: "canaries", canaries });
   }
 
   #handle(message: ShimMessage): void {
@@ -137,7 +157,7 @@ export class HostSession {
         this.#request(message);
         return;
       case "response":
-        this.#response(message.key, message.kind, message.code);
+        this.#response(message.key, message.kind, message.code, message.corrupted);
         return;
       case "oversized_request":
         this.#oversizedRequest(message);
@@ -185,13 +205,24 @@ export class HostSession {
     this.#open.set(key, request);
     const waits = this.#parts.waits;
     const chosen = selectFault(operation, this.#parts.faults, (fingerprint) => waits.supersede(fingerprint));
+    const { canaries } = this.#parts;
+    if (canaries !== null && Array.isArray(message.canaries)) {
+      for (const faultId of message.canaries)
+        if (typeof faultId === "string")
+          canaries.reportSeen(faultId, this.#parts.dependency.name, operation.id);
+    }
     // A request no fault targets was forwarded already (the shim matches the same targets).
     if (decide !== true) return;
     if (chosen === null || chosen.layer !== "mcp") {
       this.#decide(key, { action: "forward", delayed: false });
       return;
     }
-    chosen.fault.execute(this.#context(key, request, String(id)));
+    const deferred = chosen.fault.deferredInjection;
+    const canary =
+      canaries === null || deferred === undefined
+        ? null
+        : faultCanary(canaries, chosen.fault.id, deferred.pointer, operation);
+    chosen.fault.execute(this.#context(key, request, String(id), canary));
   }
 
   /**
@@ -231,7 +262,12 @@ export class HostSession {
     this.#reply({ type: "ack", key });
   }
 
-  #context(key: number, request: OpenRequest, requestId: string): McpFaultContext {
+  #context(
+    key: number,
+    request: OpenRequest,
+    requestId: string,
+    canary: FaultCanary | null,
+  ): McpFaultContext {
     const { operation } = request;
     const finish = (decision: Decision): void => {
       this.#open.delete(key);
@@ -239,6 +275,17 @@ export class HostSession {
     };
     return {
       requestId,
+      canary,
+      corruptAnswer: (tokens, acting) => {
+        request.canary = acting;
+        operation.beforeTerminal(() => acting.notReplaced("pointer_not_found"));
+        const { text, integer } = acting.values;
+        this.#decide(key, {
+          action: "forward",
+          delayed: false,
+          corrupt: { tokens: [...tokens], text, integer },
+        });
+      },
       answer: (message, failureKind, details) => {
         operation.fail(failureKind, null, details);
         finish({ action: "answer", message });
@@ -281,11 +328,17 @@ export class HostSession {
     this.#reply({ type: "decision", key, ...decision });
   }
 
-  #response(key: number, kind: unknown, code: unknown): void {
+  #response(key: number, kind: unknown, code: unknown, corrupted: unknown): void {
     const request = this.#open.get(key);
     if (request === undefined) {
       this.#reply({ type: "ack", key });
       return;
+    }
+    const canary = request.canary;
+    if (canary !== undefined) {
+      if (corrupted === "string" || corrupted === "number" || corrupted === "boolean")
+        canary.replaced(corrupted);
+      else canary.notReplaced(corrupted === "not_json" ? "not_json" : "pointer_not_found");
     }
     const outcome =
       kind === "tool_error"

@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { OperationLedger } from "../../events/operation.js";
+import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import type { ArmedFault } from "../../faults/registry.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { bodyHash, decodePath } from "../fingerprint.js";
@@ -20,6 +21,8 @@ export interface LaneParts {
   readonly faults: readonly ArmedFault[];
   readonly identity: IdentityRule;
   readonly upstream: UpstreamTarget;
+  /** The run's canaries (corruption faults and their sinks); null when it has none. */
+  readonly canaries?: CanaryBook | null;
   /**
    * Gives the connection to the full pipeline with the bytes not yet consumed (`ended`: the
    * workload already shut its side, after those bytes).
@@ -191,6 +194,7 @@ export class LaneConnection implements ClientSide {
   /** Opens the operation (observed, retry link: the pipeline's selection with nothing selected) and sends it upstream. */
   #forward(head: RequestHead, target: RequestTarget, body: Buffer | null, receivedAt: number): void {
     const { ledger, holds, identity, upstream } = this.#parts;
+    const canaries = this.#parts.canaries ?? null;
     if (ledger.sealed) {
       this.socket.destroy();
       return;
@@ -210,6 +214,8 @@ export class LaneConnection implements ClientSide {
     operation.observe();
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
+    if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+      canaries.scanRequest(ledger.dependency, operation.id, head.target, body);
     const response = new LaneResponse(this, operation, head.method, !head.close);
     this.#response = response;
     this.link.send(head.method, upstreamRequestHead(upstream, head, body), body, response);

@@ -47,4 +47,6 @@ export const REASON_CODES_V4: readonly string[] = [
   "RETRY_STORM",
   "DUPLICATE_WRITE",
   "FAILURE_HANDLED",
+  "CLAIMED_SUCCESS",
+  "CORRUPTION_PROPAGATED",
 ];

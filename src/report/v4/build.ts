@@ -13,6 +13,7 @@ import { probabilityTrigger, reportHead, reportTiming } from "../build.js";
 import type { ReportTriggerV3 } from "../types.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
 import { faultParameters, reportTarget } from "./fault-parameters.js";
+import { reportTruth } from "./truth.js";
 
 export interface BuildReportV4Input {
   readonly scenario: ScenarioV2;
@@ -131,6 +132,7 @@ export function buildReportV4(input: BuildReportV4Input): ReportV4 {
       passed: check.passed,
       findings: check.findings.map((finding) => ({ ...finding })),
     })),
+    ...reportTruth(input.scenario, analysis),
     timing: reportTiming(analysis),
     artifacts: artifacts(input),
     diagnostics: [...analysis.diagnostics],

@@ -59,6 +59,10 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
     case "mcp_oversized":
     case "mcp_tools_changed":
       return mcpSessionFaultParameters(fault);
+    case "http_corrupt":
+    case "mcp_corrupt_result":
+      // Sinks as one comma-separated string: every parameter value is a scalar.
+      return { pointer: fault.pointer, sinks: fault.sinks.join(",") };
     case "http_malformed_json":
     case "http_disconnect":
     case "http_response_lost":

@@ -4,6 +4,8 @@
  * lane per dependency, in scenario order. Nothing here comes from logs or the scenario.
  */
 
+import type { ReportTruth } from "../../report/v4/truth.js";
+import { truthFields } from "../../report/v4/truth-summary.js";
 import type { JsonObject } from "../saved-run.js";
 import { num, obj, type RunEvents, SINGLE_LANE, str, strOrNull } from "./run-events.js";
 import type { TimelineData } from "./timeline-data.js";
@@ -214,6 +216,9 @@ export function runModel(report: JsonObject, events: RunEvents): RunModel {
       ["Failed operations", str(report.failed_operations, "0")],
       ["Retries", str(report.retries_observed, "0")],
       [version === 1 ? "Recovery" : "Recoveries", recoveries],
+      ...truthFields(report as ReportTruth).map(
+        ([label, value]) => [label.replace(/:$/, ""), value] as const,
+      ),
       ["Report schema", String(version)],
     ],
     diagnostics: arr(report.diagnostics).map((item) => str(item)),

@@ -20,6 +20,7 @@ import {
   MCP_FAULT_TYPES,
   type McpTarget,
 } from "../types-v2.js";
+import { CORRUPTION_TYPES, corruptionIssues, corruptionKeys, STDOUT_SINK } from "./corruption.js";
 
 export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -123,6 +124,8 @@ const OWN_KEYS = {
     remove: z.array(nonEmptyString("a tool name"), { error: expecting("a list of tool names") }).optional(),
     require: nonEmptyString("a property name").optional(),
   },
+  http_corrupt: corruptionKeys,
+  mcp_corrupt_result: corruptionKeys,
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
 
 /** `mcp_oversized`'s default `size_bytes`: 8 MiB. */
@@ -209,7 +212,8 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
     dependency,
     target: raw.target,
     trigger: raw.trigger,
-    expect: (raw.expect as string | undefined) ?? "recover",
+    expect:
+      (raw.expect as string | undefined) ?? (CORRUPTION_TYPES.has(String(raw.type)) ? "handle" : "recover"),
   };
   const cut = {
     afterEvents: (raw.after_events as number | undefined) ?? null,
@@ -257,6 +261,12 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return { sizeBytes: raw.size_bytes ?? DEFAULT_OVERSIZED_BYTES };
       case "mcp_tools_changed":
         return { remove: raw.remove ?? [], require: raw.require ?? null };
+      case "http_corrupt":
+      case "mcp_corrupt_result":
+        return {
+          pointer: raw.pointer,
+          sinks: [...new Set((raw.sinks as string[] | undefined) ?? [STDOUT_SINK])],
+        };
       default:
         return {};
     }
@@ -379,6 +389,9 @@ export function validateFaults(
     if (mcp && dependency !== undefined) {
       for (const problem of mcpSessionFaultProblems(faultType, raw, dependency))
         at(problem.path, problem.message);
+    }
+    if (CORRUPTION_TYPES.has(faultType) && dependencies !== null) {
+      for (const issue of corruptionIssues(raw, names)) at(issue.path, issue.message);
     }
     const id = typeof raw.id === "string" && FAULT_ID.test(raw.id) ? raw.id : `f${index + 1}`;
     const earlier = seenIds.get(id);

@@ -5,6 +5,7 @@ import type { DependencyV2, ScenarioV2, WorkloadV2 } from "../types-v2.js";
 import { checksSchema, unknownCheckDependencies } from "./checks.js";
 import { DEPENDENCY_NAME, dependencySchemaV2, MAX_DEPENDENCIES, PORT_PLACEHOLDER } from "./dependencies.js";
 import { validateFaults } from "./faults.js";
+import { verifySchema } from "./verify.js";
 
 type Issue = z.core.$ZodIssue;
 type Path = PropertyKey[];
@@ -21,6 +22,7 @@ const TOP_LEVEL_KEYS = [
   "checks",
   "success",
   "timeout_seconds",
+  "verify",
 ];
 
 /** Schema-1 keys in a schema-2 file: what to write instead. */
@@ -242,6 +244,7 @@ export function validateScenarioV2(
     issues,
   );
   const timeout = parseAt(positiveNumber().optional(), raw.timeout_seconds, ["timeout_seconds"], issues);
+  const verify = raw.verify === undefined ? undefined : parseAt(verifySchema, raw.verify, ["verify"], issues);
   checkPortPlaceholders(raw, issues);
   if (
     issues.length > 0 ||
@@ -265,6 +268,7 @@ export function validateScenarioV2(
       checks,
       success: { exitCode: success.exit_code },
       timeoutSeconds: timeout ?? DEFAULT_TIMEOUT_SECONDS,
+      ...(verify === undefined ? {} : { verify }),
     },
     issues,
   };

@@ -29,6 +29,10 @@ export function allowedOutcomesV4(report: ReportV4): Outcome[] {
 
   if (workload.exit_code !== workload.expected_exit_code)
     return then(["FAILED", "WORKLOAD_EXIT_CODE_MISMATCH"]);
+  // Report 5 (truth.md): a failed verify after a met success, then a canary seen in a sink.
+  if (report.verify != null && !report.verify.passed) return then(["FAILED", "CLAIMED_SUCCESS"]);
+  if (report.canaries !== undefined && report.canaries.length > 0)
+    return then(["FAILED", "CORRUPTION_PROPAGATED"]);
   if (faults.length === 0) return then(["PASSED", "BASELINE_SUCCEEDED"]);
   const ordinals = (fault: ReportV4["faults"][number]) =>
     fault.trigger.kind === "occurrence_schedule"

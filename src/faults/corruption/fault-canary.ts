@@ -1,0 +1,36 @@
+import type { InjectionDetails } from "../../events/operation.js";
+import type { NotAppliedReason } from "../../events/types-v2.js";
+import type { FaultCanary } from "../types.js";
+import type { CanaryBook } from "./canary-book.js";
+
+/** What a fault canary records through: the selected operation. */
+interface SelectedOperation {
+  recordInjection(details: InjectionDetails): void;
+  notApplied(faultId: string, reason: NotAppliedReason): void;
+}
+
+/** The canary of one corruption fault acting on one operation (HTTP proxy, MCP stdio and HTTP). */
+export function faultCanary(
+  book: CanaryBook,
+  faultId: string,
+  pointer: string,
+  operation: SelectedOperation,
+): FaultCanary {
+  // Whoever tells first (the response, or the terminal event's guard) is the one recorded.
+  let told = false;
+  return {
+    values: book.values(faultId),
+    replaced(type) {
+      if (told) return;
+      told = true;
+      operation.recordInjection({ pointer, canaryType: type });
+      book.arm(faultId, type);
+    },
+    notReplaced(reason) {
+      if (told) return;
+      told = true;
+      operation.recordInjection({ pointer, canaryType: null });
+      operation.notApplied(faultId, reason);
+    },
+  };
+}

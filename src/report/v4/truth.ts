@@ -1,0 +1,124 @@
+/**
+ * The keys report schema 5 adds for `verify` and the corruption faults (docs/reports.md):
+ * `verify` — how the verify command ended, with its log files — present when the scenario has a
+ * verify command (null when it did not run); `canaries` — each canary seen, by fault, sink and
+ * operation — present when the scenario has a corruption fault. Never the canary, never the value
+ * it replaced.
+ */
+import type { RunAnalysis } from "../../analysis/types.js";
+import type { ScenarioV2 } from "../../scenario/types-v2.js";
+import { CORRUPTION_TYPES } from "../../scenario/v2/corruption.js";
+import type { StrictObject } from "../strict-json.js";
+
+export interface ReportVerify {
+  readonly exit_code: number | null;
+  readonly timed_out: boolean;
+  readonly duration_ms: number;
+  /** Exit 0 within its time limit. */
+  readonly passed: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface ReportCanary {
+  readonly fault_id: string;
+  readonly sink: string;
+  /** The request that carried it; null for stdout. */
+  readonly operation_id: string | null;
+  /** That request's label (`tickets POST /tickets #1`); null for stdout. */
+  readonly operation: string | null;
+}
+
+export interface ReportTruth {
+  readonly verify?: ReportVerify | null;
+  readonly canaries?: readonly ReportCanary[];
+}
+
+export const TRUTH_KEYS = ["verify", "canaries"] as const;
+const VERIFY_KEYS = ["exit_code", "timed_out", "duration_ms", "passed", "stdout", "stderr"];
+const CANARY_KEYS = ["fault_id", "sink", "operation_id", "operation"];
+
+export function reportTruth(scenario: ScenarioV2, analysis: RunAnalysis): ReportTruth {
+  const truth = analysis.truth;
+  const verify = scenario.verify ?? null;
+  const corruption = scenario.faults.some((fault) => CORRUPTION_TYPES.has(fault.type));
+  return {
+    ...(verify === null
+      ? {}
+      : {
+          verify:
+            truth?.verify == null
+              ? null
+              : {
+                  exit_code: truth.verify.exitCode,
+                  timed_out: truth.verify.timedOut,
+                  duration_ms: truth.verify.durationMs,
+                  passed: truth.verify.passed,
+                  stdout: "verify.stdout.log",
+                  stderr: "verify.stderr.log",
+                },
+        }),
+    ...(corruption
+      ? {
+          canaries: (truth?.canaries ?? []).map((seen) => ({
+            fault_id: seen.faultId,
+            sink: seen.sink,
+            operation_id: seen.operationId,
+            operation: seen.operation,
+          })),
+        }
+      : {}),
+  };
+}
+
+/** The truth keys a schema-5 document holds (each one optional). */
+export function truthKeysIn(document: unknown): string[] {
+  if (typeof document !== "object" || document === null) return [];
+  return TRUTH_KEYS.filter((key) => Object.hasOwn(document, key));
+}
+
+/** Reads the truth keys of a schema-5 report strictly. */
+export function readTruth(root: StrictObject, keys: readonly string[]): ReportTruth {
+  const verify = keys.includes("verify") ? root.nullableObject("verify", VERIFY_KEYS) : undefined;
+  return {
+    ...(verify === undefined
+      ? {}
+      : {
+          verify:
+            verify === null
+              ? null
+              : {
+                  exit_code: verify.nullableInteger("exit_code"),
+                  timed_out: verify.boolean("timed_out"),
+                  duration_ms: verify.integer("duration_ms"),
+                  passed: verify.boolean("passed"),
+                  stdout: verify.string("stdout"),
+                  stderr: verify.string("stderr"),
+                },
+        }),
+    ...(keys.includes("canaries")
+      ? {
+          canaries: root.objectList("canaries", CANARY_KEYS).map((canary) => ({
+            fault_id: canary.string("fault_id"),
+            sink: canary.string("sink"),
+            operation_id: canary.nullableString("operation_id"),
+            operation: canary.nullableString("operation"),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** A run's verify outcome as suite entries and explore records carry it (absent: no verify configured). */
+export function verifyRecord(report: object): {
+  verify?: { passed: boolean; exit_code: number | null; timed_out: boolean } | null;
+} {
+  if (!("verify" in report)) return {};
+  const verify = (report as ReportTruth).verify ?? null;
+  return {
+    verify:
+      verify === null
+        ? null
+        : { passed: verify.passed, exit_code: verify.exit_code, timed_out: verify.timed_out },
+  };
+}
