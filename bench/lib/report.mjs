@@ -201,7 +201,7 @@ const SECTIONS = {
   relays: (r) => [
     `13. Relays: one message of ${r.sizesMib.join(", ")} MiB (median of ${r.runs} runs; ratio = through Agent Chaos / direct)`,
     formatTable(
-      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio"],
+      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio", "note"],
       r.rows.map((row) => [
         row.relay,
         row.mib,
@@ -209,6 +209,7 @@ const SECTIONS = {
         row.relayMs ?? row.status,
         row.mbPerS,
         row.ratio === null ? "-" : `${row.ratio}x`,
+        row.relayMs === null ? "" : (row.status ?? ""),
       ]),
     ),
   ],
