@@ -97,10 +97,17 @@ const GOALS = [
     show: (ratio) => `${ratio.toFixed(2)}x`,
   },
   {
-    goal: "run overhead (no_fault.yaml)",
-    target: "<= 250 ms",
+    goal: "run overhead ({port} example, managed dependencies) vs by hand",
+    target: "<= 100 ms",
     from: (r) => r.runOverhead?.overheadMs,
-    met: (ms) => ms <= 250,
+    met: (ms) => ms <= 100,
+    show: (ms) => `${ms.toFixed(0)} ms`,
+  },
+  {
+    goal: "  the same, no_fault.yaml (schema 1)",
+    target: "<= 100 ms",
+    from: (r) => r.runOverhead?.noFault?.overheadMs,
+    met: (ms) => ms <= 100,
     show: (ms) => `${ms.toFixed(0)} ms`,
   },
   {
