@@ -55,13 +55,13 @@ function summarise({ runs, hand }) {
   };
 }
 
-/** One `agentchaos run` with the phase clock loaded: its wall time and the moments of its phases. */
-async function timedRun(scenario, outputDir) {
+/** One `agentchaos run` (of `cli`) with the phase clock loaded: its wall time and its phases. */
+export async function timedRun(scenario, outputDir, cli = CLI) {
   const clockFile = join(outputDir, "..", `clock-${process.pid}-${Math.random().toString(16).slice(2)}.json`);
   const startedAt = performance.timeOrigin + performance.now();
   const run = await runCommand(
     process.execPath,
-    ["--import", CLOCK, CLI, "run", scenario, "--output-dir", outputDir],
+    ["--import", CLOCK, cli, "run", scenario, "--output-dir", outputDir],
     {
       cwd: ROOT,
       env: { ...process.env, AGENTCHAOS_BENCH_PHASES: clockFile },
