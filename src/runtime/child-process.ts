@@ -30,6 +30,8 @@ export interface ManagedProcessOptions {
    * name and the error code; the output is still drained (and echoed) so the process never blocks.
    */
   readonly onOutputError?: (file: string, code: string) => void;
+  /** Called on each chunk of output from either stream (a managed dependency's readiness hint). */
+  readonly onOutput?: () => void;
 }
 
 /** The command could not be started; `errno` is the system's code (ENOENT, EACCES, …). */
@@ -116,15 +118,17 @@ export class ManagedProcess {
     child.on("error", () => {
       // Errors after a successful spawn (a signal to an exited process) change nothing.
     });
-    const { onLine, onOutputError } = options;
+    const { onLine, onOutputError, onOutput } = options;
     const outputClosed = Promise.all([
       capture(child.stdout as Readable, stdoutFd, {
         onLine: onLine === undefined ? undefined : (line) => onLine("out", line),
         onError: (code) => onOutputError?.(basename(options.stdoutPath), code),
+        onData: onOutput,
       }),
       capture(child.stderr as Readable, stderrFd, {
         onLine: onLine === undefined ? undefined : (line) => onLine("err", line),
         onError: (code) => onOutputError?.(basename(options.stderrPath), code),
+        onData: onOutput,
       }),
     ]).then(() => undefined);
     const managed = new ManagedProcess(child, child.pid, exited, outputClosed);
@@ -208,7 +212,11 @@ async function terminateGroup(
 function capture(
   stream: Readable,
   fd: number,
-  handlers: { onLine: ((line: string) => void) | undefined; onError: (code: string) => void },
+  handlers: {
+    onLine: ((line: string) => void) | undefined;
+    onError: (code: string) => void;
+    onData?: (() => void) | undefined;
+  },
 ): Promise<void> {
   const splitter = handlers.onLine === undefined ? null : new LineSplitter(handlers.onLine);
   let logging = true;
@@ -224,6 +232,7 @@ function capture(
         }
       }
       splitter?.push(chunk);
+      handlers.onData?.();
     });
     stream.once("close", () => {
       splitter?.end();
