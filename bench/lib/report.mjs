@@ -86,6 +86,7 @@ const SECTIONS = {
         ],
       ),
       `readiness probes per run: ${x.phases.readinessProbes}; supervisor spawned ${x.phases.supervisorSpawnMs} ms after RUN_STARTED; first proxy listen took ${x.phases.firstListenMs} ms`,
+      `CPU of the agentchaos process: ${x.phases.cpu.cpuAtStartMs} ms Node start, ${x.phases.cpu.cpuModulesMs} ms CLI and run modules, ${x.phases.cpu.cpuToFirstSpawnMs} ms from the CLI's first line to the first dependency spawn, ${x.phases.cpu.cpuTotalMs} ms in all`,
     ]),
   ],
   memory: (r) => [

@@ -102,6 +102,7 @@ export async function timedRun(scenario, outputDir, cli = CLI) {
   const readinessProbes = clock.probes.length;
   const supervisor = clock.spawns.find((spawn) => spawn.file === "/bin/sh");
   const firstListen = clock.listens[0];
+  const firstDependency = clock.spawns.find((spawn) => spawn.file !== "/bin/sh");
   return {
     wallMs: run.wallMs,
     phases: {
@@ -109,6 +110,11 @@ export async function timedRun(scenario, outputDir, cli = CLI) {
       readinessProbes,
       supervisorSpawnMs: supervisor ? supervisor.at - moments.runStarted : null,
       firstListenMs: firstListen?.listening == null ? null : firstListen.listening - firstListen.at,
+      // CPU time of the agentchaos process (steady on a loaded machine, where wall time is not).
+      cpuAtStartMs: clock.loadedCpu,
+      cpuModulesMs: clock.scenarioOpenedCpu - clock.loadedCpu,
+      cpuToFirstSpawnMs: (firstDependency?.cpu ?? clock.exitCpu) - clock.loadedCpu,
+      cpuTotalMs: clock.exitCpu,
     },
   };
 }
@@ -153,5 +159,11 @@ function phaseTable(runs, hand) {
     readinessProbes: median(runs.map((phases) => phases.readinessProbes)),
     supervisorSpawnMs: round(median(runs.map((phases) => phases.supervisorSpawnMs ?? 0)), 1),
     firstListenMs: round(median(runs.map((phases) => phases.firstListenMs ?? 0)), 1),
+    cpu: Object.fromEntries(
+      ["cpuAtStartMs", "cpuModulesMs", "cpuToFirstSpawnMs", "cpuTotalMs"].map((key) => [
+        key,
+        round(median(runs.map((phases) => phases[key])), 1),
+      ]),
+    ),
   };
 }

@@ -1,4 +1,3 @@
-import { isArmable } from "../faults/registry.js";
 import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
@@ -14,15 +13,19 @@ import {
   stopDependencies,
 } from "./dependencies.js";
 import { wordingOf } from "./dependency-wording.js";
-import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
 
 export type { StepContext } from "./step-context.js";
 
-/** The faults that act on one http dependency, in scenario order (all armable: see support.ts). */
-function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+/**
+ * The faults that act on one http dependency, in scenario order (all armable: see support.ts).
+ * The fault registry is loaded with the proxy (runtime/run-modules.ts), after the dependencies
+ * were spawned.
+ */
+async function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+  const { isArmable } = await import("../faults/registry.js");
   return scenario.faults.filter((fault) => fault.dependency === dependency.name).filter(isArmable);
 }
 
@@ -63,7 +66,9 @@ export async function runSteps(context: StepContext): Promise<void> {
         upstream_url: safeUrl(entry.baseUrl),
       });
     }
-    const mcpVariables = await startStdioHosts(context, mcpHosts);
+    const mcpVariables = usesMcpStdio(scenario)
+      ? await (await import("./mcp-channels.js")).startStdioHosts(context, mcpHosts)
+      : {};
     if (context.interrupt.aborted) return;
     phase = "running the workload";
     const variables = workloadVariables(context, proxyUrls, mcpVariables);
@@ -75,6 +80,11 @@ export async function runSteps(context: StepContext): Promise<void> {
     for (const proxy of proxies.reverse()) await proxy.close().catch(() => undefined);
     await stopDependencies(context, started);
   }
+}
+
+/** Whether the scenario has an `mcp_stdio` dependency (the MCP modules load only then). */
+function usesMcpStdio(scenario: RunScenario): boolean {
+  return scenario.dependencies.some((dependency) => dependency.type === "mcp_stdio");
 }
 
 /**
@@ -96,10 +106,10 @@ function workloadVariables(
 }
 
 /** What the proxy of one http dependency is given: schema 1 records its own event schema. */
-function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): ProxyOptions {
+async function proxyOptions(context: StepContext, entry: ResolvedHttpDependency): Promise<ProxyOptions> {
   const { scenario, sink } = context;
   const { dependency } = entry;
-  const faults = faultsOf(scenario, dependency);
+  const faults = await faultsOf(scenario, dependency);
   if (scenario.legacy !== undefined) return { upstreamBaseUrl: entry.baseUrl, faults, sink };
   return {
     upstreamBaseUrl: entry.baseUrl,
@@ -115,9 +125,12 @@ async function startDependencyProxy(
   entry: ResolvedHttpDependency,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
-  if (dependency.protocol === "mcp") return startMcpProxy(context, dependency, entry.baseUrl);
+  if (dependency.protocol === "mcp") {
+    const { startMcpProxy } = await import("./mcp-channels.js");
+    return startMcpProxy(context, dependency, entry.baseUrl);
+  }
   try {
-    return await context.startProxy(proxyOptions(context, entry));
+    return await context.startProxy(await proxyOptions(context, entry));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;
