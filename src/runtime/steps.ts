@@ -21,12 +21,14 @@ export type { StepContext } from "./step-context.js";
 
 /**
  * The faults that act on one http dependency, in scenario order (all armable: see support.ts).
- * The fault registry is loaded with the proxy (runtime/run-modules.ts), after the dependencies
- * were spawned.
+ * The fault registry is loaded only for a dependency that has faults (a scenario with faults
+ * has loaded it already, to check them before anything started).
  */
 async function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+  const own = scenario.faults.filter((fault) => fault.dependency === dependency.name);
+  if (own.length === 0) return [];
   const { isArmable } = await import("../faults/registry.js");
-  return scenario.faults.filter((fault) => fault.dependency === dependency.name).filter(isArmable);
+  return own.filter(isArmable);
 }
 
 /**
