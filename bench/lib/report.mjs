@@ -72,7 +72,7 @@ const SECTIONS = {
     ),
   ],
   runOverhead: (r) => [
-    `4. Run overhead: where one \`agentchaos run\` spends its time, against the same processes started by hand (median of ${r.runs} runs each, interleaved; phases from event timestamps, 1 ms resolution)`,
+    `4. Run overhead: where one \`agentchaos run\` spends its time, against the same processes started by hand (median of ${r.runs} runs each, interleaved; phases from event timestamps, 1 ms resolution${r.retried ? `; ${r.retried} pair(s) taken again after a failed run` : ""})`,
     ...[
       [`${r.example} ({port}, two managed dependencies, schema 2)`, r],
       ["examples/scenarios/no_fault.yaml (fixed port, one managed dependency, schema 1)", r.noFault],
