@@ -98,11 +98,13 @@ describe("waitUntilReady", () => {
   // The pauses run on faked timers (the probes are real requests): each pause lasts until the
   // test moves the clock, so the test sees exactly which pause comes next. One poll with real
   // timers first (answered 200, not counted) loads what the first request of a process loads.
+  // `Date` is faked too: a pause counts from the start of its attempt, so on a real clock a slow
+  // probe (a busy machine) would shorten it.
   async function warmUp(url: string): Promise<void> {
     expect(await waitUntilReady({ url, headers: {} }, 5000, new AbortController().signal)).toEqual({
       ready: true,
     });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
   }
 
   it("polls again after 5, 10, 20 and 40 ms, then every 50 ms", async () => {
@@ -112,7 +114,9 @@ describe("waitUntilReady", () => {
       return hits === 0 || hits >= 7 ? 200 : 503;
     });
     await warmUp(url);
-    const outcome = waitUntilReady({ url, headers: {} }, 60_000, new AbortController().signal);
+    // The client has taken each answer (not only the server sent it) once the log counts it.
+    const log = { polls: 0, last: null };
+    const outcome = waitUntilReady({ url, headers: {} }, 60_000, new AbortController().signal, log);
     for (const [hit, pause] of [
       [1, 5],
       [2, 10],
@@ -121,7 +125,7 @@ describe("waitUntilReady", () => {
       [5, 50],
       [6, 50],
     ] as const) {
-      await eventually(() => hits === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
+      await eventually(() => log.polls === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
       vi.advanceTimersByTime(pause - 1);
       expect(hits).toBe(hit);
       vi.advanceTimersByTime(1);
@@ -137,13 +141,8 @@ describe("waitUntilReady", () => {
       return hits === 0 || hits >= 7 ? 200 : 503;
     });
     await warmUp(url);
-    const outcome = waitUntilReady(
-      { url, headers: {} },
-      60_000,
-      new AbortController().signal,
-      undefined,
-      wake,
-    );
+    const log = { polls: 0, last: null };
+    const outcome = waitUntilReady({ url, headers: {} }, 60_000, new AbortController().signal, log, wake);
     for (const [hit, pause] of [
       [1, 5],
       [2, 10],
@@ -151,11 +150,11 @@ describe("waitUntilReady", () => {
       [4, 40],
       [5, 50],
     ] as const) {
-      await eventually(() => hits === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
+      await eventually(() => log.polls === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
       vi.advanceTimersByTime(pause);
     }
     // Poll 6 is answered and a 50 ms pause begins; the dependency prints its "listening" line.
-    await eventually(() => hits === 6 && vi.getTimerCount() === 1, { what: "poll 6 answered" });
+    await eventually(() => log.polls === 6 && vi.getTimerCount() === 1, { what: "poll 6 answered" });
     wake.nudge();
     vi.advanceTimersByTime(5);
     expect(await outcome).toEqual({ ready: true });
