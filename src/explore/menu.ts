@@ -19,6 +19,12 @@ export interface MenuEntry {
   /** The body as a validated fault; its id, dependency, target and trigger are placeholders. */
   readonly fault: FaultV2;
   readonly scope: MenuScope;
+  /** Extended-menu entries (extended-menu.ts): a further condition on the point. */
+  readonly fitsPoint?: (point: ObservedPoint) => boolean;
+  /** Extended-menu entries: the fault as placed at the point (its target, trigger or sinks). */
+  readonly atPoint?: (fault: FaultV2, point: ObservedPoint) => FaultV2;
+  /** Extended-menu corruption: a run whose response had no JSON leaf value is not an experiment. */
+  readonly needsJsonLeaf?: boolean;
 }
 
 /** The body as a menu file writes it: type, own keys, and `expect` unless it is `recover`. */
@@ -76,17 +82,21 @@ function inScope(scope: MenuScope, point: ObservedPoint): boolean {
 
 /** Whether a menu entry applies to a point of the given dependency. */
 export function applies(entry: MenuEntry, point: ObservedPoint, dependency: DependencyV2): boolean {
-  return inScope(entry.scope, point) && typeFits(entry.fault, point, dependency);
+  return (
+    inScope(entry.scope, point) &&
+    typeFits(entry.fault, point, dependency) &&
+    (entry.fitsPoint?.(point) ?? true)
+  );
 }
 
-const PLACEHOLDER = {
+export const PLACEHOLDER = {
   id: "menu",
   dependency: "",
   trigger: { kind: "occurrence_schedule", occurrences: [1] },
   expect: "recover",
 } as const;
-const HTTP_TARGET = { kind: "http", method: null, path: "/" } as const;
-const MCP_TARGET: McpTarget = { kind: "mcp", method: null, name: "*" };
+export const HTTP_TARGET = { kind: "http", method: null, path: "/" } as const;
+export const MCP_TARGET: McpTarget = { kind: "mcp", method: null, name: "*" };
 const CUT = { afterEvents: 1, afterBytes: null } as const;
 
 /** The default menu (docs/explore.md, step 3), in column order. */
