@@ -8,7 +8,7 @@ import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import type { MisbehaveKind, MisbehaveProvider } from "../scenario/model-faults.js";
 import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
 import { STDOUT_SINK } from "../scenario/v2/corruption.js";
-import { HTTP_TARGET, type MenuEntry, menuLabel, PLACEHOLDER } from "./menu.js";
+import { HTTP_TARGET, MCP_TARGET, type MenuEntry, menuLabel, PLACEHOLDER } from "./menu.js";
 import { type InjectionPoint, type ObservedPoint, operationKey } from "./points.js";
 import type { PlannedExperiment } from "./records.js";
 import { runEvents } from "./runner.js";
@@ -131,7 +131,7 @@ function outageEntries(context: ExtendedContext): MenuEntry[] {
       target:
         point.protocol === "http"
           ? { kind: "http", method: null, path: "/*" }
-          : { kind: "mcp", method: null, name: null },
+          : { kind: "mcp", method: null, name: "*" },
       trigger: {
         kind: "outage",
         startMs: context.starts.get(point.dependency) ?? 0,
@@ -141,7 +141,7 @@ function outageEntries(context: ExtendedContext): MenuEntry[] {
   const http: FaultV2 = { ...HTTP, type: "http_error", statusCode: 503 };
   const mcp: FaultV2 = {
     ...PLACEHOLDER,
-    target: { kind: "mcp", method: null, name: null },
+    target: MCP_TARGET,
     type: "mcp_error",
     code: -32603,
   };

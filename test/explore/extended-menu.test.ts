@@ -10,8 +10,10 @@ import {
 import { applies, defaultMenu, type MenuEntry } from "../../src/explore/menu.js";
 import { depthOneCandidates, plannedFault } from "../../src/explore/plan.js";
 import type { InjectionPoint } from "../../src/explore/points.js";
-import { faultData } from "../../src/explore/scenario-text.js";
+import { faultData, scenarioText } from "../../src/explore/scenario-text.js";
+import { parseScenario } from "../../src/scenario/load.js";
 import type { DependencyV2 } from "../../src/scenario/types-v2.js";
+import { DEFAULT_CHECKS } from "../../src/scenario/v2/checks.js";
 
 const http = (name: string): DependencyV2 => ({
   name,
@@ -160,10 +162,41 @@ describe("the extended menu's faults as placed", () => {
     });
     expect(written(2, "mcp_error")).toMatchObject({
       id: "p3-mcp-error-outage",
-      target: {},
+      target: { name: "*" },
       trigger: { outage: { start_ms: 12, duration_ms: 2000 } },
       code: -32603,
     });
+  });
+
+  it("every placed fault is written as a scenario that loads back to the same fault", () => {
+    for (const candidate of candidates()) {
+      const fault = plannedFault(candidate.faults[0] as NonNullable<(typeof candidate.faults)[0]>);
+      const scenario = {
+        schemaVersion: 2 as const,
+        name: "extended",
+        dependencies: DEPENDENCIES.map((each, index) =>
+          each.type === "http"
+            ? { ...each, baseUrl: `http://127.0.0.1:${8080 + index}`, usesPortPlaceholder: false }
+            : each,
+        ),
+        workload: { name: null, command: ["node", "agent.mjs"], cwd: "/work", env: {} },
+        faults: [fault],
+        recovery: "chain" as const,
+        checks: DEFAULT_CHECKS,
+        success: { exitCode: 0 },
+        timeoutSeconds: 30,
+        sourcePath: "/work/scenario.yaml",
+      };
+      const text = scenarioText(scenario as never, "/work");
+      let parsed: ReturnType<typeof parseScenario>;
+      try {
+        parsed = parseScenario(new TextEncoder().encode(text), "/work/replay.yaml");
+      } catch (error) {
+        throw new Error(`${text}\n${JSON.stringify((error as { problems?: unknown }).problems)}`);
+      }
+      if (parsed.schemaVersion !== 2) throw new Error("expected schema 2");
+      expect(parsed.faults).toEqual([fault]);
+    }
   });
 
   it("a misbehaving model keeps the point's target and occurrence", () => {
