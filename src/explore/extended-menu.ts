@@ -4,7 +4,7 @@
  * model at each model call, and an outage of each dependency. Pure, but for the evidence read
  * from the baseline's and the experiments' events.
  */
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEventV2, NotAppliedReason } from "../events/types-v2.js";
 import type { MisbehaveKind, MisbehaveProvider } from "../scenario/model-faults.js";
 import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
 import { STDOUT_SINK } from "../scenario/v2/corruption.js";
@@ -95,7 +95,7 @@ function corruptionEntry(context: ExtendedContext): MenuEntry {
           ...context.dependencies.map((each) => each.name).filter((name) => name !== point.dependency),
         ],
       }),
-      needsJsonLeaf: true,
+      unfitWhen: ["not_json", "pointer_not_found"],
     },
     `${menuLabel({ ...fault, sinks: [] }).replace(" sinks=", " first_leaf sinks=stdout+others")}`,
   );
@@ -106,7 +106,13 @@ function misbehaveEntries(): MenuEntry[] {
   for (const kind of MISBEHAVE_KINDS) {
     for (const provider of Object.values(MODEL_ENDPOINTS)) {
       const fault: FaultV2 = { ...HTTP, type: "llm_misbehave", provider, kind };
-      entries.push(entry(fault, { fitsPoint: (point) => modelProvider(point) === provider }));
+      entries.push(
+        entry(fault, {
+          fitsPoint: (point) => modelProvider(point) === provider,
+          // The answer had nothing the kind rewrites (e.g. no tool call for tool_args_invalid).
+          unfitWhen: ["not_applicable"],
+        }),
+      );
     }
   }
   return entries;
@@ -166,36 +172,37 @@ export function extendedEntries(context: ExtendedContext): MenuEntry[] {
 }
 
 /**
- * Whether an experiment of an entry with `needsJsonLeaf` found nothing to corrupt: its fault was
- * not applied because the response was not JSON or had no leaf value. Such a point is not one
- * the corruption applies to (the baseline's events do not say which responses are JSON).
+ * Whether a run shows its fault had nothing to act on: every FAULT_NOT_APPLIED has one of
+ * `reasons`, and no value was replaced. The baseline's events cannot tell this beforehand (they
+ * hold no bodies), so explore learns it from the experiment itself.
  */
-export function foundNoJsonLeaf(events: readonly AgentChaosEventV2[]): boolean {
+export function foundNothingToActOn(
+  events: readonly AgentChaosEventV2[],
+  reasons: readonly NotAppliedReason[],
+): boolean {
   let notApplied = false;
   for (const event of events) {
-    if (
-      event.payload.kind === "FAULT_INJECTED" &&
-      "canary_type" in event.payload &&
-      event.payload.canary_type !== null
-    )
+    const payload = event.payload;
+    if (payload.kind === "FAULT_INJECTED" && "canary_type" in payload && payload.canary_type != null)
       return false;
-    if (event.payload.kind !== "FAULT_NOT_APPLIED") continue;
-    if (event.payload.reason !== "not_json" && event.payload.reason !== "pointer_not_found") return false;
+    if (payload.kind !== "FAULT_NOT_APPLIED") continue;
+    if (!reasons.includes(payload.reason)) return false;
     notApplied = true;
   }
   return notApplied;
 }
 
 /**
- * Marks `notApplicable` each finished depth-1 experiment of a `needsJsonLeaf` entry that found no
- * JSON leaf value: it is then no experiment (no confirmation, no replay, a `-` cell).
+ * Marks `notApplicable` each finished depth-1 experiment of an entry with `unfitWhen` whose fault
+ * had nothing to act on: it is then no experiment (no confirmation, no replay, a `-` cell).
  */
-export async function markNoJsonLeaf(list: readonly PlannedExperiment[]): Promise<void> {
+export async function markUnfit(list: readonly PlannedExperiment[]): Promise<void> {
   for (const experiment of list) {
     const [only, ...more] = experiment.candidate.faults;
-    if (more.length > 0 || only?.entry.needsJsonLeaf !== true) continue;
+    const reasons = only?.entry.unfitWhen;
+    if (more.length > 0 || reasons === undefined) continue;
     if (experiment.run?.reason_code !== "FAULT_NOT_APPLIED" || experiment.runFolder === null) continue;
     const events = await runEvents(experiment.runFolder);
-    if (events !== null && foundNoJsonLeaf(events)) experiment.notApplicable = true;
+    if (events !== null && foundNothingToActOn(events, reasons)) experiment.notApplicable = true;
   }
 }

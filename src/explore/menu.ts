@@ -4,6 +4,7 @@
  * point. The default menu depends on the point; a menu file's entries apply wherever their type
  * fits. Pure.
  */
+import type { NotAppliedReason } from "../events/types-v2.js";
 import { faultParameters } from "../report/v4/fault-parameters.js";
 import type { DependencyV2, FaultV2, McpTarget } from "../scenario/types-v2.js";
 import type { ObservedPoint } from "./points.js";
@@ -23,8 +24,12 @@ export interface MenuEntry {
   readonly fitsPoint?: (point: ObservedPoint) => boolean;
   /** Extended-menu entries: the fault as placed at the point (its target, trigger or sinks). */
   readonly atPoint?: (fault: FaultV2, point: ObservedPoint) => FaultV2;
-  /** Extended-menu corruption: a run whose response had no JSON leaf value is not an experiment. */
-  readonly needsJsonLeaf?: boolean;
+  /**
+   * Extended-menu entries: FAULT_NOT_APPLIED reasons that show the fault has nothing to act on at
+   * the point (a response without a JSON leaf, a model answer without a tool call); a run whose
+   * fault was not applied for only these reasons is not an experiment (extended-menu.ts).
+   */
+  readonly unfitWhen?: readonly NotAppliedReason[];
 }
 
 /** The body as a menu file writes it: type, own keys, and `expect` unless it is `recover`. */

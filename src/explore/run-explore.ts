@@ -33,7 +33,7 @@ import {
   EXTENDED_MENU,
   earliestStarts,
   extendedEntries,
-  markNoJsonLeaf,
+  markUnfit,
 } from "./extended-menu.js";
 import { applies, defaultMenu, type MenuEntry, menuBody } from "./menu.js";
 import { loadMenu } from "./menu-file.js";
@@ -338,7 +338,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     minPassRate,
     scenario: { path: scenarioPath, name: base.name },
     now: Date.now,
-    settle: markNoJsonLeaf,
+    settle: markUnfit,
   };
   progress({
     kind: "plan",

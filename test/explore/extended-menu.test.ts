@@ -4,7 +4,7 @@ import {
   dependencyStarts,
   earliestStarts,
   extendedEntries,
-  foundNoJsonLeaf,
+  foundNothingToActOn,
   modelProvider,
 } from "../../src/explore/extended-menu.js";
 import { applies, defaultMenu, type MenuEntry } from "../../src/explore/menu.js";
@@ -240,14 +240,17 @@ describe("the evidence the extended menu reads", () => {
     );
   });
 
-  it("no JSON leaf: only not_json or pointer_not_found, never a replaced value", () => {
+  it("nothing to act on: only the entry's FAULT_NOT_APPLIED reasons, never a replaced value", () => {
     const injected = (canary: string | null) =>
       event(1, { kind: "FAULT_INJECTED", canary_type: canary } as never);
     const notApplied = (reason: string) => event(2, { kind: "FAULT_NOT_APPLIED", reason } as never);
-    expect(foundNoJsonLeaf([injected(null), notApplied("not_json")])).toBe(true);
-    expect(foundNoJsonLeaf([injected(null), notApplied("pointer_not_found")])).toBe(true);
-    expect(foundNoJsonLeaf([injected(null), notApplied("upstream_failed")])).toBe(false);
-    expect(foundNoJsonLeaf([injected("number")])).toBe(false);
-    expect(foundNoJsonLeaf([])).toBe(false);
+    const corruption = ["not_json", "pointer_not_found"] as const;
+    expect(foundNothingToActOn([injected(null), notApplied("not_json")], corruption)).toBe(true);
+    expect(foundNothingToActOn([injected(null), notApplied("pointer_not_found")], corruption)).toBe(true);
+    expect(foundNothingToActOn([injected(null), notApplied("upstream_failed")], corruption)).toBe(false);
+    expect(foundNothingToActOn([injected("number")], corruption)).toBe(false);
+    expect(foundNothingToActOn([], corruption)).toBe(false);
+    expect(foundNothingToActOn([notApplied("not_applicable")], ["not_applicable"])).toBe(true);
+    expect(foundNothingToActOn([notApplied("not_applicable")], corruption)).toBe(false);
   });
 });
