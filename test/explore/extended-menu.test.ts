@@ -101,6 +101,17 @@ describe("the extended menu's entries per point kind", () => {
     expect(labelsAt(3)).toEqual([]);
   });
 
+  it("names the not-applied reasons that mean a column has nothing to act on at a point", () => {
+    const unfit = Object.fromEntries(extended().map((entry) => [entry.label, entry.unfitWhen ?? null]));
+    expect(unfit["http_corrupt first_leaf sinks=stdout+others expect=handle"]).toEqual([
+      "not_json",
+      "pointer_not_found",
+    ]);
+    expect(unfit["llm_misbehave provider=anthropic kind=empty"]).toEqual(["not_applicable"]);
+    expect(unfit["http_error status_code=503 outage_ms=2000"]).toBeNull();
+    expect(unfit["mcp_error code=-32603 outage_ms=2000"]).toBeNull();
+  });
+
   it("recognises the model endpoints by exact path", () => {
     const at = (path: string) => modelProvider({ ...(points()[0] as InjectionPoint), path });
     expect(at("/v1/chat/completions")).toBe("openai");
