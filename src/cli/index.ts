@@ -17,7 +17,7 @@ Commands:
         [--reporter LIST] [--grep TEXT] [--grep-invert TEXT] [--exclude GLOB]...
         [--fail-fast] [--quiet] [--trials N] [--min-pass-rate R]
                                        run many scenarios (default output: .agentchaos/suites)
-  explore <scenario> [--menu FILE] [--depth 1|2] [--budget N] [--jobs N]
+  explore <scenario> [--menu FILE|extended] [--depth 1|2] [--budget N] [--jobs N]
           [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
           [--trials N] [--min-pass-rate R]
                                        inject each fault into each call the agent makes

@@ -21,7 +21,13 @@ import {
   MCP_FAULT_TYPES,
   type McpTarget,
 } from "../types-v2.js";
-import { CORRUPTION_TYPES, corruptionIssues, corruptionKeys, STDOUT_SINK } from "./corruption.js";
+import {
+  CORRUPTION_TYPES,
+  corruptionIssues,
+  corruptionKeys,
+  httpCorruptKeys,
+  STDOUT_SINK,
+} from "./corruption.js";
 
 export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -125,7 +131,7 @@ const OWN_KEYS = {
     remove: z.array(nonEmptyString("a tool name"), { error: expecting("a list of tool names") }).optional(),
     require: nonEmptyString("a property name").optional(),
   },
-  http_corrupt: corruptionKeys,
+  http_corrupt: httpCorruptKeys,
   mcp_corrupt_result: corruptionKeys,
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
 
@@ -265,7 +271,7 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
       case "http_corrupt":
       case "mcp_corrupt_result":
         return {
-          pointer: raw.pointer,
+          pointer: raw.pointer ?? null,
           sinks: [...new Set((raw.sinks as string[] | undefined) ?? [STDOUT_SINK])],
         };
       default:
