@@ -1,5 +1,5 @@
 // `npm run bench`: runs the measurements (all, or the ones named on the command line, e.g.
-// `node bench/run.mjs streaming memory`), prints a table and writes the same figures to
+// `node bench/run.mjs streaming memory`; `npmTest` runs only when named), prints a table and writes the same figures to
 // bench/results/latest.json (AGENTCHAOS_BENCH_RESULT names another file, AGENTCHAOS_BENCH_DIST
 // another build to measure). Goals are reported, never asserted; the exit code is 1 only when a
 // measurement could not be taken. Never part of `npm test`. Profiling: bench/profile.mjs.
@@ -16,6 +16,7 @@ import { longReport } from "./measure/long-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
 import { mcpShim } from "./measure/mcp-shim.mjs";
 import { memory } from "./measure/memory.mjs";
+import { npmTest } from "./measure/npm-test.mjs";
 import { passThrough } from "./measure/pass-through.mjs";
 import { recorder } from "./measure/recorder.mjs";
 import { relays } from "./measure/relays.mjs";
@@ -39,7 +40,10 @@ const MEASUREMENTS = {
   trials,
   relays,
   replay,
+  npmTest,
 };
+/** Measurements taken only when named on the command line. */
+const OPT_IN = new Set(["npmTest"]);
 const DEADLINE_MS = 1_200_000;
 const RESULTS = new URL("./results/", import.meta.url);
 
@@ -62,7 +66,7 @@ if (unknown.length > 0)
 const results = {};
 const errors = {};
 for (const [name, measure] of Object.entries(MEASUREMENTS)) {
-  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  if (wanted.length > 0 ? !wanted.includes(name) : OPT_IN.has(name)) continue;
   const started = performance.now();
   process.stderr.write(`bench: ${name}...`);
   try {

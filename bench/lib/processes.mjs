@@ -63,11 +63,11 @@ export async function startServer(script, args = [], { execArgv = [], cwd, env, 
   }
 }
 
-/** Runs a command to its end; resolves with { code, wallMs, stdout }. Killed after `timeoutMs`. */
-export async function runCommand(command, args, { cwd, env, timeoutMs = 30_000 } = {}) {
+/** Runs a command to its end; resolves with { code, wallMs, stdout }. Killed after `timeoutMs`; `detached`: see spawnTracked. */
+export async function runCommand(command, args, { cwd, env, timeoutMs = 30_000, detached = false } = {}) {
   const started = performance.now();
   const child = track(
-    spawn(command, args, { cwd, env: env ?? process.env, stdio: ["ignore", "pipe", "pipe"] }),
+    spawn(command, args, { cwd, env: env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached }),
   );
   let stdout = "";
   child.stdout.on("data", (chunk) => {
@@ -91,9 +91,14 @@ export async function stopChild(child, graceMs = 3000) {
   clearTimeout(timer);
 }
 
-/** Spawns a tracked child (stdin ignored, output discarded); stop it with `stopChild`. */
-export function spawnTracked(command, args, { cwd, env } = {}) {
-  return track(spawn(command, args, { cwd, env: env ?? process.env, stdio: "ignore" }));
+/**
+ * Spawns a tracked child (stdin ignored, output discarded); stop it with `stopChild`. `detached`
+ * gives it a session of its own, as Agent Chaos gives its children: with the kernel's
+ * autogroup scheduling a session is a scheduling group, so a comparison with Agent Chaos's
+ * children is fair only when the reference's children have theirs.
+ */
+export function spawnTracked(command, args, { cwd, env, detached = false } = {}) {
+  return track(spawn(command, args, { cwd, env: env ?? process.env, stdio: "ignore", detached }));
 }
 
 /** Stops every child still running (used on error, Ctrl-C and the global deadline). */

@@ -72,15 +72,22 @@ const SECTIONS = {
     ),
   ],
   runOverhead: (r) => [
-    `4. Run overhead (no_fault.yaml, median of ${r.runs} runs)`,
-    formatTable(
-      ["how", "wall ms"],
-      [
-        ["agentchaos run", r.agentchaosMs],
-        ["same dependency + workload by hand", r.baselineMs],
-        ["overhead", r.overheadMs],
-      ],
-    ),
+    `4. Run overhead: where one \`agentchaos run\` spends its time, against the same processes started by hand (median of ${r.runs} runs each, interleaved; phases from event timestamps, 1 ms resolution${r.retried ? `; ${r.retried} pair(s) taken again after a failed run` : ""})`,
+    ...[
+      [`${r.example} ({port}, two managed dependencies, schema 2)`, r],
+      ["examples/scenarios/no_fault.yaml (fixed port, one managed dependency, schema 1)", r.noFault],
+    ].flatMap(([title, x]) => [
+      title,
+      formatTable(
+        ["phase", "ms", "by hand ms", "added ms"],
+        [
+          ...x.phases.rows.map((row) => [row.phase, row.ms, row.byHandMs || "-", row.addedMs]),
+          ["whole run (wall)", x.agentchaosMs, x.baselineMs, x.overheadMs],
+        ],
+      ),
+      `readiness probes per run: ${x.phases.readinessProbes}; supervisor spawned ${x.phases.supervisorSpawnMs} ms after RUN_STARTED; first proxy listen took ${x.phases.firstListenMs} ms`,
+      `CPU of the agentchaos process: ${x.phases.cpu.cpuAtStartMs} ms Node start, ${x.phases.cpu.cpuModulesMs} ms CLI and run modules, ${x.phases.cpu.cpuToFirstSpawnMs} ms from the CLI's first line to the first dependency spawn, ${x.phases.cpu.cpuTotalMs} ms in all`,
+    ]),
   ],
   memory: (r) => [
     `5. Memory (${r.connections} concurrent keep-alive connections by ${r.tool}, ${r.durationS} s)`,
@@ -201,7 +208,7 @@ const SECTIONS = {
   relays: (r) => [
     `13. Relays: one message of ${r.sizesMib.join(", ")} MiB (median of ${r.runs} runs; ratio = through Agent Chaos / direct)`,
     formatTable(
-      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio"],
+      ["relay", "MiB", "direct ms", "relay ms", "MB/s", "ratio", "note"],
       r.rows.map((row) => [
         row.relay,
         row.mib,
@@ -209,6 +216,7 @@ const SECTIONS = {
         row.relayMs ?? row.status,
         row.mbPerS,
         row.ratio === null ? "-" : `${row.ratio}x`,
+        row.relayMs === null ? "" : (row.status ?? ""),
       ]),
     ),
   ],

@@ -6,8 +6,7 @@
 // directly, stop both); median of RUNS each, interleaved.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { CLI, EXAMPLES, ROOT } from "../lib/paths.mjs";
+import { CLI, EXAMPLES, fromDist, ROOT } from "../lib/paths.mjs";
 import { runCommand, startServer } from "../lib/processes.mjs";
 import { median, round } from "../lib/stats.mjs";
 import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
@@ -57,7 +56,7 @@ async function exploreOnce(jobs, outputDir) {
 }
 
 async function runOverhead(outputDir) {
-  const { runExperiment } = await import(pathToFileURL(join(ROOT, "dist", "index.js")).href);
+  const { runExperiment } = await fromDist("index.js");
   const samples = { explore: [], byHand: [] };
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();

@@ -8,6 +8,9 @@
 //   `agentchaos mcp-shim` process (its run's channel served here), against the same server spawned
 //   directly; timed from the first byte written to the answer line read whole and parsed (the
 //   server parses every request line too, as any reader of JSON-RPC must).
+// - shim, refused: one message of REFUSED_MIB (over the 64 MiB stdio limit) each way: the time to
+//   the error answer the agent gets in its place, next to the direct pipe carrying it whole; the
+//   note says whether the run recorded a `proxy_error` and quotes the shim's message.
 // - run's channel: one channel message carrying the message (as a synthetic answer does), read by
 //   the channel's own reader, against a reader that only looks for the newline.
 // - HTTP, MCP answer as an SSE event / SSE event through the proxy / MCP request body: through the
@@ -28,6 +31,7 @@ import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
 const SIZES_MIB = [1, 8, 24, 64];
 const RUNS = 3;
+const REFUSED_MIB = 65;
 const SLOW_MS = 10_000;
 const SKIP_MS = 60_000;
 const CHUNK = 64 * 1024;
@@ -77,8 +81,12 @@ async function measure(relay, sizes, direct, through, rows) {
 
 /** A process speaking newline-delimited JSON-RPC on stdio, one call at a time. */
 function stdioPeer(command, args) {
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], cwd: ROOT });
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], cwd: ROOT });
   child.stdin.on("error", () => {});
+  let errors = "";
+  child.stderr.on("data", (chunk) => {
+    errors = `${errors}${chunk}`.slice(-4096);
+  });
   let waiting = null;
   readLines(child.stdout, (line) => waiting?.(line));
   let id = 0;
@@ -100,7 +108,7 @@ function stdioPeer(command, args) {
           // The agent reads its answer, as a real client does, wherever the answer comes from.
           const answer = JSON.parse(line.toString("utf8"));
           if (answer.id !== id) reject(new Error(`answer for id ${answer.id}, expected ${id}`));
-          else resolve({ ms: performance.now() - started, bytes: line.length });
+          else resolve({ ms: performance.now() - started, bytes: line.length, error: answer.error ?? null });
         }
       };
       if (exited !== null) {
@@ -122,6 +130,20 @@ function stdioPeer(command, args) {
       const envelope = `{"jsonrpc":"2.0","id":${id + 1},"method":"tools/call","params":{"name":"upload","arguments":${head}${tail}}}`;
       return (await call("upload", head, payload(bytes - envelope.length), tail)).ms;
     },
+    /**
+     * A message of `bytes` bytes the given way, through whatever answers; resolves with the time
+     * and the JSON-RPC error answered in its place (null when the whole answer came).
+     */
+    async whole(way, bytes) {
+      if (way === "upload") {
+        const head = '{"data":"';
+        const tail = '"}';
+        return call("upload", head, payload(bytes), tail);
+      }
+      return call("download", `{"bytes":${bytes}`, "", "}");
+    },
+    /** The last lines the process wrote to its stderr. */
+    errors: () => errors,
     /** An answer line of exactly `bytes` bytes (without its newline). */
     async download(bytes) {
       const envelope = `{"jsonrpc":"2.0","id":${id + 1},"result":{"content":[{"type":"text","text":""}]}}`;
@@ -136,8 +158,46 @@ function stdioPeer(command, args) {
   };
 }
 
+/**
+ * One message over the stdio limit through the shim, `way`: the agent must get an error answer
+ * quickly, the run must record a `proxy_error`, and the shim must say why on its stderr.
+ */
+async function refusedRow(relay, way, direct, shim, recorded, rows) {
+  const bytes = REFUSED_MIB * MIB;
+  const row = {
+    relay,
+    mib: REFUSED_MIB,
+    directMs: null,
+    relayMs: null,
+    mbPerS: null,
+    ratio: null,
+    status: null,
+  };
+  rows.push(row);
+  try {
+    const before = recorded.proxyErrors;
+    const whole = await direct.whole(way, bytes);
+    const refused = await shim.whole(way, bytes);
+    row.directMs = round(whole.ms, 1);
+    row.relayMs = round(refused.ms, 1);
+    row.ratio = round(refused.ms / whole.ms, 2);
+    const errorLine = shim.errors().trim().split("\n").at(-1) ?? "";
+    const problems = [];
+    if (refused.error === null) problems.push("NOT refused: the whole message passed");
+    if (recorded.proxyErrors !== before + 1)
+      problems.push(`${recorded.proxyErrors - before} proxy_error recorded`);
+    row.status =
+      problems.length > 0
+        ? problems.join("; ")
+        : `refused (JSON-RPC ${refused.error.code}), proxy_error recorded; shim: ${errorLine}`;
+  } catch (error) {
+    row.status = error instanceof Error ? error.message : String(error);
+  }
+}
+
 async function shimRows(rows) {
   const { startMcpStdioHost } = await fromDist("mcp/stdio/host.js");
+  const recorded = { proxyErrors: 0 };
   const host = await startMcpStdioHost({
     dependency: {
       name: "bench",
@@ -147,7 +207,11 @@ async function shimRows(rows) {
       env: {},
     },
     faults: [],
-    sink: { emit() {} },
+    sink: {
+      emit(event) {
+        if (event.kind === "OPERATION_FAILED" && event.failure_kind === "proxy_error") recorded.proxyErrors++;
+      },
+    },
     runDir: ROOT,
     runId: "bench",
     interrupt: new AbortController().signal,
@@ -173,6 +237,7 @@ async function shimRows(rows) {
           (n) => shim[way](n),
           rows,
         );
+        await refusedRow(`${relay}, refused`, way, direct, shim, recorded, rows);
       } finally {
         await Promise.all([direct.stop(), shim.stop()]);
       }
@@ -332,7 +397,7 @@ function timed(work) {
 
 async function splitterRows(rows) {
   const { SseDataReader } = await fromDist("mcp/http/sse-data.js");
-  const { SseEventCounter } = await fromDist("proxy/sse-events.js");
+  const { SseEventCounter } = await fromDist("support/sse-events.js");
   const { LineSplitter } = await fromDist("runtime/line-splitter.js");
   const event = (bytes) => chunksOf(`event: message\ndata: ${payload(bytes)}\n\n`);
   const joinOnce = (chunks) => () => Buffer.concat(chunks).toString("utf8");

@@ -3,12 +3,15 @@
 // the SDK cancels a late request with notifications/cancelled), tool errors and JSON-RPC errors
 // are retried (NOTES_ATTEMPTS, default 3), and a closed transport is reconnected before the
 // retry. With AGENTCHAOS_LLM_URL set it also asks a model (OpenAI Chat Completions shape) to
-// plan and to summarise, retrying 5xx answers and transport errors.
+// plan and to summarise, retrying 5xx answers and transport errors. NOTES_DEADLINE=signal sets
+// the deadline as an AbortSignal (AbortSignal.timeout) instead of the SDK's `timeout` option:
+// the SDK cancels the request with notifications/cancelled either way.
 // Prints fixed words and counts, never notes or arguments. Exit 0 done, 1 gave up.
 import { connectNotes, resultText } from "./connect.mjs";
 
 const timeout = Number(process.env.NOTES_TIMEOUT_MS ?? 1000);
 const attempts = Number(process.env.NOTES_ATTEMPTS ?? 3);
+const bySignal = process.env.NOTES_DEADLINE === "signal";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let client = null;
@@ -31,11 +34,13 @@ async function callTool(name, args) {
   for (let attempt = 1; ; attempt++) {
     let problem;
     try {
-      const result = await (await connected()).callTool({ name, arguments: args }, undefined, { timeout });
+      const deadline = bySignal ? { signal: AbortSignal.timeout(timeout) } : { timeout };
+      const result = await (await connected()).callTool({ name, arguments: args }, undefined, deadline);
       if (result.isError !== true) return resultText(result);
       problem = "tool error";
     } catch (error) {
-      problem = error?.code === -32001 ? "timed out" : closed ? "transport closed" : "request failed";
+      const late = error?.code === -32001 || error?.name === "TimeoutError";
+      problem = late ? "timed out" : closed ? "transport closed" : "request failed";
     }
     if (attempt >= attempts) {
       process.stdout.write(`${name}: giving up after ${attempt} attempts (${problem})\n`);

@@ -17,7 +17,7 @@ Commands:
         [--reporter LIST] [--grep TEXT] [--grep-invert TEXT] [--exclude GLOB]...
         [--fail-fast] [--quiet] [--trials N] [--min-pass-rate R]
                                        run many scenarios (default output: .agentchaos/suites)
-  explore <scenario> [--menu FILE] [--depth 1|2] [--budget N] [--jobs N]
+  explore <scenario> [--menu FILE|extended] [--depth 1|2] [--budget N] [--jobs N]
           [--baseline-runs N] [--seed S] [--output-dir DIR] [--reporter LIST]
           [--trials N] [--min-pass-rate R]
                                        inject each fault into each call the agent makes
@@ -61,6 +61,16 @@ function only(args: ParsedArgs): string {
   return args.positionals[0] as string;
 }
 
+/**
+ * Loads a command that validates documents, after switching zod to its mode for one-shot
+ * validation (validation-mode.ts): zod reads that setting when the schemas are built, which is
+ * when the command's modules load.
+ */
+async function validating<T>(load: () => Promise<T>): Promise<T> {
+  await import("./validation-mode.js");
+  return load();
+}
+
 const OUTPUT_DIR = { type: "string", needs: "a path" } as const;
 const REPORTER = { type: "string", needs: "a list of reporters" } as const;
 const TRIALS = { type: "string", needs: "a number" } as const;
@@ -78,7 +88,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       "min-pass-rate": MIN_PASS_RATE,
     },
     positionals: { min: 1, max: 1 },
-    execute: async (args, io) => (await import("./commands/run.js")).runCommand(args, io),
+    execute: async (args, io) => (await validating(() => import("./commands/run.js"))).runCommand(args, io),
   },
   record: {
     needs: "a scenario file",
@@ -96,7 +106,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     needs: "a scenario file",
     options: {},
     positionals: { min: 1, max: 1 },
-    execute: async (args, io) => (await import("./commands/validate.js")).validateCommand(only(args), io),
+    execute: async (args, io) =>
+      (await validating(() => import("./commands/validate.js"))).validateCommand(only(args), io),
   },
   inspect: {
     needs: "a run folder or report.json",
@@ -127,7 +138,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       "min-pass-rate": MIN_PASS_RATE,
     },
     positionals: { min: 1, max: Number.POSITIVE_INFINITY },
-    execute: async (args, io) => (await import("./commands/suite.js")).suiteCommand(args, io),
+    execute: async (args, io) =>
+      (await validating(() => import("./commands/suite.js"))).suiteCommand(args, io),
   },
   explore: {
     needs: "a scenario file",
@@ -144,7 +156,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
       "min-pass-rate": MIN_PASS_RATE,
     },
     positionals: { min: 1, max: 1 },
-    execute: async (args, io) => (await import("./commands/explore.js")).exploreCommand(args, io),
+    execute: async (args, io) =>
+      (await validating(() => import("./commands/explore.js"))).exploreCommand(args, io),
   },
   report: {
     needs: "a run folder or suite folder",

@@ -56,7 +56,8 @@ export interface InjectedFault {
 
 /** What a corruption fault's FAULT_INJECTED adds (events schema 3): the pointer and the canary's JSON type. */
 export interface InjectionDetails {
-  readonly pointer: string;
+  /** Null: a corruption without a pointer that found no leaf value (docs/faults.md). */
+  readonly pointer: string | null;
   /** `string`, `number` or `boolean`; null when no value was replaced. */
   readonly canaryType: CanaryType | null;
 }

@@ -4,6 +4,7 @@
  * point. The default menu depends on the point; a menu file's entries apply wherever their type
  * fits. Pure.
  */
+import type { NotAppliedReason } from "../events/types-v2.js";
 import { faultParameters } from "../report/v4/fault-parameters.js";
 import type { DependencyV2, FaultV2, McpTarget } from "../scenario/types-v2.js";
 import type { ObservedPoint } from "./points.js";
@@ -19,6 +20,16 @@ export interface MenuEntry {
   /** The body as a validated fault; its id, dependency, target and trigger are placeholders. */
   readonly fault: FaultV2;
   readonly scope: MenuScope;
+  /** Extended-menu entries (extended-menu.ts): a further condition on the point. */
+  readonly fitsPoint?: (point: ObservedPoint) => boolean;
+  /** Extended-menu entries: the fault as placed at the point (its target, trigger or sinks). */
+  readonly atPoint?: (fault: FaultV2, point: ObservedPoint) => FaultV2;
+  /**
+   * Extended-menu entries: FAULT_NOT_APPLIED reasons that show the fault has nothing to act on at
+   * the point (a response without a JSON leaf, a model answer without a tool call); a run whose
+   * fault was not applied for only these reasons is not an experiment (extended-menu.ts).
+   */
+  readonly unfitWhen?: readonly NotAppliedReason[];
 }
 
 /** The body as a menu file writes it: type, own keys, and `expect` unless it is `recover`. */
@@ -76,17 +87,21 @@ function inScope(scope: MenuScope, point: ObservedPoint): boolean {
 
 /** Whether a menu entry applies to a point of the given dependency. */
 export function applies(entry: MenuEntry, point: ObservedPoint, dependency: DependencyV2): boolean {
-  return inScope(entry.scope, point) && typeFits(entry.fault, point, dependency);
+  return (
+    inScope(entry.scope, point) &&
+    typeFits(entry.fault, point, dependency) &&
+    (entry.fitsPoint?.(point) ?? true)
+  );
 }
 
-const PLACEHOLDER = {
+export const PLACEHOLDER = {
   id: "menu",
   dependency: "",
   trigger: { kind: "occurrence_schedule", occurrences: [1] },
   expect: "recover",
 } as const;
-const HTTP_TARGET = { kind: "http", method: null, path: "/" } as const;
-const MCP_TARGET: McpTarget = { kind: "mcp", method: null, name: "*" };
+export const HTTP_TARGET = { kind: "http", method: null, path: "/" } as const;
+export const MCP_TARGET: McpTarget = { kind: "mcp", method: null, name: "*" };
 const CUT = { afterEvents: 1, afterBytes: null } as const;
 
 /** The default menu (docs/explore.md, step 3), in column order. */

@@ -15,7 +15,7 @@ export const DEFAULT_BASELINE_RUNS = 2;
 export const MAX_BASELINE_RUNS = 20;
 
 export interface ExploreOptions {
-  /** A menu file (relative to the working directory); default: the default menu. */
+  /** A menu file (relative to the working directory), or `extended` (docs/explore.md); default: the default menu. */
   readonly menu?: string;
   /** 1 (default): single faults; 2: then ordered pairs of passing singles. */
   readonly depth?: 1 | 2;

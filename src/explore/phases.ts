@@ -25,6 +25,8 @@ export interface PhaseContext {
   readonly scenario: { readonly path: string; readonly name: string };
   /** Milliseconds, for the estimated time left. */
   readonly now: () => number;
+  /** After the runs, before confirmations: marks the experiments that were not applicable. */
+  readonly settle?: (list: readonly PlannedExperiment[]) => Promise<void>;
 }
 
 /** Runs a phase's experiments, then (without trials) confirms its failures. */
@@ -51,6 +53,7 @@ export async function runPhase(
   context.progress({ kind: "phase", phase, total: list.length });
   if (context.trials > 1) {
     await runTrials(list, context, finished);
+    await context.settle?.(list);
     return;
   }
   await runAll(list, context.jobOf, context.runSettings, (experiment, run) => {
@@ -58,13 +61,17 @@ export async function runPhase(
     experiment.runFolder = run.runFolder;
     finished(experiment);
   });
+  await context.settle?.(list);
   if (context.runSettings.interrupt?.aborted !== true) await confirm(list, context);
 }
 
 /** Every failure of the list run once more. */
 async function confirm(list: PlannedExperiment[], context: PhaseContext): Promise<void> {
   const failed = list.filter(
-    (experiment) => experiment.run?.result === "FAILED" && !isReplayMismatch(experiment.run),
+    (experiment) =>
+      experiment.run?.result === "FAILED" &&
+      !isReplayMismatch(experiment.run) &&
+      experiment.notApplicable !== true,
   );
   if (failed.length === 0) return;
   let done = 0;

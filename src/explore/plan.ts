@@ -89,13 +89,14 @@ function targetOf(point: InjectionPoint): TargetV2 {
 
 /** The fault of one planned injection, id `p<point number>-<type>` (e.g. `p4-http-error`). */
 export function plannedFault(planned: PlannedFault): FaultV2 {
-  return {
+  const fault = {
     ...planned.entry.fault,
     id: `p${planned.point.index + 1}-${planned.entry.fault.type.replaceAll("_", "-")}`,
     dependency: planned.point.dependency,
     target: targetOf(planned.point),
     trigger: { kind: "occurrence_schedule", occurrences: [planned.occurrence] },
   } as FaultV2;
+  return planned.entry.atPoint?.(fault, planned.point) ?? fault;
 }
 
 /** The experiment's scenario: the base scenario with exactly the candidate's faults, in order. */

@@ -22,6 +22,8 @@ export interface PlannedExperiment {
   confirmation: RunRecord | null;
   /** With trials: the series, once all its trials finished. */
   trials: TrialsRecord | null;
+  /** Set when its run showed the fault cannot act at the point (extended-menu.ts): not recorded. */
+  notApplicable?: boolean;
 }
 
 export function pointRecord(point: InjectionPoint, menu: readonly string[]) {

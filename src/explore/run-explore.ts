@@ -28,6 +28,13 @@ import { trialSettings } from "../trials/options.js";
 import { unavailableFault } from "./availability.js";
 import { baseScenario } from "./convert.js";
 import { ExploreError } from "./errors.js";
+import {
+  dependencyStarts,
+  EXTENDED_MENU,
+  earliestStarts,
+  extendedEntries,
+  markUnfit,
+} from "./extended-menu.js";
 import { applies, defaultMenu, type MenuEntry, menuBody } from "./menu.js";
 import { loadMenu } from "./menu-file.js";
 import {
@@ -79,7 +86,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   const unsupported = unsupportedFeature(base);
   if (unsupported !== null) throw new ExploreError("EXPLORE_UNSUPPORTED", unsupported);
   const fileMenu =
-    settings.menu === undefined
+    settings.menu === undefined || settings.menu === EXTENDED_MENU
       ? null
       : await loadMenu(resolve(settings.cwd, settings.menu), { unavailable: unavailableFault });
 
@@ -154,7 +161,15 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     message: string | null,
     exitCode: number,
   ): Promise<ExploreDone> => {
-    const failures = planned.filter(
+    const counted = planned.filter((each) => each.notApplicable !== true);
+    const notApplicable = new Set(
+      planned.flatMap((each) =>
+        each.notApplicable === true
+          ? each.candidate.faults.map((fault) => `${fault.point.id}\u0000${fault.entry.id}`)
+          : [],
+      ),
+    );
+    const failures = counted.filter(
       (each) => each.run?.result === "FAILED" && !isFlaky(each) && !isReplayMismatch(each.run),
     );
     const replayPaths = await writeReplays(
@@ -168,7 +183,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
       })),
     );
     const replayOf = new Map(failures.map((each, index) => [each, replayPaths[index] ?? null]));
-    const experiments = planned.flatMap((each) =>
+    const experiments = counted.flatMap((each) =>
       each.run === null ? [] : [experimentRecord(each, replayOf.get(each) ?? null)],
     );
     const document: ExploreDocument = {
@@ -194,6 +209,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
           point,
           columns
             .filter((entry) => applies(entry, point, dependencyOf(point.dependency)))
+            .filter((entry) => !notApplicable.has(`${point.id}\u0000${entry.id}`))
             .map((entry) => entry.id),
         ),
       ),
@@ -250,12 +266,14 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
 
   // 2. Injection points.
   const observed: ObservedPoint[][] = [];
+  const starts: Map<string, number>[] = [];
   for (const runFolder of baselineFolders) {
     const events = runFolder === null ? null : await runEvents(runFolder);
     if (events === null) {
       return finish("baseline_failed", "the baseline's events cannot be read back", 3);
     }
     observed.push(observedPoints(events));
+    starts.push(dependencyStarts(events));
   }
   ({ points, skipped } = stablePoints(observed));
   if (points.length === 0) {
@@ -270,7 +288,9 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
 
   // 3. The menu's columns.
   if (fileMenu === null) {
-    for (const entry of defaultMenu()) {
+    const context = { dependencies: base.dependencies, points, starts: earliestStarts(starts) };
+    const extended = settings.menu === EXTENDED_MENU ? extendedEntries(context) : [];
+    for (const entry of [...defaultMenu(), ...extended]) {
       if (!fitsSome(entry)) continue;
       const why = unavailableFault(entry.fault);
       if (why === null) columns.push(entry);
@@ -318,6 +338,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     minPassRate,
     scenario: { path: scenarioPath, name: base.name },
     now: Date.now,
+    settle: markUnfit,
   };
   progress({
     kind: "plan",
@@ -363,7 +384,11 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   }
 
   const anyFailed = planned.some(
-    (each) => each.run?.result === "FAILED" && !isFlaky(each) && !isReplayMismatch(each.run),
+    (each) =>
+      each.run?.result === "FAILED" &&
+      !isFlaky(each) &&
+      !isReplayMismatch(each.run) &&
+      each.notApplicable !== true,
   );
   return finish("completed", null, anyFailed ? 1 : 0);
 }

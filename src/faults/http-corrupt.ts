@@ -23,7 +23,7 @@ export const httpCorrupt: FaultExecutor<FaultOf<"http_corrupt">> = {
       context.forward();
       return;
     }
-    const tokens = pointerTokens(fault.pointer);
+    const tokens = fault.pointer === null ? null : pointerTokens(fault.pointer);
     context.forward((ownRelay) => corruptingRelay(ownRelay, tokens, canary, context.beforeTerminal));
   },
 };
@@ -36,7 +36,7 @@ export const httpCorrupt: FaultExecutor<FaultOf<"http_corrupt">> = {
  */
 export function corruptingRelay(
   own: ResponseRelay,
-  tokens: readonly string[],
+  tokens: readonly string[] | null,
   canary: FaultCanary,
   beforeTerminal: (note: () => void) => void,
 ): ResponseRelay {
@@ -64,10 +64,10 @@ class Decision {
     return this.#canary;
   }
 
-  replaced(type: CanaryType): void {
+  replaced(type: CanaryType, pointer: string | null): void {
     if (this.#made) return;
     this.#made = true;
-    this.#canary.replaced(type);
+    this.#canary.replaced(type, pointer);
   }
 
   notReplaced(reason: "pointer_not_found" | "not_json" | "upstream_failed"): void {
@@ -79,7 +79,7 @@ class Decision {
 
 class CorruptingRelay implements ResponseRelay {
   readonly #own: ResponseRelay;
-  readonly #tokens: readonly string[];
+  readonly #tokens: readonly string[] | null;
   readonly #decision: Decision;
   #mode: "buffer" | "stream" | "pass" = "buffer";
   #status = 0;
@@ -89,7 +89,7 @@ class CorruptingRelay implements ResponseRelay {
   #size = 0;
   #stream: EventStreamRewriter | null = null;
 
-  constructor(own: ResponseRelay, tokens: readonly string[], decision: Decision) {
+  constructor(own: ResponseRelay, tokens: readonly string[] | null, decision: Decision) {
     this.#own = own;
     this.#tokens = tokens;
     this.#decision = decision;
@@ -157,7 +157,7 @@ class CorruptingRelay implements ResponseRelay {
       this.#decision.notReplaced(outcome.kind);
       return body;
     }
-    this.#decision.replaced(outcome.type);
+    this.#decision.replaced(outcome.type, outcome.pointer);
     return Buffer.from(outcome.text, "utf8");
   }
 
@@ -173,7 +173,7 @@ class CorruptingRelay implements ResponseRelay {
     if (outcome.kind === "not_json") return null;
     this.#decision.sawJson = true;
     if (outcome.kind !== "corrupted") return null;
-    this.#decision.replaced(outcome.type);
+    this.#decision.replaced(outcome.type, outcome.pointer);
     return outcome.text;
   }
 }

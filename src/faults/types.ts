@@ -108,8 +108,11 @@ export interface FaultContext {
  */
 export interface FaultCanary {
   readonly values: CanaryValues;
-  /** A value was replaced: FAULT_INJECTED with the canary's type, and its sinks are watched. */
-  replaced(type: CanaryType): void;
+  /**
+   * A value was replaced: FAULT_INJECTED with the canary's type, and its sinks are watched.
+   * `pointer`: the replaced value's, when the fault named none (the first leaf value).
+   */
+  replaced(type: CanaryType, pointer?: string | null): void;
   /** Nothing was replaced: FAULT_INJECTED without a type, then FAULT_NOT_APPLIED with `reason`. */
   notReplaced(reason: NotAppliedReason): void;
 }

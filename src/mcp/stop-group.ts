@@ -4,7 +4,8 @@ const POLL_MS = 20;
 
 /**
  * Stops every process of a group: SIGTERM, up to `graceMs` for all of them to go, then
- * SIGKILL. `leaderExited`, when known, ends the first wait early. A group already gone is fine.
+ * SIGKILL. `leaderExited`, when known, ends the first wait early, and until it settles the group
+ * counts as alive without a scan of the process table. A group already gone is fine.
  */
 export async function stopGroup(
   pgid: number,
@@ -18,9 +19,14 @@ export async function stopGroup(
   void leaderExited?.then(() => {
     leaderGone = true;
   });
-  while (groupAlive(pgid) && Date.now() < deadline) {
-    const tick = new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  const alive = (): boolean => !leaderGone || groupAlive(pgid);
+  while (alive() && Date.now() < deadline) {
+    let timer: NodeJS.Timeout | undefined;
+    const tick = new Promise((resolve) => {
+      timer = setTimeout(resolve, POLL_MS);
+    });
     await (leaderGone || leaderExited === null ? tick : Promise.race([tick, leaderExited]));
+    clearTimeout(timer);
   }
   if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
 }

@@ -30,6 +30,8 @@ export interface ManagedProcessOptions {
    * name and the error code; the output is still drained (and echoed) so the process never blocks.
    */
   readonly onOutputError?: (file: string, code: string) => void;
+  /** Called on each chunk of output from either stream (a managed dependency's readiness hint). */
+  readonly onOutput?: () => void;
 }
 
 /** The command could not be started; `errno` is the system's code (ENOENT, EACCES, …). */
@@ -116,15 +118,17 @@ export class ManagedProcess {
     child.on("error", () => {
       // Errors after a successful spawn (a signal to an exited process) change nothing.
     });
-    const { onLine, onOutputError } = options;
+    const { onLine, onOutputError, onOutput } = options;
     const outputClosed = Promise.all([
       capture(child.stdout as Readable, stdoutFd, {
         onLine: onLine === undefined ? undefined : (line) => onLine("out", line),
         onError: (code) => onOutputError?.(basename(options.stdoutPath), code),
+        onData: onOutput,
       }),
       capture(child.stderr as Readable, stderrFd, {
         onLine: onLine === undefined ? undefined : (line) => onLine("err", line),
         onError: (code) => onOutputError?.(basename(options.stderrPath), code),
+        onData: onOutput,
       }),
     ]).then(() => undefined);
     const managed = new ManagedProcess(child, child.pid, exited, outputClosed);
@@ -142,7 +146,7 @@ export class ManagedProcess {
    */
   async stop(force?: AbortSignal): Promise<ProcessExit> {
     this.#stopRequested = true;
-    await terminateGroup(this.pid, this.exited, force);
+    await terminateGroup(this.pid, this.#leader(), force);
     const exit = await this.exited;
     supervisor.release(this.pid);
     await this.#drainOutput();
@@ -153,10 +157,16 @@ export class ManagedProcess {
   async reap(force?: AbortSignal): Promise<ProcessExit> {
     const exit = await this.exited;
     this.#stopRequested = true;
-    if (groupAlive(this.pid)) await terminateGroup(this.pid, this.exited, force);
+    if (groupAlive(this.pid)) await terminateGroup(this.pid, this.#leader(), force);
     supervisor.release(this.pid);
     await this.#drainOutput();
     return exit;
+  }
+
+  /** The group's leader as `terminateGroup` watches it. */
+  #leader(): GroupLeader {
+    const child = this.#child;
+    return { running: () => child.exitCode === null && child.signalCode === null, exited: this.exited };
   }
 
   /** Whether `stop` or `reap` was called: an exit before that was the process's own doing. */
@@ -180,24 +190,37 @@ export class ManagedProcess {
   }
 }
 
-async function terminateGroup(
-  pgid: number,
-  leaderExited: Promise<unknown>,
-  force?: AbortSignal,
-): Promise<void> {
-  if (!groupAlive(pgid)) return;
+/** A group's leader: whether it still runs (not yet reaped), and its exit. */
+interface GroupLeader {
+  readonly running: () => boolean;
+  readonly exited: Promise<unknown>;
+}
+
+/**
+ * SIGTERM to the group, up to 2 s for every member to go, then SIGKILL. While the leader runs
+ * the group is alive without looking further, and its exit is the usual moment the group
+ * empties: the wait ends right then. After it, the group is looked at every 25 ms (the system
+ * call that says a group is gone is cheap; only a group with members left is scanned).
+ */
+async function terminateGroup(pgid: number, leader: GroupLeader, force?: AbortSignal): Promise<void> {
+  const alive = (): boolean => leader.running() || groupAlive(pgid);
+  if (!alive()) return;
   signalGroup(pgid, force?.aborted ? "SIGKILL" : "SIGTERM");
   const deadline = Date.now() + GRACE_MS;
-  // The leader's exit is the usual moment the group empties: look again right then.
-  let leaderGone = false;
-  void leaderExited.then(() => {
-    leaderGone = true;
-  });
-  while (groupAlive(pgid) && Date.now() < deadline && !force?.aborted) {
-    const tick = new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    await (leaderGone ? tick : Promise.race([tick, leaderExited]));
+  while (alive() && Date.now() < deadline && !force?.aborted) {
+    await pause(POLL_MS, leader.running() ? leader.exited : null);
   }
-  if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
+  if (alive()) signalGroup(pgid, "SIGKILL");
+}
+
+/** Waits `ms`, or until `until` settles; leaves no timer behind. */
+async function pause(ms: number, until: Promise<unknown> | null): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const tick = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await (until === null ? tick : Promise.race([tick, until]));
+  clearTimeout(timer);
 }
 
 /**
@@ -208,7 +231,11 @@ async function terminateGroup(
 function capture(
   stream: Readable,
   fd: number,
-  handlers: { onLine: ((line: string) => void) | undefined; onError: (code: string) => void },
+  handlers: {
+    onLine: ((line: string) => void) | undefined;
+    onError: (code: string) => void;
+    onData?: (() => void) | undefined;
+  },
 ): Promise<void> {
   const splitter = handlers.onLine === undefined ? null : new LineSplitter(handlers.onLine);
   let logging = true;
@@ -224,6 +251,7 @@ function capture(
         }
       }
       splitter?.push(chunk);
+      handlers.onData?.();
     });
     stream.once("close", () => {
       splitter?.end();

@@ -10,7 +10,7 @@ import { wordingOf } from "./dependency-wording.js";
 import { watchUnexpectedExit } from "./exit-watcher.js";
 import { freeLoopbackPort } from "./free-port.js";
 import { portInUse } from "./port-check.js";
-import { type ReadinessLog, readinessTarget, waitUntilReady } from "./readiness.js";
+import { type ReadinessLog, ReadinessWake, readinessTarget, waitUntilReady } from "./readiness.js";
 import type { ReadinessFailure } from "./readiness-failure.js";
 import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
@@ -32,6 +32,8 @@ export interface StartedDependency {
   exit: ProcessExit | null;
   /** `Date.now()` when it ended. */
   endedAt: number | null;
+  /** Nudged by the process's output: readiness polls again at once (a server says it listens). */
+  readonly wake: ReadinessWake;
 }
 
 /** Replaces `{port}` in base_url, start.command items and start.env values (docs/scenario.md). */
@@ -86,10 +88,12 @@ export async function spawnDependency(
   const folder = join(context.runDir, wording.logFolder);
   if (wording.logFolder !== "") await mkdir(folder, { recursive: true });
   const label = (file: string): string => (wording.logFolder === "" ? file : `${wording.logFolder}/${file}`);
+  const wake = new ReadinessWake();
   let process: ManagedProcess;
   try {
     process = await ManagedProcess.start({
       spec: start,
+      onOutput: () => wake.nudge(),
       stdoutPath: join(folder, wording.logFile(name, "stdout")),
       stderrPath: join(folder, wording.logFile(name, "stderr")),
       onOutputError: (file, code) => context.abortRun?.ioFailure(label(file), code),
@@ -103,7 +107,14 @@ export async function spawnDependency(
     }
     throw error;
   }
-  const entry: StartedDependency = { resolved, process, startedAt: Date.now(), exit: null, endedAt: null };
+  const entry: StartedDependency = {
+    resolved,
+    process,
+    startedAt: Date.now(),
+    exit: null,
+    endedAt: null,
+    wake,
+  };
   started.push(entry);
   void process.exited.then((exit) => {
     entry.exit = exit;
@@ -148,7 +159,7 @@ export async function awaitReadiness(
         const target = readinessTarget(resolved.baseUrl, start.readiness.path);
         const limitMs = start.readiness.timeoutSeconds * 1000;
         const log: ReadinessLog = { polls: 0, last: null };
-        const outcome = await waitUntilReady(target, limitMs, stop.signal, log);
+        const outcome = await waitUntilReady(target, limitMs, stop.signal, log, entry.wake);
         stopAll.signal.removeEventListener("abort", abort);
         if (outcome.ready) {
           context.sink.emit({

@@ -4,16 +4,14 @@
  */
 import type { RunResult } from "../events/types.js";
 import type { AnyAgentChaosEvent } from "../events/types-v2.js";
-import { failureExcerpts, type LogExcerpt } from "../report/failure-excerpts.js";
+import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { isReportV4, type Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
-import { writeRunReporters } from "../reporters/run-files.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { LiveOutput } from "./live-output.js";
 import { runExperiment as runOrchestrated } from "./orchestrator.js";
 import type { RecordRequest } from "./replay-steps.js";
-import { unsupportedFeature } from "./support.js";
 
 export const DEFAULT_RUNS_DIR = ".agentchaos/runs";
 
@@ -51,9 +49,13 @@ export interface ExperimentDone extends ExperimentResult {
   readonly written: readonly string[];
 }
 
-/** The log lines a failed schema-2 run quotes (masked), else none. */
+/**
+ * The log lines a failed schema-2 run quotes (masked), else none. Their module, as the
+ * reporters', is loaded only by a run that needs it.
+ */
 async function failedRunExcerpts(report: Report, runDir: string): Promise<LogExcerpt[]> {
-  if (!isReportV4(report)) return [];
+  if (!isReportV4(report) || report.result !== "FAILED") return [];
+  const { failureExcerpts } = await import("../report/failure-excerpts.js");
   return failureExcerpts(runDir, {
     result: report.result,
     reasonCode: report.reason_code,
@@ -67,7 +69,11 @@ export async function experiment(
   scenario: AnyScenario,
   settings: ExperimentSettings,
 ): Promise<ExperimentDone> {
-  const unsupported = scenario.schemaVersion === 2 ? unsupportedFeature(scenario) : null;
+  // Only a scenario with faults can name one this build cannot run (its check loads the fault registries).
+  const unsupported =
+    scenario.schemaVersion === 2 && scenario.faults.length > 0
+      ? (await import("./support.js")).unsupportedFeature(scenario)
+      : null;
   if (unsupported !== null) throw new ScenarioError("SCENARIO_UNSUPPORTED", unsupported);
   const output = settings.output;
   output?.header();
@@ -93,7 +99,11 @@ export async function experiment(
     outcome.reportPath,
     await failedRunExcerpts(outcome.report, outcome.runDir),
   );
-  const written = await writeRunReporters(outcome.runDir, settings.reporters ?? []);
+  const reporters = settings.reporters ?? [];
+  const written =
+    reporters.length === 0
+      ? []
+      : await (await import("../reporters/run-files.js")).writeRunReporters(outcome.runDir, reporters);
   return {
     result: outcome.report.result,
     reasonCode: outcome.report.reason_code,

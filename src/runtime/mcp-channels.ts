@@ -6,7 +6,8 @@ import type { RunningProxy } from "../proxy/server.js";
 import { usesAdditions } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { HttpDependencyV2 } from "../scenario/types-v2.js";
-import { type ReplayPlan, stdioReplay } from "./replay-steps.js";
+import type { ReplayPlan } from "./replay-steps.js";
+import { stdioReplay } from "./stdio-replay.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
 function faultsOf(scenario: RunScenario, name: string) {

@@ -93,7 +93,9 @@ export async function runExperiment(
 
   let modules: Promise<RunModules> | null = null;
   const load = (): Promise<RunModules> => {
-    modules ??= loadRunModules();
+    modules ??= loadRunModules(
+      scenario.schemaVersion === 1 ? scenario.fault !== null : scenario.faults.length > 0,
+    );
     return modules;
   };
   const interrupt = options.interrupt ?? new AbortController().signal;

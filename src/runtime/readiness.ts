@@ -32,25 +32,63 @@ export function readinessTarget(
   }
   return { url: `${base.origin}${base.pathname.replace(/\/+$/, "")}${path}`, headers };
 }
+/** The pause between attempt starts once the first ones have passed: "about every 50 ms". */
 const INTERVAL_MS = 50;
+/** The first pauses are shorter (5, 10, 20, 40 ms, then 50): a dependency that starts fast is seen at once. */
+const FIRST_PAUSE_MS = 5;
+/** Attempts never start closer together than this, however often the dependency prints. */
+const MIN_PAUSE_MS = 5;
 
 /**
- * Polls `GET target.url` about every 50 ms, each attempt limited to 0.5 s, until a status 200–399.
- * Redirects are not followed; proxy environment variables are ignored (Node's HTTP client reads none).
- * `stop` aborts the wait (dependency exited, interruption).
+ * Lets the dependency's own output cut a pause short: most servers print a line when they
+ * start listening, so an attempt right then finds them ready without waiting for the next
+ * tick. Each `nudge` (a chunk of output) ends the current pause, or the next one when an
+ * attempt is under way.
+ */
+export class ReadinessWake {
+  #pending = false;
+  #wake: (() => void) | null = null;
+
+  nudge(): void {
+    this.#pending = true;
+    this.#wake?.();
+  }
+
+  /** Whether a nudge came since the last call (and forgets it). */
+  take(): boolean {
+    const pending = this.#pending;
+    this.#pending = false;
+    return pending;
+  }
+
+  /** Registers what ends the current pause (null: none is under way). */
+  onNudge(wake: (() => void) | null): void {
+    this.#wake = wake;
+  }
+}
+
+/**
+ * Polls `GET target.url` until a status 200–399: the first attempt at once, then after 5, 10,
+ * 20 and 40 ms, then about every 50 ms (pauses measured from each attempt's start), each
+ * attempt limited to 0.5 s; output of the dependency (`wake`) brings the next attempt forward.
+ * Redirects are not followed; proxy environment variables are ignored (Node's HTTP client reads
+ * none). `stop` aborts the wait (dependency exited, interruption).
  */
 export async function waitUntilReady(
   target: { readonly url: string; readonly headers: Record<string, string> },
   timeoutMs: number,
   stop: AbortSignal,
   log: ReadinessLog = { polls: 0, last: null },
+  wake: ReadinessWake = new ReadinessWake(),
 ): Promise<ReadinessOutcome> {
   const deadline = Date.now() + timeoutMs;
+  let interval = FIRST_PAUSE_MS;
   while (!stop.aborted) {
     const started = Date.now();
     if (started >= deadline) return { ready: false, reason: "timeout" };
     const limitMs = Math.min(ATTEMPT_TIMEOUT_MS, deadline - started);
     const attempt = AbortSignal.any([stop, AbortSignal.timeout(limitMs)]);
+    wake.take();
     const result = await probe(target, attempt);
     if (stop.aborted) break;
     // An attempt the overall deadline cut short says nothing about the dependency: not logged.
@@ -60,8 +98,10 @@ export async function waitUntilReady(
       log.last = result;
     }
     if ("status" in result && result.status >= 200 && result.status < 400) return { ready: true };
-    const pause = Math.min(INTERVAL_MS - (Date.now() - started), deadline - Date.now());
-    if (pause > 0) await sleep(pause, stop);
+    const pauseUntil = (ms: number): number => Math.min(ms - (Date.now() - started), deadline - Date.now());
+    const pause = pauseUntil(wake.take() ? MIN_PAUSE_MS : interval);
+    interval = Math.min(INTERVAL_MS, interval * 2);
+    if (pause > 0) await sleep(pause, stop, wake, started + MIN_PAUSE_MS);
   }
   return { ready: false, reason: "aborted" };
 }
@@ -96,14 +136,25 @@ function probe(
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Waits `ms`, or less when `signal` aborts, or when `wake` is nudged (then until `earliest`,
+ * a `Date.now()` time, at the soonest).
+ */
+function sleep(ms: number, signal: AbortSignal, wake: ReadinessWake, earliest: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    let timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
+      wake.onNudge(null);
       signal.removeEventListener("abort", done);
       resolve();
     }
+    wake.onNudge(() => {
+      wake.onNudge(null);
+      wake.take();
+      clearTimeout(timer);
+      timer = setTimeout(done, Math.max(0, earliest - Date.now()));
+    });
     signal.addEventListener("abort", done, { once: true });
   });
 }

@@ -6,8 +6,6 @@
  * recording upstream that writes the live answers into a cassette after the run.
  */
 import { relative } from "node:path";
-import { mcpHttpDialect } from "../mcp/http/cassette-dialect.js";
-import { StdioCassetteServer, type StdioReplay } from "../mcp/stdio/cassette-lines.js";
 import { startRecordingUpstream } from "../proxy/cassette-recorder.js";
 import {
   CassetteUpstream,
@@ -24,7 +22,6 @@ import {
   replayedDependencies,
   shownCassette,
 } from "../replay/scenario-cassettes.js";
-import type { McpStdioDependency } from "../scenario/types-v2.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
@@ -55,7 +52,7 @@ export interface ReplayPlan {
 }
 
 /** Records the run's REPLAY_MISMATCH for the first mismatch that no canary caused. */
-function mismatchReporter(context: StepContext): (mismatch: ReplayMismatch) => void {
+export function mismatchReporter(context: StepContext): (mismatch: ReplayMismatch) => void {
   let reported = false;
   return (mismatch) => {
     // Canaries are looked for first: a corruption the canary propagated is the run's verdict.
@@ -68,37 +65,6 @@ function mismatchReporter(context: StepContext): (mismatch: ReplayMismatch) => v
       message: mismatchMessage(mismatch),
     });
   };
-}
-
-/**
- * How an `mcp_stdio` dependency with `replay` takes part: recorded through its shims, or served
- * from its cassette (REPLAY_STARTED); null when it runs live.
- */
-export function stdioReplay(
-  context: StepContext,
-  plan: ReplayPlan | null,
-  dependency: McpStdioDependency,
-): StdioReplay | null {
-  const replay = dependency.replay;
-  if (plan === null || replay === undefined) return null;
-  const builder = plan.recording.get(dependency.name);
-  if (builder !== undefined) return { mode: "record", builder, redact: replay.redact };
-  const cassette = plan.served.get(dependency.name);
-  if (cassette === undefined) return null;
-  const canaries = context.canaries ?? null;
-  const report = mismatchReporter(context);
-  const server = new StdioCassetteServer(
-    cassette,
-    (mismatch) => report({ ...mismatch, dependency: dependency.name }),
-    (line) => canaries?.carries(dependency.name, "", Buffer.from(line, "utf8")) ?? false,
-  );
-  context.sink.emit({
-    kind: "REPLAY_STARTED",
-    dependency: dependency.name,
-    cassette: shownCassette(replay),
-    interactions: cassette.interactions.length,
-  });
-  return { mode: "serve", server };
 }
 
 export function isRecorded(name: string, request: RecordRequest | undefined): boolean {
@@ -151,6 +117,12 @@ export async function planReplay(context: StepContext): Promise<ReplayPlan> {
   return { served, recording };
 }
 
+/** An MCP dependency's cassette dialect (loaded only for one). */
+async function mcpDialect(protocol: "http" | "mcp") {
+  if (protocol !== "mcp") return {};
+  return { dialect: (await import("../mcp/http/cassette-dialect.js")).mcpHttpDialect };
+}
+
 /** Whether a dependency is served from its cassette in this run (no process, no readiness). */
 export function isServed(plan: ReplayPlan, name: string): boolean {
   return plan.served.has(name);
@@ -184,7 +156,7 @@ export async function startReplayUpstream(
       builder,
       ignoreJsonFields: dependency.ignoreJsonFields,
       redact: replay.redact,
-      ...(dependency.protocol === "mcp" ? { dialect: mcpHttpDialect } : {}),
+      ...(await mcpDialect(dependency.protocol)),
     });
     return { url: recording.url, port: null, close: () => recording.close() };
   }
@@ -197,7 +169,7 @@ export async function startReplayUpstream(
     timing: replay.timing,
     ignoreJsonFields: dependency.ignoreJsonFields,
     liveBaseUrl: replay.onMismatch === "live" ? entry.baseUrl : null,
-    ...(dependency.protocol === "mcp" ? { dialect: mcpHttpDialect } : {}),
+    ...(await mcpDialect(dependency.protocol)),
     carriesCanary: (target, body) => canaries?.carries(dependency.name, target, body) ?? false,
     onMismatch: mismatchReporter(context),
   });

@@ -14,7 +14,9 @@ export interface RunModules {
   readonly judgeRun: typeof import("./judge.js").judgeRun;
 }
 
-export function loadRunModules(): Promise<RunModules> {
+/** `withFaults`: the fault registry is loaded too, for the proxies of a scenario with faults. */
+export function loadRunModules(withFaults: boolean): Promise<RunModules> {
+  if (withFaults) void import("../faults/registry.js").catch(() => undefined);
   return Promise.all([
     import("../proxy/server.js"),
     import("../events/reader.js"),

@@ -1,5 +1,4 @@
 import { CanaryBook } from "../faults/corruption/canary-book.js";
-import { isArmable } from "../faults/registry.js";
 import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
@@ -16,7 +15,6 @@ import {
   stopDependencies,
 } from "./dependencies.js";
 import { wordingOf } from "./dependency-wording.js";
-import { startMcpProxy, startStdioHosts } from "./mcp-channels.js";
 import {
   isServed,
   planReplay,
@@ -33,9 +31,16 @@ import { interpolateEnv, runVariables } from "./workload-env.js";
 
 export type { StepContext } from "./step-context.js";
 
-/** The faults that act on one http dependency, in scenario order (all armable: see support.ts). */
-function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
-  return scenario.faults.filter((fault) => fault.dependency === dependency.name).filter(isArmable);
+/**
+ * The faults that act on one http dependency, in scenario order (all armable: see support.ts).
+ * The fault registry is loaded only for a dependency that has faults (a scenario with faults
+ * has loaded it already, to check them before anything started).
+ */
+async function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+  const own = scenario.faults.filter((fault) => fault.dependency === dependency.name);
+  if (own.length === 0) return [];
+  const { isArmable } = await import("../faults/registry.js");
+  return own.filter(isArmable);
 }
 
 /**
@@ -83,7 +88,9 @@ export async function runSteps(given: StepContext): Promise<void> {
         upstream_url: safeUrl(entry.baseUrl),
       });
     }
-    const mcpVariables = await startStdioHosts(context, mcpHosts, plan);
+    const mcpVariables = usesMcpStdio(scenario)
+      ? await (await import("./mcp-channels.js")).startStdioHosts(context, mcpHosts, plan)
+      : {};
     if (context.interrupt.aborted) return;
     phase = "running the workload";
     const variables = workloadVariables(context, proxyUrls, mcpVariables);
@@ -121,6 +128,11 @@ function withCanaries(context: StepContext): StepContext {
   return { ...context, canaries: new CanaryBook(context.runId, corruption, context.sink) };
 }
 
+/** Whether the scenario has an `mcp_stdio` dependency (the MCP modules load only then). */
+function usesMcpStdio(scenario: RunScenario): boolean {
+  return scenario.dependencies.some((dependency) => dependency.type === "mcp_stdio");
+}
+
 /**
  * The variables the workload gets: schema 1's (the proxy URL, the run id, `proxy_url_env`) for
  * a scenario upgraded from it, schema 2's otherwise.
@@ -140,15 +152,15 @@ function workloadVariables(
 }
 
 /** What the proxy of one http dependency is given: schema 1 records its own event schema. */
-function proxyOptions(
+async function proxyOptions(
   context: StepContext,
   entry: ResolvedHttpDependency,
   replayed: ReplayUpstream | null,
-): ProxyOptions {
+): Promise<ProxyOptions> {
   const upstreamBaseUrl = replayed?.url ?? entry.baseUrl;
   const { scenario, sink } = context;
   const { dependency } = entry;
-  const faults = faultsOf(scenario, dependency);
+  const faults = await faultsOf(scenario, dependency);
   if (scenario.legacy !== undefined) return { upstreamBaseUrl, faults, sink };
   return {
     upstreamBaseUrl,
@@ -169,10 +181,12 @@ async function startDependencyProxy(
   replayed: ReplayUpstream | null,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
-  if (dependency.protocol === "mcp")
+  if (dependency.protocol === "mcp") {
+    const { startMcpProxy } = await import("./mcp-channels.js");
     return startMcpProxy(context, dependency, replayed?.url ?? entry.baseUrl, replayProxyOptions(replayed));
+  }
   try {
-    return await context.startProxy(proxyOptions(context, entry, replayed));
+    return await context.startProxy(await proxyOptions(context, entry, replayed));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;

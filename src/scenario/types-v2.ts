@@ -247,8 +247,10 @@ interface CorruptionKeys {
   /** `stdout` and dependency names, default [stdout]. */
   readonly sinks: readonly string[];
 }
-export interface HttpCorruptFault extends FaultBaseV2, CorruptionKeys {
+export interface HttpCorruptFault extends FaultBaseV2, Omit<CorruptionKeys, "pointer"> {
   readonly type: "http_corrupt";
+  /** As `CorruptionKeys.pointer`, or null: the first leaf value of the response (docs/faults.md). */
+  readonly pointer: string | null;
 }
 export interface McpCorruptResultFault extends FaultBaseV2, CorruptionKeys {
   readonly type: "mcp_corrupt_result";

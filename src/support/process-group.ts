@@ -24,6 +24,10 @@ const hasProc = process.platform === "linux";
  * orphan's zombie may never be reaped in a container whose init does not reap.
  */
 export function groupAlive(pgid: number): boolean {
+  // A group with no member at all (not even a zombie) is gone: one system call says so, and
+  // that is the usual answer once a leader has been reaped. Only a group that still has a
+  // member needs the scan of /proc, to tell live members from zombies.
+  if (!groupHasMember(pgid)) return false;
   if (hasProc) {
     for (const entry of readdirSync("/proc")) {
       if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
@@ -31,6 +35,11 @@ export function groupAlive(pgid: number): boolean {
     }
     return false;
   }
+  return true;
+}
+
+/** Whether any process (a zombie included) is in the group: `kill(-pgid, 0)`. */
+function groupHasMember(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

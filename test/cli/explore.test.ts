@@ -59,6 +59,12 @@ describe("agentchaos explore refuses bad input before anything starts", () => {
     expect(result).toMatchObject({ code: 2, stderr: "Invalid menu: file not found: nowhere.yaml\n" });
   });
 
+  it("a file named extended is given as ./extended: it is read as a menu file, not the extended menu", async () => {
+    const scenario = await agentScenario(dir.path, "agent");
+    const result = await refused([scenario, "--menu", "./extended"]);
+    expect(result).toMatchObject({ code: 2, stderr: "Invalid menu: file not found: ./extended\n" });
+  });
+
   it("an invalid scenario: exit 2 with its problems", async () => {
     const scenario = await writeScenario(dir.path, "bad", "schema_version: 2\nname: bad\n");
     const result = await refused([scenario]);

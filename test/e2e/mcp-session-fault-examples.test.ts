@@ -72,4 +72,50 @@ describe("the MCP session-fault examples, through the built CLI", () => {
     expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
     expect(cli.stdout).toContain("read_note: attempt 1 failed (timed out), retrying");
   });
+
+  it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", async () => {
+    const { cli, report, events } = await run("http_tools_changed_relist");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
+    expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
+    expect(cli.stdout).toContain("tools: list changed");
+    expect(cli.stdout).toContain("search_notes: gone, reading by title");
+    const injected = events.filter((event) => event.type === "FAULT_INJECTED");
+    expect(injected.map((event) => event.payload.parameters)).toEqual([
+      { remove: "search_notes", require: "reason" },
+    ]);
+    expect(failures(events)).toEqual([]);
+    const listed = events.filter(
+      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+    );
+    expect(listed).toHaveLength(2);
+    expect(listed.map((event) => event.payload.session)).toEqual([null, null]);
+  });
+
+  it("http_tools_changed_stale: over Streamable HTTP the removed tool answers -32602 and the agent fails", async () => {
+    const { cli, report, events } = await run("http_tools_changed_stale");
+    expect(cli.code).toBe(1);
+    expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
+    expect(cli.stdout).toContain("search_notes: failed (-32602)");
+    expect(failures(events)).toEqual([["rpc_error", -32602]]);
+    const listed = events.filter(
+      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+    );
+    expect(listed).toHaveLength(1);
+  });
+
+  it("http_malformed_recovered: a not_json body over Streamable HTTP fails the call at once, a retry (RECOVERED)", async () => {
+    const { cli, report, events } = await run("http_malformed_recovered");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({
+      schema_version: 5,
+      result: "RECOVERED",
+      reason_code: "RECOVERY_OBSERVED",
+    });
+    expect(failures(events)).toEqual([["injected_malformed", null]]);
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
+    // Unlike stdio, the transport fails the call at once: the body cannot be parsed.
+    expect(cli.stdout).toContain("read_note: attempt 1 failed (request failed), retrying");
+  });
 });

@@ -36,6 +36,12 @@ const ROWS = [
   "../mcp/scenarios/stdio_no_response_not_cancelled.yaml",
   "v2/lifecycle/stream_stall_waited_fail_fast.yaml",
   "v2/lifecycle/stream_stall_idle_timeout_fail_fast.yaml",
+  "../mcp/scenarios/http_no_response_hung.yaml",
+  "../mcp/scenarios/http_no_response_fail_fast_recovered.yaml",
+  "../mcp/scenarios/http_no_response_not_cancelled.yaml",
+  "../mcp/scenarios/stdio_latency_cancelled_recovered.yaml",
+  "../mcp/scenarios/stdio_latency_not_cancelled.yaml",
+  "../mcp/scenarios/stdio_no_response_abort_signal_recovered.yaml",
 ];
 
 describe("the lifecycle examples", () => {
@@ -49,45 +55,79 @@ describe("the lifecycle examples", () => {
     expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
   });
 
-  it("an enforced fail_fast stops the hung agent within max_ms + 1 s of the injection, not at the time limit", {
-    timeout: 90_000,
-  }, async () => {
-    const { report, events } = await runExample("../mcp/scenarios/stdio_no_response_hung.yaml");
-    const injected = events.find((event) => event.type === "FAULT_INJECTED");
-    const completed = events.find((event) => event.type === "WORKLOAD_COMPLETED");
-    expect(completed?.payload.timed_out).toBe(true);
-    const after = (completed?.elapsed_ms ?? 0) - (injected?.elapsed_ms ?? 0);
-    expect(after).toBeGreaterThan(2000);
-    expect(after).toBeLessThanOrEqual(2000 + 1000);
-    const check = report.checks.find((entry: { name: string }) => entry.name === "fail_fast");
-    expect(check).toMatchObject({ mode: "enforce", passed: false });
-    // The wait counts from the failure the injection recorded (its own event, maybe a millisecond later).
-    const failed = events.find(
-      (event) =>
-        event.type === "OPERATION_FAILED" && event.payload.operation_id === injected?.payload.operation_id,
-    );
-    const waited = (completed?.elapsed_ms ?? 0) - (failed?.elapsed_ms ?? 0);
-    expect(check.findings).toEqual([{ operation_id: injected?.payload.operation_id, waited_ms: waited }]);
-  });
+  it.each(["../mcp/scenarios/stdio_no_response_hung.yaml", "../mcp/scenarios/http_no_response_hung.yaml"])(
+    "%s: an enforced fail_fast stops the hung agent within max_ms + 1 s of the injection, not at the time limit",
+    {
+      timeout: 90_000,
+    },
+    async (key) => {
+      const { report, events } = await runExample(key);
+      const injected = events.find((event) => event.type === "FAULT_INJECTED");
+      const completed = events.find((event) => event.type === "WORKLOAD_COMPLETED");
+      expect(completed?.payload.timed_out).toBe(true);
+      const after = (completed?.elapsed_ms ?? 0) - (injected?.elapsed_ms ?? 0);
+      expect(after).toBeGreaterThan(2000);
+      expect(after).toBeLessThanOrEqual(2000 + 1000);
+      const check = report.checks.find((entry: { name: string }) => entry.name === "fail_fast");
+      expect(check).toMatchObject({ mode: "enforce", passed: false });
+      // The wait counts from the failure the injection recorded (its own event, maybe a millisecond later).
+      const failed = events.find(
+        (event) =>
+          event.type === "OPERATION_FAILED" && event.payload.operation_id === injected?.payload.operation_id,
+      );
+      const waited = (completed?.elapsed_ms ?? 0) - (failed?.elapsed_ms ?? 0);
+      expect(check.findings).toEqual([{ operation_id: injected?.payload.operation_id, waited_ms: waited }]);
+    },
+  );
 
-  it("records the SDK's notifications/cancelled on its request timeout as MCP_CANCELLED, and none from the quiet agent", {
+  it.each([
+    ["stdio", 1],
+    ["http", null],
+  ])(
+    "%s: records the SDK's notifications/cancelled on its request timeout as MCP_CANCELLED, and none from the quiet agent",
+    {
+      timeout: 90_000,
+    },
+    async (transport, session) => {
+      const cancelling = await runExample(
+        `../mcp/scenarios/${transport}_no_response_fail_fast_recovered.yaml`,
+      );
+      const injected = cancelling.events.find((event) => event.type === "FAULT_INJECTED");
+      const cancelled = cancelling.events.filter((event) => event.type === "MCP_CANCELLED");
+      expect(cancelled.map((event) => event.payload)).toEqual([
+        {
+          kind: "MCP_CANCELLED",
+          dependency: "notes",
+          session,
+          operation_id: injected?.payload.operation_id,
+        },
+      ]);
+      const quiet = await runExample(`../mcp/scenarios/${transport}_no_response_not_cancelled.yaml`);
+      expect(quiet.events.filter((event) => event.type === "MCP_CANCELLED")).toEqual([]);
+      const check = quiet.report.checks.find((entry: { name: string }) => entry.name === "cancellation");
+      const withheld = quiet.events.find((event) => event.type === "FAULT_INJECTED");
+      expect(check.findings).toEqual([{ operation_id: withheld?.payload.operation_id }]);
+    },
+  );
+
+  it("records the SDK's notifications/cancelled for an answer mcp_latency still holds; the call ends client_cancelled, once", {
     timeout: 90_000,
   }, async () => {
-    const cancelling = await runExample("../mcp/scenarios/stdio_no_response_fail_fast_recovered.yaml");
-    const injected = cancelling.events.find((event) => event.type === "FAULT_INJECTED");
-    const cancelled = cancelling.events.filter((event) => event.type === "MCP_CANCELLED");
-    expect(cancelled.map((event) => event.payload)).toEqual([
-      {
-        kind: "MCP_CANCELLED",
-        dependency: "notes",
-        session: 1,
-        operation_id: injected?.payload.operation_id,
-      },
+    const { report, events } = await runExample("../mcp/scenarios/stdio_latency_cancelled_recovered.yaml");
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    const operationId = injected?.payload.operation_id;
+    expect(events.filter((event) => event.type === "MCP_CANCELLED").map((event) => event.payload)).toEqual([
+      { kind: "MCP_CANCELLED", dependency: "notes", session: 1, operation_id: operationId },
     ]);
-    const quiet = await runExample("../mcp/scenarios/stdio_no_response_not_cancelled.yaml");
-    expect(quiet.events.filter((event) => event.type === "MCP_CANCELLED")).toEqual([]);
-    const check = quiet.report.checks.find((entry: { name: string }) => entry.name === "cancellation");
-    const withheld = quiet.events.find((event) => event.type === "FAULT_INJECTED");
-    expect(check.findings).toEqual([{ operation_id: withheld?.payload.operation_id }]);
+    const ends = events.filter(
+      (event) =>
+        (event.type === "OPERATION_FAILED" || event.type === "OPERATION_SUCCEEDED") &&
+        event.payload.operation_id === operationId,
+    );
+    expect(ends.map((event) => [event.type, event.payload.failure_kind])).toEqual([
+      ["OPERATION_FAILED", "client_cancelled"],
+    ]);
+    const check = report.checks.find((entry: { name: string }) => entry.name === "cancellation");
+    expect(check).toMatchObject({ mode: "enforce", passed: true, findings: [] });
   });
 });

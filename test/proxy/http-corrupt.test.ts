@@ -8,7 +8,7 @@ import { MemorySinkV2 } from "../helpers/v2-proxy.js";
 
 const RUN_ID = "20261201T000000Z-0badcafe";
 
-function corrupt(pointer: string, sinks: string[] = ["stdout", "shop"]): HttpCorruptFault {
+function corrupt(pointer: string | null, sinks: string[] = ["stdout", "shop"]): HttpCorruptFault {
   return {
     id: "wrong-price",
     type: "http_corrupt",
@@ -74,6 +74,30 @@ describe("http_corrupt through the proxy", () => {
     const response = await fetch(`${proxy.url}/items/lamp`);
     expect(response.headers.get("content-length")).toBeNull();
     expect(await response.text()).toBe(events.join("").replace('"hello"', JSON.stringify(values.text)));
+  });
+
+  it("without a pointer corrupts the first leaf value and records its pointer, in a body and in a stream", async () => {
+    const body = await shopProxy(corrupt(null), "application/json", ['{"items":[{"sku":"lamp","price":5}]}']);
+    const text = await (await fetch(`${body.proxy.url}/items/lamp`)).text();
+    expect(text).toBe(`{"items":[{"sku":${JSON.stringify(body.values.text)},"price":5}]}`);
+    expect(body.sink.ofKind("FAULT_INJECTED")[0]).toMatchObject({
+      pointer: "/items/0/sku",
+      canary_type: "string",
+    });
+
+    const events = ['data: {"choices":[]}\n\n', 'data: {"choices":[{"index":0}]}\n\n', "data: [DONE]\n\n"];
+    const stream = await shopProxy(corrupt(null), "text/event-stream", events);
+    const relayed = await (await fetch(`${stream.proxy.url}/items/lamp`)).text();
+    expect(relayed).toBe(events.join("").replace('"index":0', `"index":${stream.values.integer}`));
+    expect(stream.sink.ofKind("FAULT_INJECTED")[0]).toMatchObject({
+      pointer: "/choices/0/index",
+      canary_type: "number",
+    });
+
+    const none = await shopProxy(corrupt(null), "application/json", ['{"a":null}']);
+    expect(await (await fetch(`${none.proxy.url}/items/lamp`)).text()).toBe('{"a":null}');
+    expect(none.sink.ofKind("FAULT_INJECTED")).toMatchObject([{ pointer: null, canary_type: null }]);
+    expect(none.sink.ofKind("FAULT_NOT_APPLIED")).toMatchObject([{ reason: "pointer_not_found" }]);
   });
 
   it("records the canary once per sink when a later request carries it, and not_json or pointer_not_found when it cannot act", async () => {

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ManagedProcess, SpawnError } from "../../src/runtime/child-process.js";
 import { processAlive, signalGroup } from "../../src/support/process-group.js";
 
-import { eventually } from "../helpers/eventually.js";
+import { beforeDeadline, eventually } from "../helpers/eventually.js";
 import { tempDir } from "../helpers/temp.js";
 
 const programs = join(import.meta.dirname, "..", "fixtures", "programs");
@@ -98,6 +98,20 @@ describe("ManagedProcess", () => {
     const child = await start(["forever.mjs"]);
     const exit = await child.stop();
     expect(exit.exitCode).toBe(-15);
+  });
+
+  // The process's timers are faked from the moment it has exited: a grace period or a poll
+  // would then never end, and the deadline (real timers) would report it.
+  it("stopping or reaping a process that already exited alone starts no wait", async () => {
+    const child = await start(["-e", "process.exit(3)"]);
+    await child.exited;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval"] });
+    try {
+      expect(await beforeDeadline(child.reap(), { what: "the reap" })).toEqual({ exitCode: 3 });
+      expect(await beforeDeadline(child.stop(), { what: "the stop" })).toEqual({ exitCode: 3 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("escalates to SIGKILL for a whole tree that ignores SIGTERM and leaves nothing behind", async () => {

@@ -1,10 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { readinessTarget, waitUntilReady } from "../../src/runtime/readiness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ReadinessWake, readinessTarget, waitUntilReady } from "../../src/runtime/readiness.js";
+import { eventually } from "../helpers/eventually.js";
 
 let server: Server | null = null;
 afterEach(async () => {
+  vi.useRealTimers();
   await new Promise<void>((resolve) => (server === null ? resolve() : server.close(() => resolve())));
   server?.closeAllConnections();
   server = null;
@@ -91,5 +93,71 @@ describe("waitUntilReady", () => {
       ready: false,
       reason: "aborted",
     });
+  });
+
+  // The pauses run on faked timers (the probes are real requests): each pause lasts until the
+  // test moves the clock, so the test sees exactly which pause comes next. One poll with real
+  // timers first (answered 200, not counted) loads what the first request of a process loads.
+  // `Date` is faked too: a pause counts from the start of its attempt, so on a real clock a slow
+  // probe (a busy machine) would shorten it.
+  async function warmUp(url: string): Promise<void> {
+    expect(await waitUntilReady({ url, headers: {} }, 5000, new AbortController().signal)).toEqual({
+      ready: true,
+    });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  }
+
+  it("polls again after 5, 10, 20 and 40 ms, then every 50 ms", async () => {
+    let hits = -1;
+    const url = await serve(() => {
+      hits += 1;
+      return hits === 0 || hits >= 7 ? 200 : 503;
+    });
+    await warmUp(url);
+    // The client has taken each answer (not only the server sent it) once the log counts it.
+    const log = { polls: 0, last: null };
+    const outcome = waitUntilReady({ url, headers: {} }, 60_000, new AbortController().signal, log);
+    for (const [hit, pause] of [
+      [1, 5],
+      [2, 10],
+      [3, 20],
+      [4, 40],
+      [5, 50],
+      [6, 50],
+    ] as const) {
+      await eventually(() => log.polls === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
+      vi.advanceTimersByTime(pause - 1);
+      expect(hits).toBe(hit);
+      vi.advanceTimersByTime(1);
+    }
+    expect(await outcome).toEqual({ ready: true });
+  });
+
+  it("polls again at once when the dependency prints something, not at the next tick", async () => {
+    const wake = new ReadinessWake();
+    let hits = -1;
+    const url = await serve(() => {
+      hits += 1;
+      return hits === 0 || hits >= 7 ? 200 : 503;
+    });
+    await warmUp(url);
+    const log = { polls: 0, last: null };
+    const outcome = waitUntilReady({ url, headers: {} }, 60_000, new AbortController().signal, log, wake);
+    for (const [hit, pause] of [
+      [1, 5],
+      [2, 10],
+      [3, 20],
+      [4, 40],
+      [5, 50],
+    ] as const) {
+      await eventually(() => log.polls === hit && vi.getTimerCount() === 1, { what: `poll ${hit} answered` });
+      vi.advanceTimersByTime(pause);
+    }
+    // Poll 6 is answered and a 50 ms pause begins; the dependency prints its "listening" line.
+    await eventually(() => log.polls === 6 && vi.getTimerCount() === 1, { what: "poll 6 answered" });
+    wake.nudge();
+    vi.advanceTimersByTime(5);
+    expect(await outcome).toEqual({ ready: true });
+    expect(hits).toBe(7);
   });
 });

@@ -64,17 +64,23 @@ describe("the trial scheduler", () => {
       jobs: 2,
       outputDir: join(dir.path, "out"),
       signal: controller.signal,
-      onTrial: () => controller.abort(),
+      // Interrupted once the first trial has ended and both others (the third took the first's
+      // place) have their workload running.
+      onTrial: () =>
+        void eventually(
+          async () => (await readdir(marks)).filter((name) => name.startsWith("waiting-")).length === 2,
+          { what: "the other trials' workloads started" },
+        ).then(() => controller.abort()),
     });
     expect(done.exitCode).toBe(130);
     expect(done.document).toMatchObject({ trials: 1, passed: 1, requested: 3, interrupted: true });
     const saved = JSON.parse(await readFile(join(done.folder, TRIALS_FILE_NAME), "utf8"));
     expect(saved).toMatchObject({ trials: 1, interrupted: true });
     const runFolders = (await readdir(done.folder)).filter((name) => name !== TRIALS_FILE_NAME);
-    expect(runFolders.length).toBe(2);
+    expect(runFolders.length).toBe(3);
     const pids: number[] = [];
     for (const runFolder of runFolders) pids.push(...(await workloadPids(join(done.folder, runFolder))));
-    expect(pids.length).toBe(2);
+    expect(pids.length).toBe(3);
     await eventually(() => pids.every((pid) => !groupAlive(pid)), { what: "every trial process ended" });
   }, 60_000);
 

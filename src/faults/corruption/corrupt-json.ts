@@ -1,9 +1,16 @@
 import type { CanaryType, CanaryValues } from "./canary.js";
+import { firstLeaf } from "./first-leaf.js";
 import { locateValue } from "./json-span.js";
 
 /** What a corruption did to one JSON text. */
 export type Corruption =
-  | { readonly kind: "corrupted"; readonly text: string; readonly type: CanaryType }
+  | {
+      readonly kind: "corrupted";
+      readonly text: string;
+      readonly type: CanaryType;
+      /** The pointer of the replaced value (the one given, or the first leaf's). */
+      readonly pointer: string | null;
+    }
   | { readonly kind: "not_json" }
   | { readonly kind: "pointer_not_found" };
 
@@ -32,10 +39,16 @@ function replacementFor(
 /**
  * Replaces the string, number or boolean the pointer names by its canary (docs/faults.md,
  * corruption faults); every other character stays as written. Linear in the text's length.
+ * Null `tokens`: the first leaf value in document order.
  */
-export function corruptJson(text: string, tokens: readonly string[], values: CanaryValues): Corruption {
+export function corruptJson(
+  text: string,
+  tokens: readonly string[] | null,
+  values: CanaryValues,
+): Corruption {
   if (!isJson(text)) return { kind: "not_json" };
-  const span = locateValue(text, tokens);
+  const leaf = tokens === null ? firstLeaf(text) : null;
+  const span = tokens === null ? leaf : locateValue(text, tokens);
   if (span === null) return { kind: "pointer_not_found" };
   const replacement = replacementFor(text.slice(span.start, span.end), values);
   if (replacement === null) return { kind: "pointer_not_found" };
@@ -43,5 +56,6 @@ export function corruptJson(text: string, tokens: readonly string[], values: Can
     kind: "corrupted",
     text: text.slice(0, span.start) + replacement.written + text.slice(span.end),
     type: replacement.type,
+    pointer: leaf === null ? null : leaf.pointer,
   };
 }

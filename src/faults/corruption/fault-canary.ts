@@ -13,17 +13,17 @@ interface SelectedOperation {
 export function faultCanary(
   book: CanaryBook,
   faultId: string,
-  pointer: string,
+  pointer: string | null,
   operation: SelectedOperation,
 ): FaultCanary {
   // Whoever tells first (the response, or the terminal event's guard) is the one recorded.
   let told = false;
   return {
     values: book.values(faultId),
-    replaced(type) {
+    replaced(type, resolved) {
       if (told) return;
       told = true;
-      operation.recordInjection({ pointer, canaryType: type });
+      operation.recordInjection({ pointer: pointer ?? resolved ?? null, canaryType: type });
       book.arm(faultId, type);
     },
     notReplaced(reason) {

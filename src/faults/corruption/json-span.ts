@@ -12,14 +12,14 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-function skipSpace(text: string, at: number): number {
+export function skipSpace(text: string, at: number): number {
   let i = at;
   while (i < text.length && isSpace(text.charCodeAt(i))) i += 1;
   return i;
 }
 
 /** `at` is an opening quote; returns the index after the closing one. */
-function skipString(text: string, at: number): number {
+export function skipString(text: string, at: number): number {
   let i = at + 1;
   for (;;) {
     const code = text.charCodeAt(i);
@@ -30,7 +30,7 @@ function skipString(text: string, at: number): number {
 }
 
 /** Returns the index right after the value that starts at `at`. */
-function skipValue(text: string, at: number): number {
+export function skipValue(text: string, at: number): number {
   const first = text[at];
   if (first === '"') return skipString(text, at);
   if (first === "{" || first === "[") {

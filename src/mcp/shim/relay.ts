@@ -8,6 +8,7 @@ import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 import { type Decision, send, type WatchedCanary } from "../stdio/channel.js";
+import { HeldAnswers } from "./held-answers.js";
 import { type CorruptOrder, corruptLine, LineCanaries } from "./line-canaries.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
 import { quickLook } from "./quick-look.js";
@@ -70,7 +71,7 @@ export class ShimRelay {
   readonly #keyById = new Map<string, number>();
   readonly #awaitingDecision = new Map<number, QueuedLine>();
   readonly #awaitingAck = new Map<number, QueuedLine>();
-  readonly #held = new Map<number, Buffer>();
+  readonly #held = new HeldAnswers();
   /** The session's tools as `mcp_tools_changed` left them. */
   readonly #tools = new SessionTools();
   readonly #canaries = new LineCanaries();
@@ -162,10 +163,8 @@ export class ShimRelay {
       this.#toAgent.release(entry);
       return;
     }
-    const held = this.#held.get(key);
-    if (held === undefined) return;
-    this.#held.delete(key);
-    this.#toAgent.push(held, true);
+    const held = this.#held.take(key);
+    if (held !== undefined) this.#toAgent.push(held, true);
   }
 
   /** No line goes to the agent any more (a disconnect, or the end of the session). */
@@ -241,7 +240,8 @@ export class ShimRelay {
     if (message.kind === "malformed") send(channel, { type: "malformed" });
     if (message.kind !== "request") {
       const cancelled = cancelledIdKey(message);
-      const key = cancelled === null ? undefined : this.#keyById.get(cancelled);
+      const key =
+        cancelled === null ? undefined : (this.#keyById.get(cancelled) ?? this.#held.keyOf(cancelled));
       if (key !== undefined) this.#cancel(key);
       if (!forwarded) this.#toServer.push(line, true);
       return;
@@ -288,7 +288,7 @@ export class ShimRelay {
       request.cancelled = true;
       this.#cancelledOpen++;
     }
-    this.#held.delete(key);
+    this.#held.take(key);
     send(this.#ends.channel, { type: "cancelled", key });
     if (request?.withheld === true) this.#forget(key);
   }
@@ -318,7 +318,7 @@ export class ShimRelay {
     });
     const answer = corrupted?.line ?? this.#changedAnswer(request, line) ?? rest;
     // (A line handed over early is never held apart: the lines behind it wait for its newline.)
-    if (request.delayed && rest === line) this.#held.set(key, answer);
+    if (request.delayed && rest === line) this.#held.hold(key, request.idKey, answer);
     else this.#awaitingAck.set(key, this.#toAgent.push(answer, false));
   }
 

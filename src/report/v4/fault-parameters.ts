@@ -62,7 +62,11 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
     case "http_corrupt":
     case "mcp_corrupt_result":
       // Sinks as one comma-separated string: every parameter value is a scalar.
-      return { pointer: fault.pointer, sinks: fault.sinks.join(",") };
+      // No pointer (http_corrupt): the first leaf value; the FAULT_INJECTED event names it.
+      return {
+        ...(fault.pointer === null ? {} : { pointer: fault.pointer }),
+        sinks: fault.sinks.join(","),
+      };
     case "http_malformed_json":
     case "http_disconnect":
     case "http_response_lost":

@@ -17,14 +17,22 @@ export const STDOUT_SINK = "stdout";
 /** RFC 6901: empty (the whole document) or `/`-separated tokens where `~` is only `~0` or `~1`. */
 const POINTER = /^(?:\/(?:[^~/]|~[01])*)*$/;
 
+const pointerKey = matching(
+  POINTER,
+  'an RFC 6901 JSON pointer (empty, or "/" tokens with ~ only as ~0 or ~1)',
+);
+
 export const corruptionKeys = {
-  pointer: matching(POINTER, 'an RFC 6901 JSON pointer (empty, or "/" tokens with ~ only as ~0 or ~1)'),
+  pointer: pointerKey,
   sinks: z
     .array(z.string({ error: expecting('"stdout" or a dependency name') }), {
       error: expecting('a list of sinks ("stdout" or dependency names)'),
     })
     .optional(),
 };
+
+/** `http_corrupt`'s keys: its pointer may be left out (the first leaf value of the response). */
+export const httpCorruptKeys = { ...corruptionKeys, pointer: pointerKey.optional() };
 
 /**
  * Issues of a corruption fault that need the scenario around it: each sink is `stdout` or a

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { BODY_LIMIT, STDIO_MESSAGE_LIMIT } from "../../support/body-limit.js";
 import {
   describe,
   expecting,
@@ -21,7 +20,18 @@ import {
   MCP_FAULT_TYPES,
   type McpTarget,
 } from "../types-v2.js";
-import { CORRUPTION_TYPES, corruptionIssues, corruptionKeys, STDOUT_SINK } from "./corruption.js";
+import {
+  CORRUPTION_TYPES,
+  corruptionIssues,
+  corruptionKeys,
+  httpCorruptKeys,
+  STDOUT_SINK,
+} from "./corruption.js";
+import {
+  DEFAULT_OVERSIZED_BYTES,
+  MCP_SESSION_FAULT_KEYS,
+  mcpSessionFaultProblems,
+} from "./mcp-session-faults.js";
 
 export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -109,28 +119,10 @@ const OWN_KEYS = {
   mcp_latency: { latency_ms: positiveInteger },
   mcp_no_response: {},
   mcp_disconnect: {},
-  mcp_malformed: {
-    shape: z.enum(["not_json", "wrong_id", "missing_result"], {
-      error: expecting('"not_json", "wrong_id" or "missing_result"'),
-    }),
-  },
-  mcp_oversized: {
-    size_bytes: integer(
-      `an integer from 1 to ${STDIO_MESSAGE_LIMIT} (64 MiB)`,
-      1n,
-      BigInt(STDIO_MESSAGE_LIMIT),
-    ).optional(),
-  },
-  mcp_tools_changed: {
-    remove: z.array(nonEmptyString("a tool name"), { error: expecting("a list of tool names") }).optional(),
-    require: nonEmptyString("a property name").optional(),
-  },
-  http_corrupt: corruptionKeys,
+  ...MCP_SESSION_FAULT_KEYS,
+  http_corrupt: httpCorruptKeys,
   mcp_corrupt_result: corruptionKeys,
 } satisfies Record<FaultTypeV2, z.ZodRawShape>;
-
-/** `mcp_oversized`'s default `size_bytes`: 8 MiB. */
-const DEFAULT_OVERSIZED_BYTES = 8 * 1024 * 1024;
 
 const STREAM_TYPES = new Set<string>([
   "http_stream_truncate",
@@ -153,46 +145,6 @@ function fitProblem(type: string, dependency: DependencyV2): string | null {
     return `expected an mcp_* fault type for the mcp_stdio dependency "${dependency.name}", got ${type}`;
   }
   return null;
-}
-
-/**
- * The checks of `mcp_oversized` and `mcp_tools_changed` that depend on the dependency and the
- * target (docs/mcp.md): over HTTP the padded answer must fit the proxy's body limit; `require`
- * needs a targeted request that names a tool.
- */
-function mcpSessionFaultProblems(
-  type: FaultTypeV2,
-  raw: Record<string, unknown>,
-  dependency: DependencyV2,
-): { path: PropertyKey[]; message: string }[] {
-  const problems: { path: PropertyKey[]; message: string }[] = [];
-  const size = raw.size_bytes;
-  if (
-    type === "mcp_oversized" &&
-    dependency.type === "http" &&
-    typeof size === "bigint" &&
-    size > BODY_LIMIT
-  ) {
-    problems.push({
-      path: ["size_bytes"],
-      message: `expected at most ${BODY_LIMIT} (the proxy's 10 MiB body limit) for the http dependency "${dependency.name}", got ${size}`,
-    });
-  }
-  const target = raw.target as Record<string, unknown> | undefined;
-  if (
-    type === "mcp_tools_changed" &&
-    raw.require !== undefined &&
-    target !== null &&
-    typeof target === "object"
-  ) {
-    if (target.method !== "tools/call") {
-      problems.push({
-        path: ["target", "method"],
-        message: 'expected "tools/call" (require adds a property to the targeted tool\'s inputSchema)',
-      });
-    }
-  }
-  return problems;
 }
 
 /** One issue, positioned relative to the faults list. */
@@ -265,7 +217,7 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
       case "http_corrupt":
       case "mcp_corrupt_result":
         return {
-          pointer: raw.pointer,
+          pointer: raw.pointer ?? null,
           sinks: [...new Set((raw.sinks as string[] | undefined) ?? [STDOUT_SINK])],
         };
       default:

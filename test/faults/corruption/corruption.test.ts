@@ -32,6 +32,39 @@ describe("canary values", () => {
   });
 });
 
+describe("corruptJson without a pointer: the first leaf value", () => {
+  it("replaces the first string, number or boolean in document order and names its pointer", () => {
+    expect(corruptJson('{"b":1,"1":"x"}', null, values)).toEqual({
+      kind: "corrupted",
+      type: "number",
+      text: '{"b":604217,"1":"x"}',
+      pointer: "/b",
+    });
+    const nested = '{ "a" : null, "e":{}, "l":[], "m/n~":[ null, [ {}, { "ok" : true } ] ], "z":"s" }';
+    expect(corruptJson(nested, null, values)).toMatchObject({
+      text: nested.replace("true", "false"),
+      type: "boolean",
+      pointer: "/m~1n~0/1/1/ok",
+    });
+    expect(corruptJson('"whole"', null, values)).toMatchObject({ pointer: "", type: "string" });
+    expect(corruptJson('[[], {"k\\"y": "}]", "w": 2}]', null, values)).toMatchObject({
+      pointer: '/1/k"y',
+      text: '[[], {"k\\"y": "ac-canary-0a1b2c3d", "w": 2}]',
+    });
+  });
+
+  it("reports pointer_not_found for JSON without a leaf, not_json for other text", () => {
+    for (const text of ["null", "{}", '{"a":[null,{}],"b":{"c":null}}', "[]"])
+      expect(corruptJson(text, null, values)).toEqual({ kind: "pointer_not_found" });
+    expect(corruptJson("<p>5</p>", null, values)).toEqual({ kind: "not_json" });
+  });
+
+  it("walks a deeply nested document without exhausting the stack", () => {
+    const deep = `${"[".repeat(200000)}7${"]".repeat(200000)}`;
+    expect(corruptJson(deep, null, values)).toMatchObject({ type: "number", pointer: "/0".repeat(200000) });
+  });
+});
+
 describe("corruptJson", () => {
   const tokens = (pointer: string) => pointerTokens(pointer);
 
@@ -41,6 +74,7 @@ describe("corruptJson", () => {
       kind: "corrupted",
       type: "number",
       text: '{ "id" : "sku-1",\n  "price":604217, "tags":["a","b"], "stock": 4 }',
+      pointer: null,
     });
     expect(corruptJson(text, tokens("/tags/1"), values)).toMatchObject({
       text: '{ "id" : "sku-1",\n  "price":19.990, "tags":["a","ac-canary-0a1b2c3d"], "stock": 4 }',

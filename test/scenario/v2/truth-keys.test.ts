@@ -65,7 +65,25 @@ describe("schema 2: corruption faults", () => {
       expect(parseV2(corruption({ pointer })).faults[0]).toMatchObject({ pointer });
     for (const pointer of ["price", "/a~2", "/a~", 7])
       expect(pathsV2(corruption({ pointer }))).toEqual(["faults[0].pointer"]);
-    expect(pathsV2(corruption({ pointer: undefined }))).toEqual(["faults[0].pointer"]);
+  });
+
+  it("loads an http_corrupt without a pointer as the first leaf value (null), and still needs one on mcp_corrupt_result", () => {
+    expect(parseV2(corruption({ pointer: undefined })).faults[0]).toMatchObject({ pointer: null });
+    const mcp = edited((d) => {
+      d.dependencies = {
+        ...(d.dependencies as object),
+        notes: { type: "mcp_stdio", command: ["node", "n.mjs"] },
+      };
+      d.faults = [
+        {
+          dependency: "notes",
+          type: "mcp_corrupt_result",
+          target: { method: "tools/call" },
+          trigger: { occurrence: 1 },
+        },
+      ];
+    });
+    expect(pathsV2(mcp)).toEqual(["faults[0].pointer"]);
   });
 
   it("refuses a sink that is neither stdout nor a dependency, naming the position", () => {

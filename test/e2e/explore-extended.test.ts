@@ -1,0 +1,142 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ExploreDocument } from "../../src/report/explore-document.js";
+import { type CliResult, runBuiltCli, testFolder } from "../helpers/cli.js";
+
+/**
+ * `explore --menu extended` of the order agent (examples/explore), kept small with a budget: seed
+ * 119 samples the outage of the model, a corruption, both misbehaving answers and a lost response.
+ * The same explore without `--menu` keeps the default menu's columns only.
+ */
+const EXTENDED_COLUMNS = [
+  "http_corrupt first_leaf sinks=stdout+others expect=handle",
+  "llm_misbehave provider=openai kind=tool_args_invalid",
+  "llm_misbehave provider=openai kind=empty",
+  "http_error status_code=503 outage_ms=2000",
+];
+const DEFAULT_COLUMNS = [
+  "http_error status_code=503",
+  "http_rate_limit retry_after_seconds=1",
+  "http_disconnect",
+  "http_response_lost",
+];
+const dir = testFolder("all");
+
+async function exploreRun(name: string, extra: readonly string[]) {
+  const out = join(dir.path, name);
+  const result = await runBuiltCli(
+    [
+      "explore",
+      "examples/explore/order_agent.yaml",
+      "--baseline-runs",
+      "1",
+      "--jobs",
+      "2",
+      "--output-dir",
+      out,
+      "--reporter",
+      "junit",
+      ...extra,
+    ],
+    { timeoutMs: 110_000 },
+  );
+  const [id] = await readdir(out);
+  const folder = join(out, id as string);
+  const document = JSON.parse(await readFile(join(folder, "explore.json"), "utf8")) as ExploreDocument;
+  return { result, folder, document };
+}
+
+let extended: { result: CliResult; folder: string; document: ExploreDocument };
+let plain: { result: CliResult; folder: string; document: ExploreDocument };
+
+beforeAll(async () => {
+  extended = await exploreRun("extended", ["--menu", "extended", "--budget", "5", "--seed", "119"]);
+  plain = await exploreRun("default", ["--budget", "1", "--seed", "1"]);
+}, 230_000);
+
+const experiment = (document: ExploreDocument, column: string) => {
+  const menu = document.menu.find((entry) => entry.label === column);
+  return document.experiments.find((each) => each.faults[0]?.menu === menu?.id);
+};
+
+describe("explore --menu extended", () => {
+  it("adds the extended columns after the default ones, in explore.json and in the printed matrix", () => {
+    expect(extended.result.stderr).toBe("");
+    expect(extended.document.settings.menu).toBe("extended");
+    expect(extended.document.menu.map((entry) => entry.label)).toEqual([
+      ...DEFAULT_COLUMNS,
+      ...EXTENDED_COLUMNS,
+    ]);
+    const matrix = extended.result.stdout.slice(extended.result.stdout.indexOf("Matrix (depth 1):"));
+    const heading = matrix.split("\n")[1] ?? "";
+    for (const column of [...DEFAULT_COLUMNS, ...EXTENDED_COLUMNS]) expect(heading).toContain(column);
+    expect(extended.result.stdout).toContain("Menu: http_error status_code=503, ");
+  });
+
+  it("runs an outage of the model from the baseline's first call for 2 s; the agent's three quick retries do not outlast it", () => {
+    const outage = experiment(extended.document, "http_error status_code=503 outage_ms=2000");
+    expect(outage?.label).toBe(
+      "llm POST /v1/chat/completions #1 | http_error status_code=503 outage_ms=2000",
+    );
+    expect(outage?.faults[0]?.fault).toMatchObject({
+      id: "p1-http-error-outage",
+      dependency: "llm",
+      type: "http_error",
+      target: { path: "/*" },
+      trigger: { outage: { duration_ms: 2000 } },
+      status_code: 503,
+    });
+    expect(outage).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
+    expect(outage?.replay).toMatch(
+      /^replays\/\d\d-llm-post-v1-chat-completions-1-http-error-status-code-503-outage/,
+    );
+  });
+
+  it("corrupts the first leaf value without a pointer, watching stdout and the other dependency", async () => {
+    const corrupt = experiment(extended.document, EXTENDED_COLUMNS[0] as string);
+    expect(corrupt?.faults[0]?.fault).toEqual({
+      id: "p5-http-corrupt",
+      dependency: "llm",
+      type: "http_corrupt",
+      target: { method: "POST", path: "/v1/chat/completions" },
+      trigger: { occurrence: 3 },
+      expect: "handle",
+      sinks: ["stdout", "shop"],
+    });
+    const events = await readFile(
+      join(extended.folder, corrupt?.run_folder as string, "events.jsonl"),
+      "utf8",
+    );
+    const injected = events
+      .split("\n")
+      .filter((line) => line.includes('"FAULT_INJECTED"'))
+      .map((line) => JSON.parse(line).payload);
+    expect(injected).toMatchObject([{ fault_id: "p5-http-corrupt", pointer: "/id", canary_type: "string" }]);
+  });
+
+  it("drops the misbehaving answer that had nothing to act on (no tool call) and keeps the one that had", () => {
+    expect(
+      experiment(extended.document, "llm_misbehave provider=openai kind=tool_args_invalid"),
+    ).toBeUndefined();
+    const point = extended.document.points.find((each) => each.label === "llm POST /v1/chat/completions #3");
+    const menuId = (label: string) => extended.document.menu.find((entry) => entry.label === label)?.id;
+    expect(point?.menu).not.toContain(menuId("llm_misbehave provider=openai kind=tool_args_invalid"));
+    expect(point?.menu).toContain(menuId("llm_misbehave provider=openai kind=empty"));
+    expect(experiment(extended.document, "llm_misbehave provider=openai kind=empty")).toMatchObject({
+      result: "FAILED",
+      reason_code: "RECOVERY_NOT_OBSERVED",
+    });
+    expect(extended.document.experiments).toHaveLength(4);
+    expect(extended.result.code).toBe(1);
+  });
+});
+
+describe("explore without --menu", () => {
+  it("keeps the default menu exactly", () => {
+    expect(plain.result.stderr).toBe("");
+    expect(plain.document.settings.menu).toBe("default");
+    expect(plain.document.menu.map((entry) => entry.label)).toEqual(DEFAULT_COLUMNS);
+    for (const column of EXTENDED_COLUMNS) expect(plain.result.stdout).not.toContain(column);
+  });
+});
