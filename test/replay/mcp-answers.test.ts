@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mcpHttpDialect } from "../../src/mcp/http/cassette-dialect.js";
 import { eventWithAnswerId, withAnswerId } from "../../src/mcp/replay-answers.js";
 import {
   StdioCassetteServer,
@@ -102,5 +103,38 @@ describe("an mcp_stdio dependency served from its cassette", () => {
         canaryCarried: true,
       },
     ]);
+  });
+});
+
+describe("the Streamable HTTP cassette dialect", () => {
+  const recorded = {
+    method: "initialize",
+    path: "",
+    query_hash: "",
+    body_hash: "",
+    request_shape: {},
+    status: 200,
+    headers: { "content-type": "text/event-stream" },
+    events: [{ offset_ms: 1, text: `event: message\ndata: ${answer(0)}\n\n` }],
+  };
+
+  it("answers each replayed initialize with the live id and a session id of its own", () => {
+    const initialize = (id: number) =>
+      Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: {} }));
+    const first = mcpHttpDialect.keyOf("POST", "/mcp", initialize(1))?.answer(recorded);
+    const second = mcpHttpDialect.keyOf("POST", "/mcp", initialize(2))?.answer(recorded);
+    expect(first?.events?.[0]?.text).toBe(`event: message\ndata: ${answer(1)}\n\n`);
+    expect(second?.events?.[0]?.text).toBe(`event: message\ndata: ${answer(2)}\n\n`);
+    expect(first?.headers["mcp-session-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.headers["mcp-session-id"]).not.toBe(first?.headers["mcp-session-id"]);
+  });
+
+  it("keys no notification, GET or DELETE, and answers them 202 and 405", () => {
+    const notification = Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    expect(mcpHttpDialect.keyOf("POST", "/mcp", notification)).toBeNull();
+    expect(mcpHttpDialect.keyOf("GET", "/mcp", null)).toBeNull();
+    expect(mcpHttpDialect.localAnswer("POST").status).toBe(202);
+    expect(mcpHttpDialect.localAnswer("GET").status).toBe(405);
+    expect(mcpHttpDialect.localAnswer("DELETE").status).toBe(405);
   });
 });
