@@ -8,14 +8,14 @@ import { paramsHash, targetName } from "../identity.js";
 import { cancelledIdKey, classifyMessage } from "../json-rpc.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 import { type Decision, send, type WatchedCanary } from "../stdio/channel.js";
+import { writeWithBackpressure } from "./backpressure.js";
 import { HeldAnswers } from "./held-answers.js";
 import { type CorruptOrder, corruptLine, LineCanaries } from "./line-canaries.js";
 import { OrderedWriter, type QueuedLine } from "./ordered-writer.js";
 import { quickLook } from "./quick-look.js";
 import { RefusedLine, type RefusedMessage, refusalAnswer, refusalReason } from "./refused-line.js";
 
-const BACKSLASH = 0x5c;
-const NEWLINE = 0x0a;
+const [BACKSLASH, NEWLINE] = [0x5c, 0x0a];
 /** A line at least this long (a pipe's buffer) may move on before it is parsed for the evidence. */
 const EARLY_FORWARD_BYTES = 64 * 1024;
 
@@ -397,29 +397,4 @@ export class ShimRelay {
     this.#requests.delete(key);
     if (this.#keyById.get(request.idKey) === key) this.#keyById.delete(request.idKey);
   }
-}
-
-const waitingForDrain = new WeakSet<Writable>();
-
-/**
- * Writes a line; when the destination is full, the source pauses until it drains. `written`
- * is called once the destination has taken the line, or at once when it is closed.
- */
-function writeWithBackpressure(
-  destination: Writable,
-  line: Buffer,
-  source: Readable,
-  written: () => void,
-): void {
-  if (destination.destroyed || destination.writableEnded) {
-    written();
-    return;
-  }
-  if (destination.write(line, () => written()) || waitingForDrain.has(destination)) return;
-  waitingForDrain.add(destination);
-  source.pause();
-  destination.once("drain", () => {
-    waitingForDrain.delete(destination);
-    source.resume();
-  });
 }
