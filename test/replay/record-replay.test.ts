@@ -90,7 +90,8 @@ describe("record, then replay with nothing upstream", () => {
       const replayed = await cli(["run", "scenario.yaml"], join(folder.path, `replay-${mode}`));
       expect(replayed.stderr).toBe("");
       expect(replayed.code).toBe(0);
-      expect(replayed.agentOutput).toBe(live.agentOutput);
+      // The agent also prints how long its stream took to arrive: a measurement, not content.
+      expect(withoutTiming(replayed.agentOutput)).toBe(withoutTiming(live.agentOutput));
       expect(replayed.report.result).toBe(live.report.result);
       expect(replayed.report.reason_code).toBe(live.report.reason_code);
       expect(types(replayed)).not.toContain("DEPENDENCY_STARTED");
@@ -200,3 +201,8 @@ describe("cassettes that cannot be used", () => {
     expect(types(run)).not.toContain("WORKLOAD_STARTED");
   }, 60_000);
 });
+
+/** The agent's output without the one line that reports a duration. */
+function withoutTiming(output: string): string {
+  return output.replace(/^Stream spread ms: \d+$/m, "Stream spread ms: (measured)");
+}
