@@ -10,17 +10,15 @@ import { parseReporterList } from "../../reporters/names.js";
 import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
 import { liveOutput } from "../../runtime/live-output.js";
 import type { RecordRequest } from "../../runtime/replay-steps.js";
-import { RunIoError } from "../../runtime/run-abort.js";
-import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
-import { OutputWriteError } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
 import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
 import { usageError } from "../usage.js";
+import { runFailureExit } from "./run-failure.js";
 
 /**
  * `agentchaos record <scenario> [--dependency NAME]... [--force | --append] [--output-dir PATH]
@@ -112,22 +110,6 @@ export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number
       );
     return done.exitCode;
   } catch (error) {
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`Cannot run scenario: ${terminalSafe(path)}: ${error.detail}\n`);
-      return EXIT.USAGE;
-    }
-    if (error instanceof RunFolderError) {
-      io.stderr.write(`Cannot start experiment: ${error.message}\n`);
-      return EXIT.SETUP;
-    }
-    if (error instanceof OutputWriteError) {
-      io.stderr.write(`Cannot write reports: ${error.message}\n`);
-      return EXIT.SETUP;
-    }
-    if (error instanceof RunIoError) {
-      io.stderr.write(`Run failed: ${error.message}\n`);
-      return EXIT.SETUP;
-    }
-    throw error;
+    return runFailureExit(io, path, error);
   }
 }

@@ -2,19 +2,17 @@ import { resolve } from "node:path";
 import { parseReporterList } from "../../reporters/names.js";
 import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
 import { liveOutput } from "../../runtime/live-output.js";
-import { RunIoError } from "../../runtime/run-abort.js";
-import { RunFolderError } from "../../runtime/run-folder.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
-import { OutputWriteError } from "../../support/write-file.js";
 import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
 import { parseJobs } from "../option-values.js";
 import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
 import { usageError } from "../usage.js";
+import { runFailureExit } from "./run-failure.js";
 
 /**
  * `agentchaos run <scenario> [--output-dir PATH] [--reporter LIST] [--trials N [--jobs J]
@@ -76,25 +74,6 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     if (done.written.length > 0) io.stdout.write(`\nAlso written:\n${done.written.join("\n")}\n`);
     return done.exitCode;
   } catch (error) {
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`Cannot run scenario: ${terminalSafe(path)}: ${error.detail}\n`);
-      return EXIT.USAGE;
-    }
-    if (error instanceof RunFolderError) {
-      io.stderr.write(`Cannot start experiment: ${error.message}\n`);
-      return EXIT.SETUP;
-    }
-    if (error instanceof OutputWriteError) {
-      io.stderr.write(`Cannot write reports: ${error.message}\n`);
-      return EXIT.SETUP;
-    }
-    if (error instanceof RunIoError) {
-      const folder = terminalSafe(error.runDir);
-      io.stderr.write(
-        `Run failed: ${error.message}. Every process was stopped; the events recorded until then are in ${folder}/events.jsonl (read them with: agentchaos inspect --recover ${folder})\n`,
-      );
-      return EXIT.SETUP;
-    }
-    throw error;
+    return runFailureExit(io, path, error);
   }
 }
