@@ -32,31 +32,44 @@ const failures = (events: readonly Line[]) =>
     .filter((event) => event.type === "OPERATION_FAILED")
     .map((event) => [event.payload.failure_kind, event.payload.rpc_error_code]);
 
+type Outcome = Awaited<ReturnType<typeof run>>;
+
+/** What every relist example shows (stdio or HTTP); returns its tools/list operations. */
+function expectRelisted({ cli, report, events }: Outcome) {
+  expect(cli.code).toBe(0);
+  expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
+  expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
+  expect(cli.stdout).toContain("tools: list changed");
+  expect(cli.stdout).toContain("search_notes: gone, reading by title");
+  const injected = events.filter((event) => event.type === "FAULT_INJECTED");
+  expect(injected.map((event) => event.payload.parameters)).toEqual([
+    { remove: "search_notes", require: "reason" },
+  ]);
+  expect(failures(events)).toEqual([]);
+  const listed = events.filter(
+    (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+  );
+  expect(listed).toHaveLength(2);
+  return listed;
+}
+
+/** What every stale example shows (stdio or HTTP). */
+function expectStale(outcome: Outcome): Outcome {
+  const { cli, report, events } = outcome;
+  expect(cli.code).toBe(1);
+  expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
+  expect(cli.stdout).toContain("search_notes: failed (-32602)");
+  expect(failures(events)).toEqual([["rpc_error", -32602]]);
+  return outcome;
+}
+
 describe("the MCP session-fault examples, through the built CLI", () => {
   it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", async () => {
-    const { cli, report, events } = await run("stdio_tools_changed_relist");
-    expect(cli.code).toBe(0);
-    expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
-    expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
-    expect(cli.stdout).toContain("tools: list changed");
-    expect(cli.stdout).toContain("search_notes: gone, reading by title");
-    const injected = events.filter((event) => event.type === "FAULT_INJECTED");
-    expect(injected.map((event) => event.payload.parameters)).toEqual([
-      { remove: "search_notes", require: "reason" },
-    ]);
-    expect(failures(events)).toEqual([]);
-    const listed = events.filter(
-      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
-    );
-    expect(listed).toHaveLength(2);
+    expectRelisted(await run("stdio_tools_changed_relist"));
   });
 
   it("stdio_tools_changed_stale: the agent calls the removed tool, gets -32602 and fails", async () => {
-    const { cli, report, events } = await run("stdio_tools_changed_stale");
-    expect(cli.code).toBe(1);
-    expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
-    expect(cli.stdout).toContain("search_notes: failed (-32602)");
-    expect(failures(events)).toEqual([["rpc_error", -32602]]);
+    expectStale(await run("stdio_tools_changed_stale"));
   });
 
   it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", async () => {
@@ -74,30 +87,12 @@ describe("the MCP session-fault examples, through the built CLI", () => {
   });
 
   it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", async () => {
-    const { cli, report, events } = await run("http_tools_changed_relist");
-    expect(cli.code).toBe(0);
-    expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
-    expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
-    expect(cli.stdout).toContain("tools: list changed");
-    expect(cli.stdout).toContain("search_notes: gone, reading by title");
-    const injected = events.filter((event) => event.type === "FAULT_INJECTED");
-    expect(injected.map((event) => event.payload.parameters)).toEqual([
-      { remove: "search_notes", require: "reason" },
-    ]);
-    expect(failures(events)).toEqual([]);
-    const listed = events.filter(
-      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
-    );
-    expect(listed).toHaveLength(2);
+    const listed = expectRelisted(await run("http_tools_changed_relist"));
     expect(listed.map((event) => event.payload.session)).toEqual([null, null]);
   });
 
   it("http_tools_changed_stale: over Streamable HTTP the removed tool answers -32602 and the agent fails", async () => {
-    const { cli, report, events } = await run("http_tools_changed_stale");
-    expect(cli.code).toBe(1);
-    expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
-    expect(cli.stdout).toContain("search_notes: failed (-32602)");
-    expect(failures(events)).toEqual([["rpc_error", -32602]]);
+    const { events } = expectStale(await run("http_tools_changed_stale"));
     const listed = events.filter(
       (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
     );
