@@ -26,6 +26,19 @@ describe("a run whose output folder cannot be created", () => {
     expect(series.stderr).toBe("Cannot start trials: cannot create output folder (ENOTDIR)\n");
   });
 
+  it("is the suite's and the explore's own error, with the setup exit code", async () => {
+    const blocker = join(dir.path, "a-file");
+    await writeFile(blocker, "");
+    const scenario = "examples/scenarios/no_fault.yaml";
+    const outputDir = ["--output-dir", join(blocker, "out")];
+    const suite = await runInProcess(["suite", scenario, ...outputDir]);
+    expect(suite.code).toBe(3);
+    expect(suite.stderr).toBe("Cannot run suite: cannot create output folder (ENOTDIR)\n");
+    const explore = await runInProcess(["explore", scenario, ...outputDir]);
+    expect(explore.code).toBe(3);
+    expect(explore.stderr).toBe(`Cannot explore: ${scenario}: cannot create output folder (ENOTDIR)\n`);
+  });
+
   it("names a folder without a scenario file the same way for run, record and validate", async () => {
     for (const command of ["run", "record", "validate"]) {
       const result = await runInProcess([command, dir.path]);
