@@ -1,10 +1,10 @@
-import { createServer } from "node:http";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { Upstream, type UpstreamPort } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
+import { createProxyServer } from "../../proxy/pipeline-server.js";
 import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
@@ -80,7 +80,8 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
       malformed++;
     },
   });
-  const server = createServer({ noDelay: true }, handler);
+  // Node's server as the HTTP proxy runs it: half-closed requests answered, unreadable ones refused alike.
+  const server = createProxyServer(handler);
   // Recorded events reach the file before any byte that follows them (docs/events.md).
   guardConnections(server, ledger);
   await upstream.ready();
