@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Operation } from "../events/operation.js";
+import { splitTarget } from "./request-target.js";
 
 /** One operation together with the workload's side of its HTTP exchange. */
 export interface Exchange {
@@ -10,6 +11,16 @@ export interface Exchange {
   readonly target: string;
   /** The body as read (null when empty). */
   readonly body: Buffer | null;
+}
+
+/** The exchange of `operation` for a request Node's server read, its target as the request names it. */
+export function exchangeOf(
+  operation: Operation,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Buffer | null,
+): Exchange {
+  return { operation, request, response, target: splitTarget(request.url ?? "/").forward, body };
 }
 
 /** Ends the workload's connection abruptly (no further byte of a response). */

@@ -43,7 +43,11 @@ interface Seen {
 }
 
 function masked(payload: EventPayloadV2): Record<string, unknown> {
-  const { operation_id: _id, fingerprint: _fingerprint, ...rest } = payload as Record<string, unknown>;
+  const {
+    operation_id: _id,
+    fingerprint: _fingerprint,
+    ...rest
+  } = payload as unknown as Record<string, unknown>;
   if ("duration_ms" in rest) rest.duration_ms = "masked";
   if ("body_hash" in rest) rest.body_hash = "masked";
   return rest;

@@ -5,14 +5,13 @@ import { faultCanary } from "../../faults/corruption/fault-canary.js";
 import { corruptingRelay } from "../../faults/http-corrupt.js";
 import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import type { RequestBody } from "../../proxy/body.js";
-import { type Exchange, failInternally } from "../../proxy/exchange.js";
+import { type Exchange, exchangeOf, failInternally } from "../../proxy/exchange.js";
 import { acceptRequests } from "../../proxy/exchange-entry.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
 import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
-import { splitTarget } from "../../proxy/request-target.js";
 import { REQUEST_TOO_LARGE, sendSynthetic } from "../../proxy/responses.js";
 import { upstreamRequestHeaders } from "../../support/http-headers.js";
 import type { Cancellations } from "../cancellations.js";
@@ -94,13 +93,7 @@ export function createMcpRequestHandler(
       { method, path: "", queryHash: null, bodyHash: "", fingerprint: "" },
       at,
     );
-    const exchange: Exchange = {
-      operation,
-      request,
-      response,
-      target: splitTarget(request.url ?? "/").forward,
-      body: body.bytes,
-    };
+    const exchange = exchangeOf(operation, request, response, body.bytes);
     send(exchange, defaultRelay(exchange, false));
   };
 
@@ -112,13 +105,7 @@ export function createMcpRequestHandler(
     at: number,
   ) => {
     const operation = ledger.begin(mcpIdentity(requestFacts(message.method, message.params), null), at);
-    const exchange: Exchange = {
-      operation,
-      request,
-      response,
-      target: splitTarget(request.url ?? "/").forward,
-      body: body.bytes,
-    };
+    const exchange = exchangeOf(operation, request, response, body.bytes);
     const key = `${sessionOf(request)}\0${message.idKey}`;
     byId.set(key, operation);
     const completion = new McpCompletion(message.idKey, parts.cancellations);
