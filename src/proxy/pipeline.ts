@@ -5,9 +5,8 @@ import { faultCanary } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
 import { selectOperation } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
-import { upstreamRequestHeaders } from "../support/http-headers.js";
 import type { RequestBody } from "./body.js";
-import { type Exchange, failInternally } from "./exchange.js";
+import { type Exchange, failInternally, sendUpstream } from "./exchange.js";
 import { acceptRequests } from "./exchange-entry.js";
 import { createFaultContext } from "./fault-context.js";
 import type { UpstreamPort } from "./forward.js";
@@ -53,15 +52,7 @@ export function createRequestHandler(
     const relay = defaultRelay(exchange, wrap === undefined && exchange.operation.wasInjected);
     const wrapped = wrap === undefined ? relay : wrap(relay);
     const countTokens = tokenCounters.get(exchange);
-    upstream.send(
-      {
-        method: exchange.request.method as string,
-        target: exchange.target,
-        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
-        body: exchange.body,
-      },
-      countTokens === undefined ? wrapped : tapUsage(wrapped, countTokens),
-    );
+    sendUpstream(upstream, exchange, countTokens === undefined ? wrapped : tapUsage(wrapped, countTokens));
   };
 
   /** The selection section (one tick), plus the token quotas that count this exchange's answer. */

@@ -5,7 +5,7 @@ import { faultCanary } from "../../faults/corruption/fault-canary.js";
 import { corruptingRelay } from "../../faults/http-corrupt.js";
 import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import type { RequestBody } from "../../proxy/body.js";
-import { type Exchange, exchangeOf, failInternally } from "../../proxy/exchange.js";
+import { type Exchange, exchangeOf, failInternally, sendUpstream } from "../../proxy/exchange.js";
 import { acceptRequests } from "../../proxy/exchange-entry.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
@@ -13,7 +13,6 @@ import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
 import { REQUEST_TOO_LARGE, sendSynthetic } from "../../proxy/responses.js";
-import { upstreamRequestHeaders } from "../../support/http-headers.js";
 import type { Cancellations } from "../cancellations.js";
 import { paddedAnswer } from "../faults/padded-answer.js";
 import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
@@ -70,17 +69,7 @@ export function createMcpRequestHandler(
     },
   };
 
-  const send = (exchange: Exchange, relay: ResponseRelay): void => {
-    upstream.send(
-      {
-        method: exchange.request.method as string,
-        target: exchange.target,
-        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
-        body: exchange.body,
-      },
-      relay,
-    );
-  };
+  const send = (exchange: Exchange, relay: ResponseRelay): void => sendUpstream(upstream, exchange, relay);
 
   const relayUntracked = (
     request: IncomingMessage,
