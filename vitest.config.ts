@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Most test files wait on real processes and sockets, not on the CPU: on a 2-core machine
+    // four files at a time keep both cores busy (docs/performance.md, "the test suite").
+    maxWorkers: 4,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
   },
 });

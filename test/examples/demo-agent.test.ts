@@ -20,7 +20,10 @@ async function scripted(steps: Step[]): Promise<ScriptedServer> {
   return server;
 }
 
-const runAgent = (env: Record<string, string>) => runProgram("demo-agent.mjs", env);
+// The example's own request timeout (150 ms) is shorter than a loaded machine may take to answer
+// a plain request; only the tests of the timeout itself set one that close.
+const runAgent = (env: Record<string, string>) =>
+  runProgram("demo-agent.mjs", { DEMO_TIMEOUT_MS: "10000", ...env });
 const UNAVAILABLE: Step = { status: 503 };
 
 describe("the demo agent against the fake API", () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { fixedPortsOfCall, lockPorts } from "./port-lock.js";
 import { tempDir } from "./temp.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -22,21 +23,32 @@ export function killStrayClis(): void {
   running.clear();
 }
 
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  onStdout?: (text: string, child: ChildProcess) => void;
+  /** Called once the process is spawned (to watch it or signal it). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
 /**
  * Runs the built CLI as a real process. `onStdout` sees output as it arrives (to send a
- * signal at the right moment); the process is killed if it outlives `timeoutMs`.
+ * signal at the right moment); the process is killed if it outlives `timeoutMs`. A `run` of a
+ * scenario with fixed ports first holds those ports' locks, so test files running in parallel
+ * never start the same fixed-port example at once.
  */
-export function runBuiltCli(
-  args: readonly string[],
-  options: {
-    cwd?: string;
-    env?: Record<string, string>;
-    timeoutMs?: number;
-    onStdout?: (text: string, child: ChildProcess) => void;
-    /** Called once the process is spawned (to watch it or signal it). */
-    onSpawn?: (child: ChildProcess) => void;
-  } = {},
-): Promise<CliResult> {
+export async function runBuiltCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const ports = fixedPortsOfCall(args, options.cwd ?? ROOT);
+  const release = ports.length > 0 ? await lockPorts(ports) : null;
+  try {
+    return await spawnCli(args, options);
+  } finally {
+    await release?.();
+  }
+}
+
+function spawnCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,

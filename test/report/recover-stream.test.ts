@@ -19,7 +19,9 @@ const dir = testFolder("each");
 const EVENTS = 50_000;
 
 describe("recovering a long run streams its events", () => {
-  it("gives a schema-1 run of 50,000 events the report the whole-log analysis gives", async () => {
+  it("gives a schema-1 run of 50,000 events the report the whole-log analysis gives", {
+    timeout: 120_000,
+  }, async () => {
     await writeLongRun(dir.path, 1, EVENTS);
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
@@ -44,7 +46,9 @@ describe("recovering a long run streams its events", () => {
     });
   });
 
-  it("gives a schema-2 run of 50,000 events the report the whole-log analysis gives", async () => {
+  it("gives a schema-2 run of 50,000 events the report the whole-log analysis gives", {
+    timeout: 120_000,
+  }, async () => {
     await writeLongRun(dir.path, 2, EVENTS);
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");

@@ -48,8 +48,10 @@ async function longRunFolder(schema: 1 | 2, events: number): Promise<void> {
 }
 
 describe("the run page reads events.jsonl as a stream", () => {
+  // CPU-bound: with other test files sharing the cores it may take longer than the default limit.
   it.each([1, 2] as const)(
     "draws a schema-%i run of 50,000 events byte for byte as the whole-log reading",
+    { timeout: 120_000 },
     async (schema) => {
       await longRunFolder(schema, 50_000);
       expect(await streamTakesAll(dir.path)).toBe(true);
@@ -137,7 +139,9 @@ describe("the run page stays bounded", () => {
     expect(page).toContain(`3 more diagnostics are left out here (the first ${DIAGNOSTIC_LIMIT} are shown)`);
   });
 
-  it("draws the same number of shapes for 20,000 operations as for 40,000", async () => {
+  it("draws the same number of shapes for 20,000 operations as for 40,000", {
+    timeout: 120_000,
+  }, async () => {
     await writeBigRun(dir.path, 20_000);
     const shapes = (page: string) => page.match(/<rect /g)?.length ?? 0;
     const smaller = shapes(await renderRunFolder(dir.path));
