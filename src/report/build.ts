@@ -6,7 +6,14 @@
 import type { ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
 import type { Scenario } from "../scenario/types.js";
 import { AgentChaosError } from "../support/errors.js";
-import type { ReportArtifacts, ReportTiming, ReportV2, ReportV3, ReportWorkload } from "./types.js";
+import type {
+  ReportArtifacts,
+  ReportHead,
+  ReportTiming,
+  ReportV2,
+  ReportV3,
+  ReportWorkload,
+} from "./types.js";
 
 export interface BuildReportInput {
   readonly scenario: Scenario;
@@ -54,7 +61,7 @@ export interface ReportHeadSource {
 }
 
 /** The keys from `run_id` to `workload` shared by every schema, in file order. */
-export function reportHead({ scenario, analysis, runId }: ReportHeadSource) {
+export function reportHead({ scenario, analysis, runId }: ReportHeadSource): ReportHead {
   const { metrics } = analysis;
   const workload: ReportWorkload = {
     name: scenario.workload.name ?? scenario.workload.command[0],
