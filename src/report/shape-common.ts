@@ -1,12 +1,34 @@
-/** Shape readers shared by every report schema: the head, the timing and schema 3's trigger object. */
+/**
+ * Shape readers shared by every report schema: the head, the timing, the recovery rows and schema
+ * 3's trigger object.
+ */
 import type { RunResult } from "../events/types.js";
 import { invalidAt } from "./errors.js";
 import { isJsonObject, type StrictObject } from "./strict-json.js";
-import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+import type { ReportEvidenceRow, ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
 
 const RESULTS: readonly RunResult[] = ["PASSED", "RECOVERED", "FAILED"];
+/** The top-level keys from `schema_version` to `workload`, the same in every schema. */
+export const HEAD_KEYS = [
+  "schema_version",
+  "run_id",
+  "scenario_name",
+  "result",
+  "reason_code",
+  "duration_ms",
+  "faults_injected",
+  "operations_observed",
+  "successful_operations",
+  "failed_operations",
+  "retries_observed",
+  "workload_exit_code",
+  "workload",
+];
+/** The last top-level keys of every schema. */
+export const TAIL_KEYS = ["timing", "artifacts", "diagnostics"];
+const EVIDENCE_KEYS = ["failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
 const WORKLOAD_KEYS = ["name", "expected_exit_code", "exit_code", "timed_out", "interrupted"];
-export const TIMING_KEYS = ["started_at", "completed_at"];
+const TIMING_KEYS = ["started_at", "completed_at"];
 const SCHEDULE_TRIGGER_KEYS = ["kind", "scheduled_occurrences", "completed_occurrences", "completed"];
 const PROBABILITY_TRIGGER_KEYS = [
   "kind",
@@ -51,9 +73,24 @@ export function readHead(root: StrictObject, reasonCodes: readonly string[]) {
   return head;
 }
 
-/** The `timing` object, already checked against `TIMING_KEYS`. */
-export function readTiming(timing: StrictObject): ReportTiming {
+/** The `timing` object of the report. */
+export function readTiming(root: StrictObject): ReportTiming {
+  const timing = root.object("timing", TIMING_KEYS);
   return { started_at: timing.timestamp("started_at"), completed_at: timing.timestamp("completed_at") };
+}
+
+/** The rows of `recovery.evidence`, each with `extraKeys` read by `extra` before the shared keys. */
+export function readEvidenceRows<T extends object>(
+  recovery: StrictObject,
+  extraKeys: readonly string[] = [],
+  extra: (row: StrictObject) => T = () => ({}) as T,
+): (T & ReportEvidenceRow)[] {
+  return recovery.objectList("evidence", [...extraKeys, ...EVIDENCE_KEYS]).map((row) => ({
+    ...extra(row),
+    failed_operation_id: row.string("failed_operation_id"),
+    retry_operation_id: row.nullableString("retry_operation_id"),
+    recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
+  }));
 }
 
 /** Schema 3's (non-null) trigger object under the key `trigger` of `owner`. */
