@@ -4,7 +4,7 @@
  * (schema-1-verdict.ts).
  */
 import { checkReason } from "../checks/evaluate.js";
-import type { RunErrorPayload, RunResult, WorkloadCompletedPayload } from "../events/types.js";
+import type { RunResult } from "../events/types.js";
 import { DIAGNOSTICS, exitCodeMismatch, recoveryNotObserved } from "./diagnostics.js";
 import type { RunEvidence } from "./evidence.js";
 import {
@@ -23,14 +23,10 @@ import { claimedSuccess, corruptionPropagated } from "./truth.js";
 import type { RecoveryRow } from "./types.js";
 
 /** What rules 1–6 look at: the run and the workload, not the fault. */
-export interface RunFacts {
-  readonly expectedExitCode: number;
-  /** The last RUN_ERROR, if any. */
-  readonly runError: RunErrorPayload | null;
-  /** The last WORKLOAD_COMPLETED, if any. */
-  readonly completion: WorkloadCompletedPayload | null;
-  readonly duplicateSequences: boolean;
-}
+export type RunFacts = Pick<
+  RunEvidence,
+  "expectedExitCode" | "runError" | "completion" | "duplicateSequences"
+>;
 
 export interface Verdict {
   readonly result: RunResult;

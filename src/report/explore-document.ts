@@ -36,8 +36,8 @@ export interface RunRecord {
   readonly verify?: SuiteVerify | null;
 }
 
-export interface PointRecord {
-  readonly id: string;
+/** Where an injection point is: the k-th operation of a method and path on a dependency. */
+export interface PointPlace {
   /** `<dependency> <METHOD> <path> #<k>`. */
   readonly label: string;
   readonly dependency: string;
@@ -45,19 +45,18 @@ export interface PointRecord {
   readonly method: string;
   readonly path: string;
   readonly k: number;
+}
+
+/** In the file `id` comes first, then the place. */
+export interface PointRecord extends PointPlace {
+  readonly id: string;
   /** Events relayed in the baseline's response when it was an event stream (fewest over the runs), else null. */
   readonly relayed_events: number | null;
   /** The ids of the menu entries that apply to it (its depth-1 candidates). */
   readonly menu: readonly string[];
 }
 
-export interface SkippedPointRecord {
-  readonly label: string;
-  readonly dependency: string;
-  readonly protocol: "http" | "mcp";
-  readonly method: string;
-  readonly path: string;
-  readonly k: number;
+export interface SkippedPointRecord extends PointPlace {
   readonly reason: "unstable" | "untargetable";
   readonly seen_in_runs: number;
 }
