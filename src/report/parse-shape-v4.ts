@@ -6,6 +6,7 @@ import { CHECK_NAMES } from "../checks/registry.js";
 import type { Finding } from "../checks/types.js";
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import { invalidAt } from "./errors.js";
+import { readFaultTrigger } from "./read-trigger.js";
 import { REASON_CODES_V4 } from "./rules/reasons.js";
 import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
 import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
@@ -19,7 +20,6 @@ import type {
   ReportTargetV4,
   ReportV4,
 } from "./types-v4.js";
-import { readFaultTrigger } from "./v4/read-fault-trigger.js";
 import { readTruth, truthKeysIn } from "./v4/truth.js";
 
 const TOP_LEVEL_KEYS = [...HEAD_KEYS, "dependencies", "faults", "recovery", "checks", ...TAIL_KEYS];

@@ -6,8 +6,9 @@
 import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { parseReportShapeV4 } from "./parse-shape-v4.js";
+import { readScheduleOrWindow } from "./read-trigger.js";
 import { REASON_CODES } from "./rules/reasons.js";
-import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, readTrigger, TAIL_KEYS } from "./shape-common.js";
+import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
 import { integerLiteral, isJsonObject, StrictObject } from "./strict-json.js";
 import type {
   Report,
@@ -113,7 +114,7 @@ function faultV3(root: StrictObject): ReportFaultV3 {
   const fault = root.object("fault", FAULT_V3_KEYS);
   return {
     ...faultHead(fault),
-    trigger: fault.raw("trigger") === null ? null : readTrigger(fault),
+    trigger: fault.raw("trigger") === null ? null : readScheduleOrWindow(fault),
   };
 }
 

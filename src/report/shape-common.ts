@@ -1,11 +1,7 @@
-/**
- * Shape readers shared by every report schema: the head, the timing, the recovery rows and schema
- * 3's trigger object.
- */
+/** Shape readers shared by every report schema: the head, the timing and the recovery rows. */
 import type { RunResult } from "../events/types.js";
-import { invalidAt } from "./errors.js";
-import { isJsonObject, type StrictObject } from "./strict-json.js";
-import type { ReportEvidenceRow, ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+import type { StrictObject } from "./strict-json.js";
+import type { ReportEvidenceRow, ReportTiming, ReportWorkload } from "./types.js";
 
 const RESULTS: readonly RunResult[] = ["PASSED", "RECOVERED", "FAILED"];
 /** The top-level keys from `schema_version` to `workload`, the same in every schema. */
@@ -29,17 +25,6 @@ export const TAIL_KEYS = ["timing", "artifacts", "diagnostics"];
 const EVIDENCE_KEYS = ["failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
 const WORKLOAD_KEYS = ["name", "expected_exit_code", "exit_code", "timed_out", "interrupted"];
 const TIMING_KEYS = ["started_at", "completed_at"];
-const SCHEDULE_TRIGGER_KEYS = ["kind", "scheduled_occurrences", "completed_occurrences", "completed"];
-const PROBABILITY_TRIGGER_KEYS = [
-  "kind",
-  "probability",
-  "seed",
-  "window",
-  "evaluated_occurrences",
-  "selected_occurrences",
-  "completed",
-];
-const WINDOW_KEYS = ["start_occurrence", "end_occurrence"];
 
 /**
  * The keys from `run_id` to `workload`, read in file order. `reasonCodes` lists the reason codes
@@ -91,36 +76,4 @@ export function readEvidenceRows<T extends object>(
     retry_operation_id: row.nullableString("retry_operation_id"),
     recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
   }));
-}
-
-/** Schema 3's (non-null) trigger object under the key `trigger` of `owner`. */
-export function readTrigger(owner: StrictObject): ReportTriggerV3 {
-  const raw = owner.raw("trigger");
-  const kind = isJsonObject(raw) ? raw.kind : undefined;
-  if (kind === "occurrence_schedule") {
-    const trigger = owner.object("trigger", SCHEDULE_TRIGGER_KEYS);
-    return {
-      kind,
-      scheduled_occurrences: trigger.integerList("scheduled_occurrences"),
-      completed_occurrences: trigger.integerList("completed_occurrences"),
-      completed: trigger.boolean("completed"),
-    };
-  }
-  if (kind === "seeded_probability") {
-    const trigger = owner.object("trigger", PROBABILITY_TRIGGER_KEYS);
-    const window = trigger.object("window", WINDOW_KEYS);
-    return {
-      kind,
-      probability: trigger.number("probability"),
-      seed: trigger.bigInteger("seed"),
-      window: {
-        start_occurrence: window.integer("start_occurrence"),
-        end_occurrence: window.integer("end_occurrence"),
-      },
-      evaluated_occurrences: trigger.integer("evaluated_occurrences"),
-      selected_occurrences: trigger.integerList("selected_occurrences"),
-      completed: trigger.boolean("completed"),
-    };
-  }
-  throw invalidAt(isJsonObject(raw) ? `${owner.at("trigger")}.kind` : owner.at("trigger"));
 }
