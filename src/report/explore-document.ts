@@ -5,10 +5,9 @@
  * experiments ran as trials (see docs/trials.md).
  */
 
-import type { RunResult } from "../events/types.js";
 import type { TrialsRecord } from "../report/trials.js";
 import { isReplayMismatch } from "./exit-code.js";
-import type { SuiteVerify } from "./suite-document.js";
+import type { RunOutcomeRecord, SuiteVerify } from "./suite-document.js";
 
 export const EXPLORE_FILE_NAME = "explore.json";
 
@@ -25,11 +24,7 @@ export type ExploreStatus =
   /** A menu file's entry fits none of the injection points. */
   | "menu_fits_no_point";
 
-export interface RunRecord {
-  readonly result: RunResult;
-  readonly reason_code: string;
-  readonly exit_code: number;
-  readonly duration_ms: number;
+export interface RunRecord extends RunOutcomeRecord {
   /** Relative to the explore folder; null when no run folder was made. */
   readonly run_folder: string | null;
   /** Only for a run whose scenario has a verify command: how it ended (null: it did not run). */
