@@ -18,7 +18,7 @@ import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
 import { outageEvidence, probabilityEvidence, quotaEvidence, scheduleEvidence } from "./trigger-evidence.js";
 import type { TruthEvidence } from "./truth.js";
-import type { DependencyEvidence, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
+import type { DependencyEvidence, EventTiming, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
 
 /** One fault-related OPERATION_FAILED. */
 export interface FailureEvidence {
@@ -50,7 +50,7 @@ export interface RunEvidence {
   readonly duplicateSequences: boolean;
   readonly recoveryMode: RecoveryMode;
   readonly metrics: Metrics;
-  readonly timing: { readonly startedAt: string; readonly completedAt: string } | null;
+  readonly timing: EventTiming;
   /** In plan order. */
   readonly dependencies: readonly DependencyEvidence[];
   /** In plan order. */

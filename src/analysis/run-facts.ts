@@ -6,7 +6,7 @@
  */
 import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
 import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import type { Metrics } from "./types.js";
+import type { EventTiming, Metrics } from "./types.js";
 
 export class RunFacts {
   /** Position of the next event in sequence order (0-based). */
@@ -86,7 +86,7 @@ export class RunFacts {
   }
 
   /** Timestamps of the first and last event (null without events). */
-  timing(): { startedAt: string; completedAt: string } | null {
+  timing(): EventTiming {
     return this.#first === null || this.#last === null
       ? null
       : { startedAt: this.#first, completedAt: this.#last };

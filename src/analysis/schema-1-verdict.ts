@@ -2,28 +2,25 @@
  * The schema-1 verdict (docs/evidence.md, "Result and reason, schema 1"): a policy over the
  * evidence of a schema-1 plan (schema-1.ts). Rules 1–6 are the run rules of verdict.ts.
  */
-import {
-  DIAGNOSTICS,
-  recoveryNotObserved,
-  scheduleIncomplete,
-  tooManyInjections,
-  windowIncomplete,
-} from "./diagnostics.js";
-import type { RecoveryEvidence, TriggerEvidence } from "./types.js";
-import { failed, RUN_RULES, type RunFacts, type Verdict } from "./verdict.js";
+import { DIAGNOSTICS, recoveryNotObserved } from "./diagnostics.js";
+import type { RunEvidence } from "./evidence.js";
+import { triggerRules } from "./trigger-rules.js";
+import type { RecoveryEvidence } from "./types.js";
+import { failed, RUN_RULES, type Verdict } from "./verdict.js";
 
-/** Everything the schema-1 table looks at, drawn from the evidence. */
-export interface Schema1Facts extends RunFacts {
-  /** FAULT_INJECTED operation ids in sequence order. */
-  readonly injectedOperationIds: readonly string[];
+/** Everything the schema-1 table looks at: the evidence (at most one fault) and its recovery rows. */
+export interface Schema1Facts extends RunEvidence {
   readonly recovery: RecoveryEvidence;
-  /** null exactly when no fault is configured. */
-  readonly trigger: TriggerEvidence | null;
 }
 
 type Rule = (facts: Schema1Facts) => Verdict | undefined;
 
+/** Schema 1 has one fault: its sentences do not name it. */
+const TRIGGER_RULES = triggerRules((_faultId, sentence) => sentence);
+
 const hasRepeats = (values: readonly string[]): boolean => new Set(values).size !== values.length;
+/** The FAULT_INJECTED operation ids of the fault, in sequence order. */
+const injected = ({ faults }: Schema1Facts) => faults[0]?.evidence.selections ?? [];
 
 /** The first rule that applies wins. */
 const RULES: readonly Rule[] = [
@@ -35,35 +32,17 @@ const RULES: readonly Rule[] = [
   RUN_RULES.exitCodeMismatch,
   RUN_RULES.duplicateSequences,
   /* 7 */ (f) =>
-    f.trigger === null ? { result: "PASSED", reasonCode: "BASELINE_SUCCEEDED", diagnostics: [] } : undefined,
-  /* 8 */ ({ trigger: t }) =>
-    t?.kind === "seeded_probability" && !t.consistent
-      ? failed("INTERNAL_ERROR", DIAGNOSTICS.probabilityContradicted)
+    f.faults.length === 0
+      ? { result: "PASSED", reasonCode: "BASELINE_SUCCEEDED", diagnostics: [] }
       : undefined,
+  TRIGGER_RULES.contradicted,
   /* 9 */ (f) =>
-    f.injectedOperationIds.length === 0
-      ? failed("FAULT_NOT_TRIGGERED", DIAGNOSTICS.faultNotTriggered)
-      : undefined,
+    injected(f).length === 0 ? failed("FAULT_NOT_TRIGGERED", DIAGNOSTICS.faultNotTriggered) : undefined,
   /* 10 */ (f) =>
-    hasRepeats(f.injectedOperationIds) ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateInjection) : undefined,
-  /* 11 */ ({ trigger: t, injectedOperationIds: ids }) =>
-    t?.kind === "occurrence_schedule" && ids.length > t.scheduledOccurrences.length
-      ? failed("INTERNAL_ERROR", tooManyInjections(t.scheduledOccurrences.length, ids.length))
-      : undefined,
-  /* 12 */ ({ trigger: t }) =>
-    t?.kind === "occurrence_schedule" && !t.completed
-      ? failed(
-          "FAULT_SCHEDULE_INCOMPLETE",
-          scheduleIncomplete(t.scheduledOccurrences.length, t.completedOccurrences.length),
-        )
-      : undefined,
-  /* 13 */ ({ trigger: t }) =>
-    t?.kind === "seeded_probability" && !t.completed
-      ? failed(
-          "TRIGGER_WINDOW_INCOMPLETE",
-          windowIncomplete(t.window.endOccurrence - t.window.startOccurrence + 1, t.evaluatedOccurrences),
-        )
-      : undefined,
+    hasRepeats(injected(f)) ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateInjection) : undefined,
+  TRIGGER_RULES.tooManyInjections,
+  TRIGGER_RULES.scheduleIncomplete,
+  TRIGGER_RULES.windowIncomplete,
   /* 14 */ ({ recovery: r }) =>
     r.required === 0 ? { result: "PASSED", reasonCode: "FAULT_TOLERATED", diagnostics: [] } : undefined,
   /* 15 */ ({ recovery: r }) =>

@@ -57,19 +57,13 @@ export function schema1AnalysisOf(evidence: RunEvidence): Schema1Analysis {
     successful: rows.filter((row) => row.retry_operation_id !== null).length,
     evidence: rows,
   };
-  const trigger = fault?.evidence.trigger ?? null;
-  const verdict = decideSchema1Verdict({
-    ...evidence,
-    injectedOperationIds: fault?.evidence.selections ?? [],
-    recovery,
-    trigger,
-  });
+  const verdict = decideSchema1Verdict({ ...evidence, recovery });
   return {
     result: verdict.result,
     reasonCode: verdict.reasonCode,
     metrics: evidence.metrics,
     recovery,
-    trigger,
+    trigger: fault?.evidence.trigger ?? null,
     diagnostics: verdict.diagnostics,
     timing: evidence.timing,
   };

@@ -78,17 +78,23 @@ export interface QuotaEvidence {
 
 export type TriggerEvidence = ScheduleEvidence | ProbabilityEvidence | OutageEvidence | QuotaEvidence;
 
-/** The schema-1 shape of an analysis. */
-export interface Schema1Analysis {
+/** Timestamps of the first and last event (null without events). */
+export type EventTiming = { readonly startedAt: string; readonly completedAt: string } | null;
+
+/** What the analyses of both shapes say: the verdict, the metrics, the diagnostics and the timing. */
+export interface AnalysisOutcome {
   readonly result: RunResult;
   readonly reasonCode: string;
   readonly metrics: Metrics;
+  readonly diagnostics: readonly string[];
+  readonly timing: EventTiming;
+}
+
+/** The schema-1 shape of an analysis. */
+export interface Schema1Analysis extends AnalysisOutcome {
   readonly recovery: RecoveryEvidence;
   /** null for a baseline (no fault configured). */
   readonly trigger: TriggerEvidence | null;
-  readonly diagnostics: readonly string[];
-  /** Timestamps of the first and last event (null without events). */
-  readonly timing: { readonly startedAt: string; readonly completedAt: string } | null;
 }
 
 export interface DependencyEvidence {
@@ -135,12 +141,9 @@ export interface Recovery {
 }
 
 /** The analysis of a run in the internal model. */
-export interface RunAnalysis {
-  readonly result: RunResult;
+export interface RunAnalysis extends AnalysisOutcome {
   /** The verify outcome and the canaries seen (analysis/truth.ts); absent on analyses built before them. */
   readonly truth?: TruthEvidence;
-  readonly reasonCode: string;
-  readonly metrics: Metrics;
   /** In scenario order. */
   readonly dependencies: readonly DependencyEvidence[];
   /** In scenario order. */
@@ -148,7 +151,4 @@ export interface RunAnalysis {
   readonly recovery: Recovery;
   /** The checks that are not `off`, in the order retry_after, retry_storm, duplicate_writes. */
   readonly checks: readonly CheckOutcome[];
-  readonly diagnostics: readonly string[];
-  /** Timestamps of the first and last event (null without events). */
-  readonly timing: { readonly startedAt: string; readonly completedAt: string } | null;
 }

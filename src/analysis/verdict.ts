@@ -4,15 +4,8 @@
  * (schema-1-verdict.ts).
  */
 import { checkReason } from "../checks/evaluate.js";
-import type { RunErrorPayload, RunResult, WorkloadCompletedPayload } from "../events/types.js";
-import {
-  DIAGNOSTICS,
-  exitCodeMismatch,
-  recoveryNotObserved,
-  scheduleIncomplete,
-  tooManyInjections,
-  windowIncomplete,
-} from "./diagnostics.js";
+import type { RunResult } from "../events/types.js";
+import { DIAGNOSTICS, exitCodeMismatch, recoveryNotObserved } from "./diagnostics.js";
 import type { RunEvidence } from "./evidence.js";
 import {
   aboutFault,
@@ -25,18 +18,15 @@ import {
   unattributedFailure,
   unexpectedRetry,
 } from "./fault-diagnostics.js";
+import { triggerRules } from "./trigger-rules.js";
 import { claimedSuccess, corruptionPropagated } from "./truth.js";
 import type { RecoveryRow } from "./types.js";
 
 /** What rules 1–6 look at: the run and the workload, not the fault. */
-export interface RunFacts {
-  readonly expectedExitCode: number;
-  /** The last RUN_ERROR, if any. */
-  readonly runError: RunErrorPayload | null;
-  /** The last WORKLOAD_COMPLETED, if any. */
-  readonly completion: WorkloadCompletedPayload | null;
-  readonly duplicateSequences: boolean;
-}
+export type RunFacts = Pick<
+  RunEvidence,
+  "expectedExitCode" | "runError" | "completion" | "duplicateSequences"
+>;
 
 export interface Verdict {
   readonly result: RunResult;
@@ -94,6 +84,8 @@ function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: 
 
 const passed = (reasonCode: string): Verdict => ({ result: "PASSED", reasonCode, diagnostics: [] });
 
+const TRIGGER_RULES = triggerRules(aboutFault);
+
 const unresolvedRecoverRows = (rows: readonly RecoveryRow[]) =>
   rows.filter((row) => row.expect === "recover" && row.retryOperationId === null);
 
@@ -122,12 +114,7 @@ const RULES: readonly Rule[] = [
     failedFor("CORRUPTION_PROPAGATED", canaries, corruptionPropagated),
   RUN_RULES.duplicateSequences,
   /* 7 */ ({ faults }) => (faults.length === 0 ? passed("BASELINE_SUCCEEDED") : undefined),
-  /* 8 */ ({ faults }) =>
-    failedFor(
-      "INTERNAL_ERROR",
-      faults.filter(({ evidence: { trigger: t } }) => t.kind === "seeded_probability" && !t.consistent),
-      ({ fault }) => aboutFault(fault.id, DIAGNOSTICS.probabilityContradicted),
-    ),
+  TRIGGER_RULES.contradicted,
   /* 9 */ ({ faults }) =>
     failedFor(
       "FAULT_NOT_TRIGGERED",
@@ -144,45 +131,9 @@ const RULES: readonly Rule[] = [
       ],
       (sentence) => sentence,
     ),
-  /* 11 */ ({ faults }) =>
-    failedFor(
-      "INTERNAL_ERROR",
-      faults.filter(
-        ({ evidence: { trigger: t, selections } }) =>
-          t.kind === "occurrence_schedule" && selections.length > t.scheduledOccurrences.length,
-      ),
-      ({ fault, evidence }) =>
-        aboutFault(
-          fault.id,
-          tooManyInjections(
-            evidence.trigger.kind === "occurrence_schedule"
-              ? evidence.trigger.scheduledOccurrences.length
-              : 0,
-            evidence.selections.length,
-          ),
-        ),
-    ),
-  /* 12 */ ({ faults }) =>
-    failedFor(
-      "FAULT_SCHEDULE_INCOMPLETE",
-      faults.flatMap(({ fault, evidence: { trigger: t } }) =>
-        t.kind === "occurrence_schedule" && !t.completed ? [{ id: fault.id, t }] : [],
-      ),
-      ({ id, t }) =>
-        aboutFault(id, scheduleIncomplete(t.scheduledOccurrences.length, t.completedOccurrences.length)),
-    ),
-  /* 13 */ ({ faults }) =>
-    failedFor(
-      "TRIGGER_WINDOW_INCOMPLETE",
-      faults.flatMap(({ fault, evidence: { trigger: t } }) =>
-        t.kind === "seeded_probability" && !t.completed ? [{ id: fault.id, t }] : [],
-      ),
-      ({ id, t }) =>
-        aboutFault(
-          id,
-          windowIncomplete(t.window.endOccurrence - t.window.startOccurrence + 1, t.evaluatedOccurrences),
-        ),
-    ),
+  TRIGGER_RULES.tooManyInjections,
+  TRIGGER_RULES.scheduleIncomplete,
+  TRIGGER_RULES.windowIncomplete,
   /* 14 */ ({ notApplied, label }) =>
     failedFor("FAULT_NOT_APPLIED", notApplied, (event) =>
       faultNotApplied(event.fault_id, label(event.operation_id), event.reason),

@@ -54,30 +54,17 @@ function liftPayload(payload: EventPayload): EventPayloadV2 {
         fault_type: payload.fault_type,
         parameters: payload.parameters,
       };
+    // Schema 2 appends its keys to these two payloads.
     case "OPERATION_FAILED":
       return {
-        kind: payload.kind,
-        operation_id: payload.operation_id,
-        fingerprint: payload.fingerprint,
-        failure_kind: payload.failure_kind,
-        status_code: payload.status_code,
-        fault_related: payload.fault_related,
+        ...payload,
         retry_after_ms: null,
         upstream_status: null,
         rpc_error_code: null,
         relayed_events: null,
       };
     case "OPERATION_SUCCEEDED":
-      return {
-        kind: payload.kind,
-        operation_id: payload.operation_id,
-        fingerprint: payload.fingerprint,
-        status_code: payload.status_code,
-        duration_ms: payload.duration_ms,
-        fault_related: payload.fault_related,
-        relayed_events: null,
-        closed_by_client: false,
-      };
+      return { ...payload, relayed_events: null, closed_by_client: false };
     case "DEPENDENCY_STOPPED":
       return { kind: payload.kind, dependency, exit_code: payload.exit_code };
     default:
@@ -89,15 +76,6 @@ function liftPayload(payload: EventPayload): EventPayloadV2 {
 
 /** The internal-model event of a schema-1 event (the input is not modified). */
 export function liftSchema1Event(event: AgentChaosEvent): AgentChaosEventV2 {
-  return {
-    schema_version: 2,
-    event_id: event.event_id,
-    run_id: event.run_id,
-    sequence: event.sequence,
-    timestamp: event.timestamp,
-    elapsed_ms: event.elapsed_ms,
-    type: event.type,
-    component: event.component,
-    payload: liftPayload(event.payload),
-  };
+  // The envelope is schema 1's: spreading it keeps every key in its place.
+  return { ...event, schema_version: 2, payload: liftPayload(event.payload) };
 }

@@ -105,5 +105,3 @@ export const PAYLOAD_FIELDS_V2 = {
   RUN_ERROR: PAYLOAD_FIELDS.RUN_ERROR,
   RUN_COMPLETED: PAYLOAD_FIELDS.RUN_COMPLETED,
 } as const satisfies Record<Exclude<EventTypeV2, AdditionEventType>, Record<string, FieldCheck>>;
-
-export const EVENT_TYPES_V2 = Object.keys(PAYLOAD_FIELDS_V2) as Exclude<EventTypeV2, AdditionEventType>[];

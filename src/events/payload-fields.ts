@@ -92,5 +92,3 @@ export const PAYLOAD_FIELDS = {
   RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS), message: string },
   RUN_COMPLETED: { result: oneOf(RUN_RESULTS), reason_code: string, duration_ms: nonNegativeInteger },
 } as const satisfies Record<EventType, Record<string, FieldCheck>>;
-
-export const EVENT_TYPES = Object.keys(PAYLOAD_FIELDS) as EventType[];

@@ -12,7 +12,9 @@ import type {
 } from "./addition-types.js";
 import type {
   Component,
+  EventEnvelope,
   FailureKind,
+  RetryObservedPayload,
   RunCompletedPayload,
   RunErrorPayload,
   RunStartedPayload,
@@ -105,13 +107,7 @@ export interface FaultNotAppliedPayload {
   fault_id: string;
   reason: NotAppliedReason;
 }
-export interface RetryObservedPayloadV2 {
-  kind: "RETRY_OBSERVED";
-  operation_id: string;
-  retry_of_operation_id: string;
-  fingerprint: string;
-  attempt: number;
-}
+export type RetryObservedPayloadV2 = RetryObservedPayload;
 export interface OperationFailedPayloadV2 {
   kind: "OPERATION_FAILED";
   operation_id: string;
@@ -188,19 +184,11 @@ export const EVENT_COMPONENT_V2 = {
   TOKENS_COUNTED: "proxy",
 } as const satisfies Record<EventTypeV2, Component>;
 
-/** One line of a schema-2 events.jsonl, envelope keys in documented order. */
-export interface AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> {
-  /** 3 in a run whose scenario uses an addition (docs/events.md "Versions"). */
-  schema_version: 2 | 3;
-  event_id: string;
-  run_id: string;
-  sequence: number;
-  timestamp: string;
-  elapsed_ms: number;
-  type: P["kind"];
-  component: Component;
-  payload: P;
-}
+/**
+ * One line of a schema-2 events.jsonl; `schema_version` is 3 in a run whose scenario uses an
+ * addition (docs/events.md "Versions").
+ */
+export type AgentChaosEventV2<P extends EventPayloadV2 = EventPayloadV2> = EventEnvelope<2 | 3, P>;
 
 export type PayloadOfV2<T extends EventTypeV2> = Extract<EventPayloadV2, { kind: T }>;
 

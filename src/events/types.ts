@@ -3,8 +3,6 @@
  * builders must create payload objects with `kind` first and the other keys in this order.
  */
 
-export const EVENT_SCHEMA_VERSION = 1;
-
 export type Component = "orchestrator" | "dependency" | "injector" | "workload" | "proxy";
 
 export type FailureKind =
@@ -152,9 +150,9 @@ export const EVENT_COMPONENT = {
   RUN_COMPLETED: "orchestrator",
 } as const satisfies Record<EventType, Component>;
 
-/** One line of events.jsonl, envelope keys in documented order. */
-export interface AgentChaosEvent<P extends EventPayload = EventPayload> {
-  schema_version: 1;
+/** One line of events.jsonl of schema `V`, envelope keys in documented order. */
+export interface EventEnvelope<V extends number, P extends { readonly kind: string }> {
+  schema_version: V;
   event_id: string;
   run_id: string;
   sequence: number;
@@ -164,6 +162,9 @@ export interface AgentChaosEvent<P extends EventPayload = EventPayload> {
   component: Component;
   payload: P;
 }
+
+/** One line of a schema-1 events.jsonl. */
+export type AgentChaosEvent<P extends EventPayload = EventPayload> = EventEnvelope<1, P>;
 
 export type PayloadOf<T extends EventType> = Extract<EventPayload, { kind: T }>;
 

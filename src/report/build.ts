@@ -3,10 +3,17 @@
  * Schema 3 exactly when the fault uses a seeded probability window; otherwise schema 2
  * (baselines and occurrence schedules), the shape the Python tool 0.4.0 writes.
  */
-import type { ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
+import type { AnalysisOutcome, ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
 import type { Scenario } from "../scenario/types.js";
 import { AgentChaosError } from "../support/errors.js";
-import type { ReportArtifacts, ReportTiming, ReportV2, ReportV3, ReportWorkload } from "./types.js";
+import type {
+  ReportArtifacts,
+  ReportHead,
+  ReportTiming,
+  ReportV2,
+  ReportV3,
+  ReportWorkload,
+} from "./types.js";
 
 export interface BuildReportInput {
   readonly scenario: Scenario;
@@ -30,12 +37,17 @@ function mismatch(): AgentChaosError {
   );
 }
 
+/** The files every run folder has, as every report schema names them first among its artifacts. */
+export const RUN_FILES = {
+  scenario: "scenario.yaml",
+  events: "events.jsonl",
+  stdout: "stdout.log",
+  stderr: "stderr.log",
+} as const;
+
 function artifacts(managedDependency: boolean): ReportArtifacts {
   return {
-    scenario: "scenario.yaml",
-    events: "events.jsonl",
-    stdout: "stdout.log",
-    stderr: "stderr.log",
+    ...RUN_FILES,
     dependency_stdout: managedDependency ? "dependency.stdout.log" : null,
     dependency_stderr: managedDependency ? "dependency.stderr.log" : null,
     report: "report.json",
@@ -49,12 +61,12 @@ export interface ReportHeadSource {
     readonly workload: { readonly name: string | null; readonly command: readonly [string, ...string[]] };
     readonly success: { readonly exitCode: number };
   };
-  readonly analysis: Pick<Schema1Analysis, "result" | "reasonCode" | "metrics" | "timing">;
+  readonly analysis: AnalysisOutcome;
   readonly runId: string;
 }
 
 /** The keys from `run_id` to `workload` shared by every schema, in file order. */
-export function reportHead({ scenario, analysis, runId }: ReportHeadSource) {
+export function reportHead({ scenario, analysis, runId }: ReportHeadSource): ReportHead {
   const { metrics } = analysis;
   const workload: ReportWorkload = {
     name: scenario.workload.name ?? scenario.workload.command[0],
@@ -79,7 +91,7 @@ export function reportHead({ scenario, analysis, runId }: ReportHeadSource) {
   };
 }
 
-export function reportTiming(analysis: Pick<Schema1Analysis, "timing">): ReportTiming {
+export function reportTiming(analysis: Pick<AnalysisOutcome, "timing">): ReportTiming {
   return {
     started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
     completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,

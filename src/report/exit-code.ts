@@ -1,12 +1,5 @@
 import type { RunResult } from "../events/types.js";
-
-const SETUP_OR_INTERNAL = new Set([
-  "DEPENDENCY_START_FAILED",
-  "PROXY_START_FAILED",
-  "WORKLOAD_SPAWN_FAILED",
-  "INTERNAL_ERROR",
-  "REPLAY_MISMATCH",
-]);
+import { RUN_ERROR_REASONS } from "./rules/reasons.js";
 
 /**
  * A run that ended on a request its cassette never recorded (docs/replay.md): the recording is
@@ -18,9 +11,9 @@ export function isReplayMismatch(
   return run?.result === "FAILED" && run.reason_code === "REPLAY_MISMATCH";
 }
 
-/** docs/cli.md exit codes: 130 interrupted, 3 setup/internal, 1 failed, 0 passed or recovered. */
+/** docs/cli.md exit codes: 130 interrupted, 3 setup/internal (a run error), 1 failed, 0 passed or recovered. */
 export function exitCodeFor(result: RunResult, reasonCode: string, interrupted: boolean): number {
   if (interrupted) return 130;
   if (result !== "FAILED") return 0;
-  return SETUP_OR_INTERNAL.has(reasonCode) ? 3 : 1;
+  return RUN_ERROR_REASONS.has(reasonCode) ? 3 : 1;
 }

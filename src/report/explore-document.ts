@@ -5,10 +5,9 @@
  * experiments ran as trials (see docs/trials.md).
  */
 
-import type { RunResult } from "../events/types.js";
 import type { TrialsRecord } from "../report/trials.js";
 import { isReplayMismatch } from "./exit-code.js";
-import type { SuiteVerify } from "./suite-document.js";
+import type { RunOutcomeRecord, SuiteVerify } from "./suite-document.js";
 
 export const EXPLORE_FILE_NAME = "explore.json";
 
@@ -25,19 +24,15 @@ export type ExploreStatus =
   /** A menu file's entry fits none of the injection points. */
   | "menu_fits_no_point";
 
-export interface RunRecord {
-  readonly result: RunResult;
-  readonly reason_code: string;
-  readonly exit_code: number;
-  readonly duration_ms: number;
+export interface RunRecord extends RunOutcomeRecord {
   /** Relative to the explore folder; null when no run folder was made. */
   readonly run_folder: string | null;
   /** Only for a run whose scenario has a verify command: how it ended (null: it did not run). */
   readonly verify?: SuiteVerify | null;
 }
 
-export interface PointRecord {
-  readonly id: string;
+/** Where an injection point is: the k-th operation of a method and path on a dependency. */
+export interface PointPlace {
   /** `<dependency> <METHOD> <path> #<k>`. */
   readonly label: string;
   readonly dependency: string;
@@ -45,19 +40,18 @@ export interface PointRecord {
   readonly method: string;
   readonly path: string;
   readonly k: number;
+}
+
+/** In the file `id` comes first, then the place. */
+export interface PointRecord extends PointPlace {
+  readonly id: string;
   /** Events relayed in the baseline's response when it was an event stream (fewest over the runs), else null. */
   readonly relayed_events: number | null;
   /** The ids of the menu entries that apply to it (its depth-1 candidates). */
   readonly menu: readonly string[];
 }
 
-export interface SkippedPointRecord {
-  readonly label: string;
-  readonly dependency: string;
-  readonly protocol: "http" | "mcp";
-  readonly method: string;
-  readonly path: string;
-  readonly k: number;
+export interface SkippedPointRecord extends PointPlace {
   readonly reason: "unstable" | "untargetable";
   readonly seen_in_runs: number;
 }

@@ -9,7 +9,7 @@
  *
  * Lines are bounded, masked and escaped by `log-tail.ts`.
  */
-import { logHead, logTail, secretValues } from "./log-tail.js";
+import { logLines, secretValues } from "./log-tail.js";
 
 export interface LogExcerpt {
   /** `Workload stderr (last 3 lines of stderr.log)` */
@@ -51,7 +51,7 @@ export async function failureExcerpts(folder: string, facts: FailedRunFacts): Pr
   if (dependency !== null) {
     for (const stream of ["stderr", "stdout"] as const) {
       const file = `dependencies/${dependency}.${stream}.log`;
-      const lines = await logHead(folder, file, secrets);
+      const lines = await logLines("start", folder, file, secrets);
       if (lines.length === 0) continue;
       excerpts.push({
         title: `Dependency ${dependency} ${stream} (${count(lines, "first")} of ${file})`,
@@ -61,7 +61,7 @@ export async function failureExcerpts(folder: string, facts: FailedRunFacts): Pr
       break;
     }
   }
-  const workload = await logTail(folder, "stderr.log", secrets);
+  const workload = await logLines("end", folder, "stderr.log", secrets);
   if (workload.length > 0) {
     excerpts.push({
       title: `Workload stderr (${count(workload, "last")} of stderr.log)`,

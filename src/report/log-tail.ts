@@ -108,15 +108,17 @@ async function someBytes(
 /**
  * The non-empty lines (at most `maxLines`) at one end of `file` in the run folder, masked; an
  * empty list when the file is empty, missing or unreadable. The line cut by the byte limit (the
- * first one read from the end, the last one read from the start) is left out.
+ * first one read from the end, the last one read from the start) is left out. The last lines are
+ * the agent's last words; the first ones are where a program that failed at start (a fake model
+ * with a bad script) put its positioned error.
  */
-async function logLines(
+export async function logLines(
   end: "start" | "end",
   folder: string,
   file: string,
   secrets: readonly string[],
-  maxLines: number,
-  maxBytes: number,
+  maxLines: number = LOG_TAIL_LIMITS.lines,
+  maxBytes: number = LOG_TAIL_LIMITS.bytes,
 ): Promise<string[]> {
   const read = await someBytes(join(folder, file), maxBytes, end);
   if (read === null) return [];
@@ -128,29 +130,4 @@ async function logLines(
   const kept = lines.filter((line) => line.trim() !== "");
   const chosen = end === "end" ? kept.slice(-maxLines) : kept.slice(0, maxLines);
   return chosen.map((line) => maskLine(line, secrets));
-}
-
-/** The last non-empty lines of `file` in the run folder, masked (the agent's last words). */
-export function logTail(
-  folder: string,
-  file: string,
-  secrets: readonly string[],
-  maxLines: number = LOG_TAIL_LIMITS.lines,
-  maxBytes: number = LOG_TAIL_LIMITS.bytes,
-): Promise<string[]> {
-  return logLines("end", folder, file, secrets, maxLines, maxBytes);
-}
-
-/**
- * The first non-empty lines of `file` in the run folder, masked: where a program that failed at
- * start (a fake model with a bad script) put its positioned error.
- */
-export function logHead(
-  folder: string,
-  file: string,
-  secrets: readonly string[],
-  maxLines: number = LOG_TAIL_LIMITS.lines,
-  maxBytes: number = LOG_TAIL_LIMITS.bytes,
-): Promise<string[]> {
-  return logLines("start", folder, file, secrets, maxLines, maxBytes);
 }

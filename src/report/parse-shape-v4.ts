@@ -6,45 +6,23 @@ import { CHECK_NAMES } from "../checks/registry.js";
 import type { Finding } from "../checks/types.js";
 import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
 import { invalidAt } from "./errors.js";
+import { readFaultTrigger } from "./read-trigger.js";
 import { REASON_CODES_V4 } from "./rules/reasons.js";
-import { readHead, readTiming, TIMING_KEYS } from "./shape-common.js";
+import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
 import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
 import type {
   ReportArtifactsV4,
   ReportCheckV4,
   ReportDependencyV4,
-  ReportEvidenceRowV4,
   ReportFaultParametersV4,
   ReportFaultV4,
   ReportRecoveryV4,
   ReportTargetV4,
   ReportV4,
 } from "./types-v4.js";
-import { readFaultTrigger } from "./v4/read-fault-trigger.js";
 import { readTruth, truthKeysIn } from "./v4/truth.js";
 
-const TOP_LEVEL_KEYS = [
-  "schema_version",
-  "run_id",
-  "scenario_name",
-  "result",
-  "reason_code",
-  "duration_ms",
-  "faults_injected",
-  "operations_observed",
-  "successful_operations",
-  "failed_operations",
-  "retries_observed",
-  "workload_exit_code",
-  "workload",
-  "dependencies",
-  "faults",
-  "recovery",
-  "checks",
-  "timing",
-  "artifacts",
-  "diagnostics",
-];
+const TOP_LEVEL_KEYS = [...HEAD_KEYS, "dependencies", "faults", "recovery", "checks", ...TAIL_KEYS];
 const DEPENDENCY_KEYS = [
   "name",
   "type",
@@ -67,7 +45,6 @@ const FAULT_KEYS = [
   "recovery",
 ];
 const RECOVERY_KEYS = ["mode", "required", "successful", "evidence"];
-const EVIDENCE_KEYS = ["fault_id", "failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
 const CHECK_KEYS = ["name", "mode", "passed", "findings"];
 const ARTIFACT_KEYS = ["scenario", "events", "stdout", "stderr", "dependencies", "report"];
 const LOG_KEYS = ["stdout", "stderr"];
@@ -152,14 +129,9 @@ function recovery(root: StrictObject): ReportRecoveryV4 {
     mode: object.oneOf("mode", ["chain", "fifo"]),
     required: object.integer("required"),
     successful: object.integer("successful"),
-    evidence: object.objectList("evidence", EVIDENCE_KEYS).map(
-      (row): ReportEvidenceRowV4 => ({
-        fault_id: named(row, "fault_id", FAULT_ID),
-        failed_operation_id: row.string("failed_operation_id"),
-        retry_operation_id: row.nullableString("retry_operation_id"),
-        recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
-      }),
-    ),
+    evidence: readEvidenceRows(object, ["fault_id"], (row) => ({
+      fault_id: named(row, "fault_id", FAULT_ID),
+    })),
   };
 }
 
@@ -222,7 +194,7 @@ export function parseReportShapeV4(document: unknown, version: 4 | 5 = 4): Repor
   const faults = root.objectList("faults", FAULT_KEYS).map(fault);
   const recoveryObject = recovery(root);
   const checks = root.objectList("checks", CHECK_KEYS).map(check);
-  const timing = readTiming(root.object("timing", TIMING_KEYS));
+  const timing = readTiming(root);
   return {
     schema_version: version,
     ...head,

@@ -6,12 +6,12 @@
 import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { parseReportShapeV4 } from "./parse-shape-v4.js";
+import { readScheduleOrWindow } from "./read-trigger.js";
 import { REASON_CODES } from "./rules/reasons.js";
-import { readHead, readTiming, readTrigger, TIMING_KEYS } from "./shape-common.js";
+import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
 import { integerLiteral, isJsonObject, StrictObject } from "./strict-json.js";
 import type {
   Report,
-  ReportEvidenceRow,
   ReportFaultV1,
   ReportFaultV2,
   ReportFaultV3,
@@ -20,26 +20,7 @@ import type {
   ReportSchemaVersion,
 } from "./types.js";
 
-const TOP_LEVEL_KEYS = [
-  "schema_version",
-  "run_id",
-  "scenario_name",
-  "result",
-  "reason_code",
-  "duration_ms",
-  "faults_injected",
-  "operations_observed",
-  "successful_operations",
-  "failed_operations",
-  "retries_observed",
-  "workload_exit_code",
-  "workload",
-  "fault",
-  "recovery",
-  "timing",
-  "artifacts",
-  "diagnostics",
-] as const;
+const TOP_LEVEL_KEYS = [...HEAD_KEYS, "fault", "recovery", ...TAIL_KEYS];
 
 const ARTIFACT_KEYS = [
   "scenario",
@@ -60,7 +41,6 @@ const FAULT_V2_KEYS = [
 ];
 const FAULT_V3_KEYS = [...FAULT_V1_KEYS, "trigger"];
 const RECOVERY_V2_KEYS = ["required", "successful", "evidence"];
-const EVIDENCE_KEYS = ["failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
 
 /** `schema_version` must be the integer 1, 2, 3, 4 or 5; anything else (or nothing) is unsupported. */
 export function schemaVersionOf(document: unknown): ReportSchemaVersion {
@@ -79,10 +59,10 @@ export function parseReportShape(document: unknown): Report {
   const head = readHead(root, REASON_CODES);
   const fault = version === 1 ? faultV1(root) : version === 2 ? faultV2(root) : faultV3(root);
   const recovery = version === 1 ? recoveryV1(root) : recoveryV2(root);
-  const timing = root.object("timing", TIMING_KEYS);
+  const timing = readTiming(root);
   const artifacts = root.object("artifacts", ARTIFACT_KEYS);
   const tail = {
-    timing: readTiming(timing),
+    timing,
     artifacts: {
       scenario: artifacts.oneOf("scenario", ["scenario.yaml"]),
       events: artifacts.oneOf("events", ["events.jsonl"]),
@@ -97,13 +77,17 @@ export function parseReportShape(document: unknown): Report {
   return { schema_version: version, ...head, fault, recovery, ...tail } as Report;
 }
 
-function faultV1(root: StrictObject): ReportFaultV1 {
-  const fault = root.object("fault", FAULT_V1_KEYS);
+/** The keys every fault of schemas 1–3 starts with, from the object already checked. */
+function faultHead(fault: StrictObject): ReportFaultV1 {
   return {
     configured: fault.boolean("configured"),
     type: fault.nullableOneOf("type", FAULT_TYPES),
     injected: fault.boolean("injected"),
   };
+}
+
+function faultV1(root: StrictObject): ReportFaultV1 {
+  return faultHead(root.object("fault", FAULT_V1_KEYS));
 }
 
 function recoveryV1(root: StrictObject): ReportRecoveryV1 {
@@ -119,9 +103,7 @@ function recoveryV1(root: StrictObject): ReportRecoveryV1 {
 function faultV2(root: StrictObject): ReportFaultV2 {
   const fault = root.object("fault", FAULT_V2_KEYS);
   return {
-    configured: fault.boolean("configured"),
-    type: fault.nullableOneOf("type", FAULT_TYPES),
-    injected: fault.boolean("injected"),
+    ...faultHead(fault),
     scheduled_occurrences: fault.integerList("scheduled_occurrences"),
     completed_occurrences: fault.integerList("completed_occurrences"),
     schedule_completed: fault.boolean("schedule_completed"),
@@ -131,10 +113,8 @@ function faultV2(root: StrictObject): ReportFaultV2 {
 function faultV3(root: StrictObject): ReportFaultV3 {
   const fault = root.object("fault", FAULT_V3_KEYS);
   return {
-    configured: fault.boolean("configured"),
-    type: fault.nullableOneOf("type", FAULT_TYPES),
-    injected: fault.boolean("injected"),
-    trigger: fault.raw("trigger") === null ? null : readTrigger(fault),
+    ...faultHead(fault),
+    trigger: fault.raw("trigger") === null ? null : readScheduleOrWindow(fault),
   };
 }
 
@@ -143,12 +123,6 @@ function recoveryV2(root: StrictObject): ReportRecoveryV2 {
   return {
     required: recovery.integer("required"),
     successful: recovery.integer("successful"),
-    evidence: recovery.objectList("evidence", EVIDENCE_KEYS).map(
-      (row): ReportEvidenceRow => ({
-        failed_operation_id: row.string("failed_operation_id"),
-        retry_operation_id: row.nullableString("retry_operation_id"),
-        recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
-      }),
-    ),
+    evidence: readEvidenceRows(recovery),
   };
 }

@@ -1,23 +1,30 @@
-/** Shape readers shared by every report schema: the head, the timing and schema 3's trigger object. */
+/** Shape readers shared by every report schema: the head, the timing and the recovery rows. */
 import type { RunResult } from "../events/types.js";
-import { invalidAt } from "./errors.js";
-import { isJsonObject, type StrictObject } from "./strict-json.js";
-import type { ReportTiming, ReportTriggerV3, ReportWorkload } from "./types.js";
+import type { StrictObject } from "./strict-json.js";
+import type { ReportEvidenceRow, ReportTiming, ReportWorkload } from "./types.js";
 
 const RESULTS: readonly RunResult[] = ["PASSED", "RECOVERED", "FAILED"];
-const WORKLOAD_KEYS = ["name", "expected_exit_code", "exit_code", "timed_out", "interrupted"];
-export const TIMING_KEYS = ["started_at", "completed_at"];
-const SCHEDULE_TRIGGER_KEYS = ["kind", "scheduled_occurrences", "completed_occurrences", "completed"];
-const PROBABILITY_TRIGGER_KEYS = [
-  "kind",
-  "probability",
-  "seed",
-  "window",
-  "evaluated_occurrences",
-  "selected_occurrences",
-  "completed",
+/** The top-level keys from `schema_version` to `workload`, the same in every schema. */
+export const HEAD_KEYS = [
+  "schema_version",
+  "run_id",
+  "scenario_name",
+  "result",
+  "reason_code",
+  "duration_ms",
+  "faults_injected",
+  "operations_observed",
+  "successful_operations",
+  "failed_operations",
+  "retries_observed",
+  "workload_exit_code",
+  "workload",
 ];
-const WINDOW_KEYS = ["start_occurrence", "end_occurrence"];
+/** The last top-level keys of every schema. */
+export const TAIL_KEYS = ["timing", "artifacts", "diagnostics"];
+const EVIDENCE_KEYS = ["failed_operation_id", "retry_operation_id", "recovery_latency_ms"];
+const WORKLOAD_KEYS = ["name", "expected_exit_code", "exit_code", "timed_out", "interrupted"];
+const TIMING_KEYS = ["started_at", "completed_at"];
 
 /**
  * The keys from `run_id` to `workload`, read in file order. `reasonCodes` lists the reason codes
@@ -51,39 +58,22 @@ export function readHead(root: StrictObject, reasonCodes: readonly string[]) {
   return head;
 }
 
-/** The `timing` object, already checked against `TIMING_KEYS`. */
-export function readTiming(timing: StrictObject): ReportTiming {
+/** The `timing` object of the report. */
+export function readTiming(root: StrictObject): ReportTiming {
+  const timing = root.object("timing", TIMING_KEYS);
   return { started_at: timing.timestamp("started_at"), completed_at: timing.timestamp("completed_at") };
 }
 
-/** Schema 3's (non-null) trigger object under the key `trigger` of `owner`. */
-export function readTrigger(owner: StrictObject): ReportTriggerV3 {
-  const raw = owner.raw("trigger");
-  const kind = isJsonObject(raw) ? raw.kind : undefined;
-  if (kind === "occurrence_schedule") {
-    const trigger = owner.object("trigger", SCHEDULE_TRIGGER_KEYS);
-    return {
-      kind,
-      scheduled_occurrences: trigger.integerList("scheduled_occurrences"),
-      completed_occurrences: trigger.integerList("completed_occurrences"),
-      completed: trigger.boolean("completed"),
-    };
-  }
-  if (kind === "seeded_probability") {
-    const trigger = owner.object("trigger", PROBABILITY_TRIGGER_KEYS);
-    const window = trigger.object("window", WINDOW_KEYS);
-    return {
-      kind,
-      probability: trigger.number("probability"),
-      seed: trigger.bigInteger("seed"),
-      window: {
-        start_occurrence: window.integer("start_occurrence"),
-        end_occurrence: window.integer("end_occurrence"),
-      },
-      evaluated_occurrences: trigger.integer("evaluated_occurrences"),
-      selected_occurrences: trigger.integerList("selected_occurrences"),
-      completed: trigger.boolean("completed"),
-    };
-  }
-  throw invalidAt(isJsonObject(raw) ? `${owner.at("trigger")}.kind` : owner.at("trigger"));
+/** The rows of `recovery.evidence`, each with `extraKeys` read by `extra` before the shared keys. */
+export function readEvidenceRows<T extends object>(
+  recovery: StrictObject,
+  extraKeys: readonly string[] = [],
+  extra: (row: StrictObject) => T = () => ({}) as T,
+): (T & ReportEvidenceRow)[] {
+  return recovery.objectList("evidence", [...extraKeys, ...EVIDENCE_KEYS]).map((row) => ({
+    ...extra(row),
+    failed_operation_id: row.string("failed_operation_id"),
+    retry_operation_id: row.nullableString("retry_operation_id"),
+    recovery_latency_ms: row.nullableInteger("recovery_latency_ms"),
+  }));
 }

@@ -12,14 +12,19 @@ import { summaryFields, TRIAL_CLASSES, type TrialsRecord } from "./trials.js";
 
 export const SUITE_FILE_NAME = "suite.json";
 
-export interface SuiteEntry {
-  /** The scenario file, relative to the current directory of the suite run. */
-  readonly path: string;
-  readonly name: string;
+/** How a run ended, as suite entries and explore records write it. */
+export interface RunOutcomeRecord {
   readonly result: RunResult;
   readonly reason_code: string;
   readonly exit_code: number;
   readonly duration_ms: number;
+}
+
+/** In the file `path` and `name` come first, then the outcome. */
+export interface SuiteEntry extends RunOutcomeRecord {
+  /** The scenario file, relative to the current directory of the suite run. */
+  readonly path: string;
+  readonly name: string;
   /** The run folder, relative to the folder holding suite.json; `null` for an invalid scenario. */
   readonly run_folder: string | null;
   /** Only for `SCENARIO_INVALID` entries: the problems, one line each. */

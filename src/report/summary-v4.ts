@@ -1,23 +1,21 @@
 /**
  * The summary of a schema-4 report: the schema-2 lines plus one line per dependency, per fault
- * and per check, and the diagnostics of a failed run. Rendered by `renderSummary`.
+ * and per check, and the diagnostics of a failed run. Rendered by `renderSummary`, which lays out
+ * the lines of reports 1–3 with the same column and closing lines.
  */
-import { resolve } from "node:path";
 import { describeExitCode } from "../events/exit-status.js";
-import { terminalSafe } from "../support/terminal-text.js";
-import type { LogExcerpt } from "./failure-excerpts.js";
-import type { ReportWorkload } from "./types.js";
+import type { ReportHead, ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
 import { lastingTriggerSummary } from "./v4/lasting-trigger.js";
 import { truthFields } from "./v4/truth-summary.js";
 
-/** The value column of reports 1–3; longer dependency, fault or check labels widen it. */
+/** The value column of every summary; longer dependency, fault or check labels widen it. */
 const LABEL_WIDTH = 23;
 
-type Field = readonly [label: string, value: string];
+export type Field = readonly [label: string, value: string];
 
 /** The fields as lines, every value in one column (at least one space after the longest label). */
-function fields(list: readonly Field[]): string {
+export function fields(list: readonly Field[]): string {
   const width = Math.max(LABEL_WIDTH, ...list.map(([label]) => label.length + 1));
   return list.map(([label, value]) => `${label.padEnd(width)}${value}\n`).join("");
 }
@@ -84,32 +82,28 @@ function faultsInjected(report: ReportV4): string {
   return `${report.faults_injected}/${scheduled}`;
 }
 
+/** `Successful recoveries:` of reports 2 to 5: resolved over required rows. */
+export function successfulRecoveries(recovery: {
+  readonly required: number;
+  readonly successful: number;
+}): Field {
+  return ["Successful recoveries:", `${recovery.successful}/${recovery.required}`];
+}
+
+/** The closing lines of every summary: the injection lines, failures, retries, `recovery`, duration. */
+export function metricFields(report: ReportHead, injected: readonly Field[], recovery: Field): Field[] {
+  return [
+    ...injected,
+    ["Failed operations:", String(report.failed_operations)],
+    ["Retries:", String(report.retries_observed)],
+    recovery,
+    ["Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`],
+  ];
+}
+
 function diagnostics(report: ReportV4): string {
   if (report.result !== "FAILED" || report.diagnostics.length === 0) return "";
   return `\nDiagnostics:\n${report.diagnostics.map((line) => `  ${printable(line)}\n`).join("")}`;
-}
-
-/**
- * The log lines quoted under the diagnostics of a failed run (already masked and escaped by
- * `failureExcerpts`), so a red run says why it failed.
- */
-function excerptSections(report: ReportV4, excerpts: readonly LogExcerpt[]): string {
-  if (report.result !== "FAILED") return "";
-  return excerpts
-    .map((excerpt) => `\n${excerpt.title}:\n${excerpt.lines.map((line) => `  ${line}\n`).join("")}`)
-    .join("");
-}
-
-export function renderSummaryV4(
-  report: ReportV4,
-  reportPath: string,
-  excerpts: readonly LogExcerpt[] = [],
-): string {
-  const heading =
-    report.artifacts.report === "report.recovered.json"
-      ? "Experiment incomplete: verdict recovered from its events."
-      : "Experiment complete.";
-  return `\n${heading}\n\n${renderSummaryBodyV4(report)}${excerptSections(report, excerpts)}\nReport:\n${terminalSafe(resolve(reportPath))}\n`;
 }
 
 /** The result, reason, field and diagnostics lines of a report 4's summary (between heading and path). */
@@ -123,11 +117,11 @@ export function renderSummaryBodyV4(report: ReportV4): string {
       ...report.faults.map(faultField),
       ...report.checks.map(checkField),
       ...truthFields(report),
-      ["Faults injected:", faultsInjected(report)],
-      ["Failed operations:", String(report.failed_operations)],
-      ["Retries:", String(report.retries_observed)],
-      ["Successful recoveries:", `${report.recovery.successful}/${report.recovery.required}`],
-      ["Duration:", `${(report.duration_ms / 1000).toFixed(2)}s`],
+      ...metricFields(
+        report,
+        [["Faults injected:", faultsInjected(report)]],
+        successfulRecoveries(report.recovery),
+      ),
     ]),
     diagnostics(report),
   ].join("");

@@ -4,9 +4,8 @@
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */
 import type { Finding } from "../checks/types.js";
-import type { RunResult } from "../events/types.js";
 import type { CheckName, Expectation, FaultTypeV2, RecoveryMode } from "../scenario/types-v2.js";
-import type { ReportTiming, ReportWorkload } from "./types.js";
+import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
 
@@ -52,11 +51,9 @@ export interface ReportFaultV4 {
   readonly recovery: { readonly required: number; readonly successful: number };
 }
 
-export interface ReportEvidenceRowV4 {
+/** In the file `fault_id` comes first, then the keys of schemas 2 and 3. */
+export interface ReportEvidenceRowV4 extends ReportEvidenceRow {
   readonly fault_id: string;
-  readonly failed_operation_id: string;
-  readonly retry_operation_id: string | null;
-  readonly recovery_latency_ms: number | null;
 }
 
 export interface ReportRecoveryV4 {
@@ -95,21 +92,9 @@ export interface ReportArtifactsV4 {
   readonly report: string;
 }
 
-export interface ReportV4 extends ReportTruth {
+export interface ReportV4 extends ReportHead, ReportTruth {
   /** 5 for a run whose scenario uses an addition (docs/reports.md "Report schema 5"). */
   readonly schema_version: 4 | 5;
-  readonly run_id: string;
-  readonly scenario_name: string;
-  readonly result: RunResult;
-  readonly reason_code: string;
-  readonly duration_ms: number;
-  readonly faults_injected: number;
-  readonly operations_observed: number;
-  readonly successful_operations: number;
-  readonly failed_operations: number;
-  readonly retries_observed: number;
-  readonly workload_exit_code: number | null;
-  readonly workload: ReportWorkload;
   readonly dependencies: readonly ReportDependencyV4[];
   readonly faults: readonly ReportFaultV4[];
   readonly recovery: ReportRecoveryV4;

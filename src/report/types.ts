@@ -4,6 +4,7 @@
  * Every name starts with `Report` because the library entry re-exports these types next to the
  * scenario and event types.
  */
+import type { EvidenceRow, RecoveryEvidence } from "../analysis/types.js";
 import type { RunResult } from "../events/types.js";
 import type { ReportV4 } from "./types-v4.js";
 
@@ -52,27 +53,17 @@ export interface ReportRecoveryV1 {
 }
 
 /** Schema 2: the occurrence schedule is spelled out on the fault itself. */
-export interface ReportFaultV2 {
-  readonly configured: boolean;
-  readonly type: string | null;
-  readonly injected: boolean;
+export interface ReportFaultV2 extends ReportFaultV1 {
   readonly scheduled_occurrences: readonly number[];
   readonly completed_occurrences: readonly number[];
   readonly schedule_completed: boolean;
 }
 
-export interface ReportEvidenceRow {
-  readonly failed_operation_id: string;
-  readonly retry_operation_id: string | null;
-  readonly recovery_latency_ms: number | null;
-}
+/** One row per fault-related failure, as the analysis keeps it for schemas 1–3. */
+export type ReportEvidenceRow = EvidenceRow;
 
 /** Schemas 2 and 3. */
-export interface ReportRecoveryV2 {
-  readonly required: number;
-  readonly successful: number;
-  readonly evidence: readonly ReportEvidenceRow[];
-}
+export type ReportRecoveryV2 = RecoveryEvidence;
 
 export interface ReportOccurrenceScheduleTrigger {
   readonly kind: "occurrence_schedule";
@@ -101,15 +92,12 @@ export interface ReportSeededProbabilityTrigger {
 export type ReportTriggerV3 = ReportOccurrenceScheduleTrigger | ReportSeededProbabilityTrigger;
 
 /** Schema 3: the trigger evidence is a tagged object, `null` for a baseline. */
-export interface ReportFaultV3 {
-  readonly configured: boolean;
-  readonly type: string | null;
-  readonly injected: boolean;
+export interface ReportFaultV3 extends ReportFaultV1 {
   readonly trigger: ReportTriggerV3 | null;
 }
 
-interface ReportBase<V extends 1 | 2 | 3, F, R> {
-  readonly schema_version: V;
+/** The keys from `run_id` to `workload`, the same in every schema. */
+export interface ReportHead {
   readonly run_id: string;
   readonly scenario_name: string;
   readonly result: RunResult;
@@ -122,6 +110,10 @@ interface ReportBase<V extends 1 | 2 | 3, F, R> {
   readonly retries_observed: number;
   readonly workload_exit_code: number | null;
   readonly workload: ReportWorkload;
+}
+
+interface ReportBase<V extends 1 | 2 | 3, F, R> extends ReportHead {
+  readonly schema_version: V;
   readonly fault: F;
   readonly recovery: R;
   readonly timing: ReportTiming;

@@ -1,15 +1,19 @@
-/** Fault and trigger evidence rules of docs/reports.md "Strict reading", schemas 2 and 3. */
+/**
+ * Fault and trigger evidence rules of docs/reports.md "Strict reading", schemas 2 and 3; schema 4
+ * checks each fault's trigger with the same rules (rules/v4/).
+ */
 import { selectedOccurrences } from "../../triggers/probability-selector.js";
 import { REPORT_LIMITS } from "../limits.js";
 import { probabilityMillionths } from "../probability.js";
 import type { ReportSeededProbabilityTrigger, ReportV2, ReportV3 } from "../types.js";
+import type { ReportTriggerV4 } from "../v4/lasting-trigger.js";
 import { mayHaveIncompleteEvidence } from "./reasons.js";
 import { isPrefix, isStrictlyIncreasingPositive, sameList, type Violations } from "./violation.js";
 
 const MAX_SEED = (1n << 64n) - 1n;
 
 /** The schedule rules at `path` (e.g. `fault.trigger.`): increasing, completed a prefix, flag agrees. */
-export function checkSchedule(
+function checkSchedule(
   scheduled: readonly number[],
   completed: readonly number[],
   completedFlag: boolean,
@@ -60,14 +64,7 @@ export function checkFaultV3(report: ReportV3, v: Violations): void {
   const { fault } = report;
   const trigger = fault.trigger;
   const exempt = mayHaveIncompleteEvidence(report.result, report.reason_code);
-  if (trigger?.kind === "occurrence_schedule") {
-    const path = "fault.trigger.";
-    const { scheduled_occurrences: scheduled, completed_occurrences: completed } = trigger;
-    v.check(scheduled.length > 0, "configured-fault-incomplete", `${path}scheduled_occurrences`);
-    checkSchedule(scheduled, completed, trigger.completed, path, "completed", v);
-  } else if (trigger?.kind === "seeded_probability") {
-    checkProbability(trigger, report.operations_observed, exempt, v);
-  }
+  if (trigger !== null) checkTrigger(trigger, "fault.trigger.", report.operations_observed, exempt, v);
 
   if (!fault.configured) {
     v.check(fault.type === null && trigger === null && !fault.injected, "baseline-carries-fault", "fault");
@@ -86,13 +83,32 @@ export function checkFaultV3(report: ReportV3, v: Violations): void {
   v.check(countAgrees || exempt, "faults-injected-mismatch", "faults_injected");
 }
 
-/** The seeded-probability rules at `path` (schema 3's `fault.trigger.` unless told). */
-export function checkProbability(
+/**
+ * The rules of a schedule or a probability window at `path` (`fault.trigger.` in schema 3,
+ * `faults[i].trigger.` in schema 4); the lasting triggers of schema 4 have none of their own.
+ */
+export function checkTrigger(
+  trigger: ReportTriggerV4,
+  path: string,
+  operationsObserved: number,
+  exempt: boolean,
+  v: Violations,
+): void {
+  if (trigger.kind === "occurrence_schedule") {
+    const { scheduled_occurrences: scheduled, completed_occurrences: completed } = trigger;
+    v.check(scheduled.length > 0, "configured-fault-incomplete", `${path}scheduled_occurrences`);
+    checkSchedule(scheduled, completed, trigger.completed, path, "completed", v);
+  } else if (trigger.kind === "seeded_probability") {
+    checkProbability(trigger, operationsObserved, exempt, v, path);
+  }
+}
+
+function checkProbability(
   trigger: ReportSeededProbabilityTrigger,
   operationsObserved: number,
   exempt: boolean,
   v: Violations,
-  path = "fault.trigger.",
+  path: string,
 ): void {
   const millionths = probabilityMillionths(trigger.probability);
   v.check(millionths !== null, "probability-invalid", `${path}probability`);

@@ -1,13 +1,8 @@
+import { RUN_ERROR_REASONS_WITH_REPLAY } from "../../events/payload-fields.js";
 import type { RunResult } from "../../events/types.js";
 
 /** Reason codes of a `RUN_ERROR`: the report only has to say `FAILED` (docs/evidence.md, rule 1). */
-export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set([
-  "DEPENDENCY_START_FAILED",
-  "PROXY_START_FAILED",
-  "WORKLOAD_SPAWN_FAILED",
-  "INTERNAL_ERROR",
-  "REPLAY_MISMATCH",
-]);
+export const RUN_ERROR_REASONS: ReadonlySet<string> = new Set(RUN_ERROR_REASONS_WITH_REPLAY);
 
 /** Reason codes of a workload that did not finish as expected (docs/evidence.md, rules 2–5). */
 export const WORKLOAD_REASONS: ReadonlySet<string> = new Set([

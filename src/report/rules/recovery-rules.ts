@@ -1,13 +1,24 @@
-/** Recovery evidence and metric rules of docs/reports.md "Strict reading", schemas 2 and 3. */
-import type { ReportV2, ReportV3 } from "../types.js";
+/**
+ * Recovery evidence and metric rules of docs/reports.md "Strict reading", schemas 2 and 3, and the
+ * count rules schema 4 shares (rules/v4/).
+ */
+import type { ReportEvidenceRow, ReportHead, ReportRecoveryV2, ReportV2, ReportV3 } from "../types.js";
 import { hasDuplicates, type Violations } from "./violation.js";
+
+/** The retries that resolved rows, in row order. */
+export function retryIdsOf(evidence: readonly ReportEvidenceRow[]): string[] {
+  return evidence.flatMap((row) => (row.retry_operation_id === null ? [] : [row.retry_operation_id]));
+}
+
+/** A row has a latency exactly when it has a retry. */
+export function latencyMatchesRetry(row: ReportEvidenceRow): boolean {
+  return (row.retry_operation_id === null) === (row.recovery_latency_ms === null);
+}
 
 export function checkRecovery(report: ReportV2 | ReportV3, v: Violations): void {
   const { required, successful, evidence } = report.recovery;
   v.check(required === evidence.length, "required-mismatch", "recovery.required");
-  const retryIds = evidence.flatMap((row) =>
-    row.retry_operation_id === null ? [] : [row.retry_operation_id],
-  );
+  const retryIds = retryIdsOf(evidence);
   v.check(successful === retryIds.length, "successful-mismatch", "recovery.successful");
   v.check(
     !hasDuplicates(evidence.map((row) => row.failed_operation_id)),
@@ -16,11 +27,7 @@ export function checkRecovery(report: ReportV2 | ReportV3, v: Violations): void 
   );
   v.check(!hasDuplicates(retryIds), "duplicate-retry-id", "recovery.evidence");
   evidence.forEach((row, index) => {
-    v.check(
-      (row.retry_operation_id === null) === (row.recovery_latency_ms === null),
-      "retry-latency-half-null",
-      `recovery.evidence[${index}]`,
-    );
+    v.check(latencyMatchesRetry(row), "retry-latency-half-null", `recovery.evidence[${index}]`);
   });
   v.check(
     report.fault.configured || evidence.length === 0,
@@ -29,24 +36,36 @@ export function checkRecovery(report: ReportV2 | ReportV3, v: Violations): void 
   );
 }
 
-export function checkMetrics(report: ReportV2 | ReportV3, v: Violations): void {
-  const counts: ReadonlyArray<readonly [string, number | null]> = [
+/** A count and its key path, checked for a negative value (`null`: nothing to check). */
+export type Count = readonly [keyPath: string, value: number | null];
+
+/** The top-level counts every schema has, in file order. */
+export function headCounts(report: ReportHead): Count[] {
+  return [
     ["duration_ms", report.duration_ms],
     ["faults_injected", report.faults_injected],
     ["operations_observed", report.operations_observed],
     ["successful_operations", report.successful_operations],
     ["failed_operations", report.failed_operations],
     ["retries_observed", report.retries_observed],
-    ["recovery.required", report.recovery.required],
-    ["recovery.successful", report.recovery.successful],
-    ...report.recovery.evidence.map(
-      (row, index) => [`recovery.evidence[${index}].recovery_latency_ms`, row.recovery_latency_ms] as const,
+  ];
+}
+
+/** `recovery.required`, `recovery.successful` and every row's latency. */
+export function recoveryCounts(recovery: ReportRecoveryV2): Count[] {
+  return [
+    ["recovery.required", recovery.required],
+    ["recovery.successful", recovery.successful],
+    ...recovery.evidence.map(
+      (row, index): Count => [`recovery.evidence[${index}].recovery_latency_ms`, row.recovery_latency_ms],
     ),
   ];
-  for (const [keyPath, value] of counts) v.check(value === null || value >= 0, "negative-count", keyPath);
+}
 
+/** No negative count; then the operations, injections and retries within the observed operations. */
+export function checkCountBounds(report: ReportHead, counts: readonly Count[], v: Violations): void {
+  for (const [keyPath, value] of counts) v.check(value === null || value >= 0, "negative-count", keyPath);
   const observed = report.operations_observed;
-  const { required, successful } = report.recovery;
   v.check(
     report.successful_operations + report.failed_operations <= observed,
     "terminal-operations-exceed-observed",
@@ -54,6 +73,11 @@ export function checkMetrics(report: ReportV2 | ReportV3, v: Violations): void {
   );
   v.check(report.faults_injected <= observed, "injections-exceed-observed", "faults_injected");
   v.check(report.retries_observed <= observed, "retries-exceed-observed", "retries_observed");
+}
+
+export function checkMetrics(report: ReportV2 | ReportV3, v: Violations): void {
+  checkCountBounds(report, [...headCounts(report), ...recoveryCounts(report.recovery)], v);
+  const { required, successful } = report.recovery;
   v.check(required <= report.failed_operations, "required-exceeds-failed", "recovery.required");
   v.check(required <= report.faults_injected, "required-exceeds-injections", "recovery.required");
   v.check(successful <= report.retries_observed, "successful-exceeds-retries", "recovery.successful");

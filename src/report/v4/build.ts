@@ -9,7 +9,7 @@ import { eventsSchemaOf } from "../../scenario/additions.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
 import { AgentChaosError } from "../../support/errors.js";
-import { probabilityTrigger, reportHead, reportTiming } from "../build.js";
+import { probabilityTrigger, RUN_FILES, reportHead, reportTiming } from "../build.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
 import { faultParameters, reportTarget } from "./fault-parameters.js";
 import { lastingTrigger, type ReportTriggerV4 } from "./lasting-trigger.js";
@@ -99,10 +99,7 @@ function artifacts(input: BuildReportV4Input): ReportArtifactsV4 {
       },
     ]);
   return {
-    scenario: "scenario.yaml",
-    events: "events.jsonl",
-    stdout: "stdout.log",
-    stderr: "stderr.log",
+    ...RUN_FILES,
     dependencies: Object.fromEntries(logs),
     report: "report.json",
   };

@@ -4,9 +4,8 @@
  * operations only.
  */
 import { describeExitCode } from "../../events/exit-status.js";
+import type { Field } from "../summary-v4.js";
 import type { ReportTruth } from "./truth.js";
-
-type Field = readonly [label: string, value: string];
 
 /** `passed (exit code 0)`, `failed (exit code 1)`, `failed (timed out)`, `not run`. */
 export function verifySummary(verify: ReportTruth["verify"]): string {

@@ -1,11 +1,11 @@
 import type { ReportV4 } from "../../types-v4.js";
-import { checkWorkload } from "../outcome-rules.js";
+import { checkOutcome, checkWorkload } from "../outcome-rules.js";
 import { type Violation, Violations } from "../violation.js";
 import { checkChecks } from "./check-rules.js";
 import { checkDependencies } from "./dependency-rules.js";
 import { checkFaults } from "./fault-rules.js";
 import { checkMetricsV4 } from "./metric-rules.js";
-import { checkOutcomeV4 } from "./outcome-rules.js";
+import { allowedOutcomesV4 } from "./outcome-rules.js";
 import { checkRecoveryV4 } from "./recovery-rules.js";
 
 /**
@@ -20,6 +20,6 @@ export function consistencyViolationsV4(report: ReportV4): Violation[] {
   checkMetricsV4(report, violations);
   checkChecks(report, violations);
   checkWorkload(report, violations);
-  checkOutcomeV4(report, violations);
+  checkOutcome(report, allowedOutcomesV4, violations);
   return violations.list;
 }

@@ -1,7 +1,7 @@
 /** Report 4: each fault's identity, trigger evidence and counts (schema 3's rules, per fault). */
 import type { ReportV4 } from "../../types-v4.js";
 import { selectionCount } from "../../v4/lasting-trigger.js";
-import { checkProbability, checkSchedule } from "../fault-rules.js";
+import { checkTrigger } from "../fault-rules.js";
 import { mayHaveIncompleteEvidence } from "../reasons.js";
 import { hasDuplicates, type Violations } from "../violation.js";
 
@@ -14,20 +14,7 @@ export function checkFaults(report: ReportV4, v: Violations): void {
     const path = `faults[${index}].`;
     v.check(names.has(fault.dependency), "fault-dependency-unknown", `${path}dependency`);
     const { trigger } = fault;
-    if (trigger.kind === "occurrence_schedule") {
-      const scheduled = trigger.scheduled_occurrences;
-      v.check(scheduled.length > 0, "configured-fault-incomplete", `${path}trigger.scheduled_occurrences`);
-      checkSchedule(
-        scheduled,
-        trigger.completed_occurrences,
-        trigger.completed,
-        `${path}trigger.`,
-        "completed",
-        v,
-      );
-    } else if (trigger.kind === "seeded_probability") {
-      checkProbability(trigger, report.operations_observed, exempt, v, `${path}trigger.`);
-    }
+    checkTrigger(trigger, `${path}trigger.`, report.operations_observed, exempt, v);
     // The trigger counts selections: every injection, plus selections another fault acted on
     // (some of the not-applied ones), unless the run failed before its evidence was complete.
     const selections = selectionCount(trigger);

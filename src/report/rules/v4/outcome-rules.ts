@@ -4,20 +4,15 @@
  * where it cannot tell, every reason the evidence allows is accepted.
  */
 import { CHECKS } from "../../../checks/registry.js";
-import type { RunResult } from "../../../events/types.js";
 import type { ReportV4 } from "../../types-v4.js";
 import { selectionCount } from "../../v4/lasting-trigger.js";
-import { RUN_ERROR_REASONS } from "../reasons.js";
-import type { Violations } from "../violation.js";
-
-type Outcome = readonly [RunResult, string];
+import { type Outcome, unfinishedWorkload } from "../outcome-rules.js";
 
 /** The outcomes the report's evidence allows, the one derived last. */
 export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   const { workload, faults, recovery, checks } = report;
-  if (workload.interrupted) return [["FAILED", "INTERRUPTED"]];
-  if (workload.timed_out) return [["FAILED", "WORKLOAD_TIMED_OUT"]];
-  if (workload.exit_code === null) return [["FAILED", "WORKLOAD_NOT_COMPLETED"]];
+  const unfinished = unfinishedWorkload(report);
+  if (unfinished !== null) return [unfinished];
 
   const faultOf = new Map(faults.map((fault) => [fault.id, fault]));
   const rowsOf = (expect: string) =>
@@ -56,15 +51,4 @@ export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   if (recovery.evidence.some((row) => row.retry_operation_id !== null))
     return then(["RECOVERED", "RECOVERY_OBSERVED"]);
   return then(["PASSED", "FAILURE_HANDLED"]);
-}
-
-export function checkOutcomeV4(report: ReportV4, v: Violations): void {
-  if (RUN_ERROR_REASONS.has(report.reason_code)) {
-    v.check(report.result === "FAILED", "run-error-not-failed", "result");
-    return;
-  }
-  const allowed = allowedOutcomesV4(report).some(
-    ([result, reason]) => report.result === result && report.reason_code === reason,
-  );
-  v.check(allowed, "outcome-contradicts-evidence", "reason_code");
 }

@@ -1,5 +1,6 @@
 /** Report 4: recovery rows, their faults, and the required/successful counts overall and per fault. */
 import type { ReportEvidenceRowV4, ReportV4 } from "../../types-v4.js";
+import { latencyMatchesRetry, retryIdsOf } from "../recovery-rules.js";
 import { hasDuplicates, type Violations } from "../violation.js";
 
 const resolved = (row: ReportEvidenceRowV4) => row.retry_operation_id !== null;
@@ -14,11 +15,7 @@ export function checkRecoveryV4(report: ReportV4, v: Violations): void {
   const expectOf = new Map(report.faults.map((fault) => [fault.id, fault.expect]));
   evidence.forEach((row, index) => {
     v.check(expectOf.has(row.fault_id), "evidence-fault-unknown", `recovery.evidence[${index}].fault_id`);
-    v.check(
-      (row.retry_operation_id === null) === (row.recovery_latency_ms === null),
-      "retry-latency-half-null",
-      `recovery.evidence[${index}]`,
-    );
+    v.check(latencyMatchesRetry(row), "retry-latency-half-null", `recovery.evidence[${index}]`);
   });
   // Only rows of `recover` faults need resolving.
   const requiredRows = evidence.filter((row) => expectOf.get(row.fault_id) === "recover");
@@ -30,10 +27,11 @@ export function checkRecoveryV4(report: ReportV4, v: Violations): void {
     "recovery.evidence",
   );
   // Under `chain` one success may resolve several rows; under `fifo` it resolves one.
-  const retryIds = evidence.flatMap((row) =>
-    row.retry_operation_id === null ? [] : [row.retry_operation_id],
+  v.check(
+    mode === "chain" || !hasDuplicates(retryIdsOf(evidence)),
+    "duplicate-retry-id",
+    "recovery.evidence",
   );
-  v.check(mode === "chain" || !hasDuplicates(retryIds), "duplicate-retry-id", "recovery.evidence");
 
   report.faults.forEach((fault, index) => {
     const rows = fault.expect === "recover" ? evidence.filter((row) => row.fault_id === fault.id) : [];
