@@ -9,9 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Most test files wait on real processes and sockets, not on the CPU: on a 2-core machine
-    // four files at a time keep both cores busy (docs/performance.md, "the test suite").
-    maxWorkers: 4,
+    // Most test files wait on real processes and sockets, not on the CPU: two files at a time keep
+    // a 2-core machine busy while the timing of the examples stays reliable (docs/performance.md).
+    maxWorkers: 2,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
   },
 });
