@@ -156,7 +156,7 @@ export function createMcpRequestHandler(
         holds.supersede(fingerprint);
         waits.supersede(fingerprint);
       });
-      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+      if (canaries?.watches(ledger.dependency))
         canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);

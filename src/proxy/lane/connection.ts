@@ -201,20 +201,13 @@ export class LaneConnection implements ClientSide {
     }
     const requestBody = { bytes: body, hash: bodyHash(body ?? EMPTY), tooLarge: false };
     const operation = ledger.begin(
-      httpOperationIdentity(
-        identity,
-        ledger.dependency !== null,
-        head.method,
-        target,
-        requestBody,
-        head.idempotencyKey,
-      ),
+      httpOperationIdentity(identity, head.method, target, requestBody, head.idempotencyKey),
       receivedAt,
     );
     operation.observe();
     holds.supersede(operation.fingerprint);
     operation.linkRetry();
-    if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+    if (canaries?.watches(ledger.dependency))
       canaries.scanRequest(ledger.dependency, operation.id, head.target, body);
     const response = new LaneResponse(this, operation, head.method, !head.close);
     this.#response = response;

@@ -79,6 +79,7 @@ export function upgradeScenario(scenario: Scenario): UpgradedScenario {
     protocol: "http",
     ignoreJsonFields: [],
     usesPortPlaceholder: false,
+    countStreamEvents: false,
   };
   return {
     schemaVersion: 2,
