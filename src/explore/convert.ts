@@ -53,6 +53,6 @@ function fromSchema1(scenario: Scenario): ScenarioV2 {
 
 /** The scenario as schema 2 without its faults (the baseline every experiment adds to). */
 export function baseScenario(scenario: AnyScenario): ScenarioV2 {
-  if (scenario.schemaVersion === 1) return fromSchema1(scenario);
+  if (scenario.legacy !== undefined) return fromSchema1(scenario.legacy.source);
   return { ...scenario, faults: [] };
 }

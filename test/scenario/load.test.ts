@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ScenarioError, type ScenarioErrorCode } from "../../src/scenario/errors.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 import { tempDir } from "../helpers/temp.js";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/scenarios");
@@ -20,7 +21,7 @@ async function loadError(path: string): Promise<ScenarioError> {
 
 describe("loadScenario", () => {
   it("returns the full scenario with snake_case keys mapped, the method upper-cased and cwd made absolute", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "full.yaml"));
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "full.yaml")));
     expect(scenario).toEqual<Scenario>({
       schemaVersion: 1,
       name: "api-503-recovery",
@@ -54,8 +55,7 @@ describe("loadScenario", () => {
   });
 
   it("applies every default: timeout 60, no fault, no start, null name and proxy_url_env, empty env, the file's folder as cwd", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "minimal.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "minimal.yaml")));
     expect(scenario.timeoutSeconds).toBe(60);
     expect(scenario.fault).toBeNull();
     expect(scenario.dependency.start).toBeNull();
@@ -69,8 +69,7 @@ describe("loadScenario", () => {
   });
 
   it("keeps a seed of 2^64 - 1 exactly as a BigInt and the probability in exact millionths", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "probability.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "probability.yaml")));
     expect(scenario.fault).toEqual({
       type: "http_rate_limit",
       target: { method: null, path: "/customer/*" },
