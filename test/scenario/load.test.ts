@@ -2,11 +2,14 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventsSchemaOf } from "../../src/scenario/additions.js";
 import { ScenarioError, type ScenarioErrorCode } from "../../src/scenario/errors.js";
+import { fileSchemaOf, type RunScenario, upgradeScenario } from "../../src/scenario/legacy/upgrade.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
 import { schema1Source } from "../helpers/schema-1-source.js";
 import { tempDir } from "../helpers/temp.js";
+import { baseV2, parseV2 } from "./v2/v2-text.js";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/scenarios");
 
@@ -52,6 +55,28 @@ describe("loadScenario", () => {
       timeoutSeconds: 10,
       sourcePath: join(FIXTURES, "full.yaml"),
     });
+  });
+
+  it("loads a schema-1 file as the internal model, what its file format keeps beside it", async () => {
+    const loaded = await loadScenario(join(FIXTURES, "full.yaml"));
+    const source = schema1Source(loaded);
+    expect(loaded).toEqual(upgradeScenario(source));
+    expect(loaded.schemaVersion).toBe(2);
+    expect(loaded.dependencies.map((dependency) => [dependency.name, dependency.type])).toEqual([
+      ["api", "http"],
+    ]);
+    expect(loaded.faults).toMatchObject([
+      { dependency: "api", type: "http_error", statusCode: 503, expect: "recover" },
+    ]);
+    expect(loaded.recovery).toBe("fifo");
+    expect(loaded.legacy?.proxyUrlEnv).toBe("CUSTOMER_API_URL");
+    expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([1, 1]);
+  });
+
+  it("loads a schema-2 file as it is, with no schema-1 parts", () => {
+    const loaded: RunScenario = parseV2(baseV2());
+    expect(loaded.legacy).toBeUndefined();
+    expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([2, 2]);
   });
 
   it("applies every default: timeout 60, no fault, no start, null name and proxy_url_env, empty env, the file's folder as cwd", async () => {
