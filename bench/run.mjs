@@ -12,6 +12,7 @@ import { removeAllTempDirs } from "./lib/temp-dirs.mjs";
 import { cliStart } from "./measure/cli-start.mjs";
 import { explore } from "./measure/explore.mjs";
 import { htmlReport } from "./measure/html-report.mjs";
+import { logMasking } from "./measure/log-masking.mjs";
 import { longReport } from "./measure/long-report.mjs";
 import { longRun } from "./measure/long-run.mjs";
 import { mcpShim } from "./measure/mcp-shim.mjs";
@@ -40,6 +41,7 @@ const MEASUREMENTS = {
   trials,
   relays,
   replay,
+  logMasking,
   npmTest,
 };
 /** Measurements taken only when named on the command line. */

@@ -3,7 +3,9 @@
 // open at once, interleaved), scheduled faults whose failures the agent retries after the
 // asked-for wait, the odd upstream error. Schema 1 (one dependency, one fault) or schema 2 (two
 // dependencies, one fault each, recovery chain, default checks). Decisions seeded, ids random; streamed
-// to disk so the generator itself stays small. Returns { events, operations, scenario }.
+// to disk so the generator itself stays small. Returns { events, operations }. `faultSpacing`
+// (default 5,000) is how many matching calls lie between two scheduled faults: a shorter log (the
+// tests write 50,000 events) needs a shorter one for every scheduled fault to be reached.
 import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 
@@ -38,13 +40,19 @@ function steps(from, step, count) {
   return Array.from({ length: count }, (_, i) => from + i * step);
 }
 
-const SCHEDULES = {
-  1: { llm: steps(5000, 5000, 60) },
-  2: { llm: steps(4000, 4000, 60), tools: steps(3000, 3000, 60) },
-};
+const FAULT_SPACING = 5000;
+const FAULTS = 60;
+
+/** The occurrences each dependency's fault is scheduled at. */
+function schedules(schema, spacing = FAULT_SPACING) {
+  const every = (share) => Math.max(1, Math.round(spacing * share));
+  if (schema === 1) return { llm: steps(every(1), every(1), FAULTS) };
+  return { llm: steps(every(0.8), every(0.8), FAULTS), tools: steps(every(0.6), every(0.6), FAULTS) };
+}
 
 /** The scenario the log belongs to (YAML text). */
-export function longRunScenario(schema) {
+export function longRunScenario(schema, { faultSpacing } = {}) {
+  const schedule = schedules(schema, faultSpacing);
   const list = (values) => `[${values.join(", ")}]`;
   if (schema === 1) {
     return `schema_version: 1
@@ -58,7 +66,7 @@ workload:
 fault:
   type: http_error
   target: {method: POST, path: /v1/chat/completions}
-  trigger: {occurrences: ${list(SCHEDULES[1].llm)}}
+  trigger: {occurrences: ${list(schedule.llm)}}
   status_code: 503
 success:
   exit_code: 0
@@ -78,13 +86,13 @@ faults:
     dependency: llm
     type: http_rate_limit
     target: {method: POST, path: /v1/chat/completions}
-    trigger: {occurrences: ${list(SCHEDULES[2].llm)}}
+    trigger: {occurrences: ${list(schedule.llm)}}
     retry_after_seconds: 1
   - id: tools-503
     dependency: tools
     type: http_error
     target: {path: /customer/*}
-    trigger: {occurrences: ${list(SCHEDULES[2].tools)}}
+    trigger: {occurrences: ${list(schedule.tools)}}
     status_code: 503
 recovery: chain
 success:
@@ -94,7 +102,7 @@ timeout_seconds: 7200
 }
 
 /** Writes about `target` events of a schema-`schema` run to `path`. */
-export function writeLongLog(path, { schema, target }) {
+export function writeLongLog(path, { schema, target, faultSpacing }) {
   const next = random(schema * 7919);
   const hex = (digits) => {
     let text = "";
@@ -126,9 +134,9 @@ export function writeLongLog(path, { schema, target }) {
   };
   const v2 = schema === 2;
   const dependencies = v2 ? ["llm", "tools"] : ["llm"];
-  const schedules = SCHEDULES[schema];
+  const scheduleOf = schedules(schema, faultSpacing);
   const counters = Object.fromEntries(dependencies.map((name) => [name, 0]));
-  const scheduled = Object.fromEntries(dependencies.map((name) => [name, new Set(schedules[name] ?? [])]));
+  const scheduled = Object.fromEntries(dependencies.map((name) => [name, new Set(scheduleOf[name] ?? [])]));
   const fingerprints = Array.from({ length: 512 }, () => hex(64));
 
   emit({
@@ -261,7 +269,7 @@ export function writeLongLog(path, { schema, target }) {
     };
     observe(op);
     const matches = dependency === "llm" ? path === "/v1/chat/completions" : path.startsWith("/customer/");
-    if (matches && schedules[dependency] !== undefined) {
+    if (matches && scheduleOf[dependency] !== undefined) {
       counters[dependency] += 1;
       if (scheduled[dependency].has(counters[dependency])) {
         const limit = v2 && dependency === "llm";

@@ -220,6 +220,10 @@ const SECTIONS = {
       ]),
     ),
   ],
+  logMasking: (r) => [
+    `14. Masking canaries in a ${r.logMb} MB workload.log (${r.canaries.toLocaleString("en-US")} canaries; own process)`,
+    `wall ${r.seconds} s, peak RSS ${r.peakRssMb} MB, canary left: ${r.canaryLeft ? "yes" : "no"}`,
+  ],
 };
 
 /** The whole report as text. */

@@ -26,31 +26,24 @@ export interface PlannedExperiment {
   notApplicable?: boolean;
 }
 
-export function pointRecord(point: InjectionPoint, menu: readonly string[]) {
+/** Where a point is, as explore.json writes it for injection points and skipped points alike. */
+function placeRecord(point: InjectionPoint | SkippedPoint) {
   return {
-    id: point.id,
     label: pointLabel(point),
     dependency: point.dependency,
     protocol: point.protocol,
     method: point.method,
     path: point.path,
     k: point.k,
-    relayed_events: point.relayedEvents,
-    menu,
   };
 }
 
+export function pointRecord(point: InjectionPoint, menu: readonly string[]) {
+  return { id: point.id, ...placeRecord(point), relayed_events: point.relayedEvents, menu };
+}
+
 export function skippedRecord(point: SkippedPoint) {
-  return {
-    label: pointLabel(point),
-    dependency: point.dependency,
-    protocol: point.protocol,
-    method: point.method,
-    path: point.path,
-    k: point.k,
-    reason: point.reason,
-    seen_in_runs: point.seenInRuns,
-  };
+  return { ...placeRecord(point), reason: point.reason, seen_in_runs: point.seenInRuns };
 }
 
 /** Drops the holes a partly finished baseline leaves (runs are kept in their order). */

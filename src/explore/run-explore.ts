@@ -19,7 +19,7 @@ import {
 } from "../report/explore-document.js";
 import { writeExploreReporters } from "../reporters/explore-files.js";
 import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { createFolderOr } from "../runtime/run-folder.js";
 import { unsupportedFeature } from "../runtime/support.js";
 import { fileSchemaOf } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
@@ -107,18 +107,10 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     }
   };
 
-  let folder: string;
-  let exploreId: string;
-  try {
-    const made = await createRunFolder(resolve(settings.cwd, settings.outputDir ?? DEFAULT_EXPLORE_DIR));
-    folder = made.runDir;
-    exploreId = made.runId;
-  } catch (error) {
-    if (error instanceof RunFolderError) {
-      throw new ExploreError("EXPLORE_OUTPUT_FAILED", error.message, { cause: error });
-    }
-    throw error;
-  }
+  const { runDir: folder, runId: exploreId } = await createFolderOr(
+    resolve(settings.cwd, settings.outputDir ?? DEFAULT_EXPLORE_DIR),
+    (message, cause) => new ExploreError("EXPLORE_OUTPUT_FAILED", message, { cause }),
+  );
   const startedAt = new Date().toISOString();
   const scenarioPath = relative(settings.cwd, scenario.sourcePath).split("\\").join("/");
   progress({

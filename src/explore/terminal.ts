@@ -8,19 +8,15 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { isReplayMismatch } from "../report/exit-code.js";
 import type { ExploreDocument } from "../report/explore-document.js";
+import { closingLines, resultRow } from "../report/terminal-rows.js";
 import { rateText } from "../report/trials.js";
 import { cellText, exploreMatrix } from "../reporters/explore-matrix.js";
 import type { LiveTerminal } from "../runtime/live-output.js";
-import { formatEta, useColour } from "../runtime/terminal.js";
+import { progressTerminal } from "../runtime/progress-terminal.js";
+import { formatEta } from "../runtime/terminal.js";
 import { pointLabel } from "./points.js";
 import type { ExploreProgress } from "./progress.js";
 import type { ExploreDone } from "./run-explore.js";
-
-const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31, FLAKY: 33 };
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(2)}s`;
-}
 
 /** The matrix as text: a heading row, then one row per point; columns padded to their widest cell. */
 export function renderMatrix(document: ExploreDocument): string {
@@ -47,30 +43,14 @@ export interface ExploreTerminal {
 }
 
 export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTerminal {
-  const tty = terminal.stream.isTTY === true;
-  const colour = useColour(terminal.stream.isTTY, terminal.env);
-  const paint = (result: string, text: string): string =>
-    colour && COLOUR[result] !== undefined ? `\u001b[${COLOUR[result]}m${text}\u001b[0m` : text;
-  const write = (text: string): void => {
-    terminal.stream.write(text);
-  };
-  let counterShown = false;
-  const clearCounter = (): void => {
-    if (counterShown) write("\r\u001b[K");
-    counterShown = false;
-  };
-  const showCounter = (text: string): void => {
-    if (!tty) return;
-    write(text);
-    counterShown = true;
-  };
+  const { write, paint, clearCounter, showCounter } = progressTerminal(terminal);
   /** Relative to the working directory when inside it, else absolute. */
   const shown = (path: string): string => {
     const near = relative(cwd, path);
     return near === "" ? "." : near.startsWith("..") || isAbsolute(near) ? resolve(path) : near;
   };
   const line = (result: string, reason: string, ms: number, rest: string): string =>
-    `${paint(result, result.padEnd(9))}  ${reason.padEnd(27)}  ${seconds(ms).padStart(8)}  ${rest}\n`;
+    `${resultRow(result, reason, ms, rest, paint)}\n`;
 
   return {
     progress: (event) => {
@@ -174,8 +154,7 @@ export function exploreTerminal(terminal: LiveTerminal, cwd: string): ExploreTer
       const { summary } = document;
       parts.push(
         `\n${document.status === "interrupted" ? "Explore interrupted." : "Explore complete."} ${summary.experiments} ${summary.experiments === 1 ? "experiment" : "experiments"}: ${summary.passed} passed, ${summary.recovered} recovered, ${summary.failed} failed, ${summary.flaky} flaky\n`,
-        `Wall time: ${seconds(wallMs)}\n`,
-        `\nWritten:\n${done.written.map(shown).join("\n")}\n`,
+        closingLines(wallMs, done.written.map(shown)),
       );
       write(parts.join(""));
     },

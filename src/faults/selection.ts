@@ -18,6 +18,32 @@ export interface Selection<T> {
 }
 
 const NONE: readonly SelectableFault[] = [];
+/** Nothing selected and no quota to count: shared, so the common case builds no result. */
+const NOTHING: Selection<never> = { chosen: null, tokenQuotas: NONE };
+
+/** What a newer request with the same fingerprint ends: a held or delayed twin (docs/faults.md). */
+export interface Superseding {
+  supersede(fingerprint: string): void;
+}
+
+/**
+ * The selection section of every path (the full pipeline, the fast lane, MCP over HTTP and over
+ * stdio), in one tick with no await, so that the recorded order of the observations is the
+ * occurrence order (docs/triggers.md, "Counting"): observe → end a held twin → link the retry →
+ * count and decide (`selectAmong`). The fast lane passes no candidates: it takes only requests
+ * no fault targets.
+ */
+export function selectOperation<T>(
+  operation: Operation,
+  candidates: readonly T[],
+  faultOf: (candidate: T) => SelectableFault,
+  twins: Superseding,
+): Selection<T> {
+  operation.observe();
+  twins.supersede(operation.fingerprint);
+  operation.linkRetry();
+  return candidates.length === 0 ? NOTHING : selectAmong(operation, candidates, faultOf);
+}
 
 /**
  * The one decision of docs/triggers.md ("Counting"), in one tick: every fault whose target
@@ -49,5 +75,5 @@ export function selectAmong<T>(
     else operation.injected(fault);
   }
   for (const fault of outvoted) operation.notApplied(fault.id, "another_fault_acted");
-  return { chosen, tokenQuotas };
+  return chosen === null && tokenQuotas === NONE ? NOTHING : { chosen, tokenQuotas };
 }

@@ -1,6 +1,6 @@
 import type { Operation } from "../events/operation.js";
 import type { ArmedFault } from "../faults/registry.js";
-import { selectAmong } from "../faults/selection.js";
+import { type Superseding, selectOperation } from "../faults/selection.js";
 import type { ArmedMcpFault } from "./faults/registry.js";
 
 /** A fault that may act on an MCP operation: at the JSON-RPC layer, or (HTTP only) on its exchange. */
@@ -34,19 +34,16 @@ export class LatencyWaits {
   }
 }
 
+const faultOf = (armed: ArmedMcpLayerFault) => armed.fault;
+
 /**
- * The selection section for one MCP operation, in one tick (docs/triggers.md, Counting): observe →
- * abandon a delayed twin → retry link → every matching fault counts, the first selected acts,
- * later selections are recorded as not applied.
+ * The selection section (`selectOperation`) for one MCP operation: `twins` ends a delayed (or
+ * held) twin. MCP answers carry no model usage: a token quota here never counts anything.
  */
 export function selectFault(
   operation: Operation,
   faults: readonly ArmedMcpLayerFault[],
-  supersede: (fingerprint: string) => void,
+  twins: Superseding,
 ): ArmedMcpLayerFault | null {
-  operation.observe();
-  supersede(operation.fingerprint);
-  operation.linkRetry();
-  // MCP answers carry no model usage: a token quota here never counts anything.
-  return selectAmong(operation, faults, (armed) => armed.fault).chosen;
+  return selectOperation(operation, faults, faultOf, twins).chosen;
 }

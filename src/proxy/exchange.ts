@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Operation } from "../events/operation.js";
+import type { ResponseRelay } from "../faults/types.js";
+import { upstreamRequestHeaders } from "../support/http-headers.js";
+import type { UpstreamPort } from "./forward.js";
+import { splitTarget } from "./request-target.js";
 
 /** One operation together with the workload's side of its HTTP exchange. */
 export interface Exchange {
@@ -10,6 +14,29 @@ export interface Exchange {
   readonly target: string;
   /** The body as read (null when empty). */
   readonly body: Buffer | null;
+}
+
+/** The exchange of `operation` for a request Node's server read, its target as the request names it. */
+export function exchangeOf(
+  operation: Operation,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Buffer | null,
+): Exchange {
+  return { operation, request, response, target: splitTarget(request.url ?? "/").forward, body };
+}
+
+/** Sends the exchange's request upstream as received (minus hop-by-hop headers); the answer goes to `relay`. */
+export function sendUpstream(upstream: UpstreamPort, exchange: Exchange, relay: ResponseRelay): void {
+  upstream.send(
+    {
+      method: exchange.request.method as string,
+      target: exchange.target,
+      headers: upstreamRequestHeaders(exchange.request.rawHeaders),
+      body: exchange.body,
+    },
+    relay,
+  );
 }
 
 /** Ends the workload's connection abruptly (no further byte of a response). */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type ArmableHttpFault, type ArmedFault, armFault } from "../faults/registry.js";
 import type { TriggerClock } from "../triggers/index.js";
@@ -13,8 +13,18 @@ import { HEAD_TOO_LARGE, MALFORMED_REQUEST } from "./responses.js";
  * hands over. It accepts, answers and closes exactly as the fast lane does (docs/proxy.md).
  */
 export function createPipelineServer(parts: PipelineParts): Server {
-  // The request handler refuses an HTTP/1.1 request without `Host` itself, in its turn.
-  const server = createServer({ noDelay: true, requireHostHeader: false }, createRequestHandler(parts));
+  return createProxyServer(createRequestHandler(parts));
+}
+
+/**
+ * Node's HTTP server as every proxy path that uses it runs it (the full pipeline, MCP over
+ * HTTP), with `handler` (see `acceptRequests`, which refuses an HTTP/1.1 request without `Host`
+ * itself, in its turn).
+ */
+export function createProxyServer(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Server {
+  const server = createServer({ noDelay: true, requireHostHeader: false }, handler);
   // Like the fast lane, never close an idle agent connection: an agent that reuses one just as
   // the proxy closes it would see a transport error the scenario did not inject. Nor a slow
   // one: a timeout nobody configured is a fault nobody injected.

@@ -1,29 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
 import type { OperationLedger } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import { faultCanary } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
-import { selectAmong } from "../faults/selection.js";
+import { selectOperation } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
-import { upstreamRequestHeaders } from "../support/http-headers.js";
-import { type RequestBody, readBody } from "./body.js";
-import { takeTurn } from "./connection-turns.js";
-import { type Exchange, failInternally } from "./exchange.js";
+import type { RequestBody } from "./body.js";
+import { type Exchange, failInternally, sendUpstream } from "./exchange.js";
+import { acceptRequests } from "./exchange-entry.js";
 import { createFaultContext } from "./fault-context.js";
 import type { UpstreamPort } from "./forward.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
 import { defaultRelay } from "./relay.js";
 import { splitTarget } from "./request-target.js";
-import {
-  FORWARDED_METHODS,
-  MALFORMED_REQUEST,
-  METHOD_NOT_ALLOWED,
-  REQUEST_TOO_LARGE,
-  sendSynthetic,
-} from "./responses.js";
+import { REQUEST_TOO_LARGE, sendSynthetic } from "./responses.js";
 import { tapUsage } from "./usage-tap.js";
+
+const itself = (fault: ArmedFault): ArmedFault => fault;
 
 export type Forwarder = (exchange: Exchange, relay?: (defaultRelay: ResponseRelay) => ResponseRelay) => void;
 
@@ -58,24 +52,13 @@ export function createRequestHandler(
     const relay = defaultRelay(exchange, wrap === undefined && exchange.operation.wasInjected);
     const wrapped = wrap === undefined ? relay : wrap(relay);
     const countTokens = tokenCounters.get(exchange);
-    upstream.send(
-      {
-        method: exchange.request.method as string,
-        target: exchange.target,
-        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
-        body: exchange.body,
-      },
-      countTokens === undefined ? wrapped : tapUsage(wrapped, countTokens),
-    );
+    sendUpstream(upstream, exchange, countTokens === undefined ? wrapped : tapUsage(wrapped, countTokens));
   };
 
-  /** One tick, no await: observe → supersede a held twin → retry link → count and decide → inject. */
+  /** The selection section (one tick), plus the token quotas that count this exchange's answer. */
   const select = (exchange: Exchange): ArmedFault | null => {
     const { operation } = exchange;
-    operation.observe();
-    holds.supersede(operation.fingerprint);
-    operation.linkRetry();
-    const { chosen, tokenQuotas } = selectAmong(operation, faults, (fault) => fault);
+    const { chosen, tokenQuotas } = selectOperation(operation, faults, itself, holds);
     if (tokenQuotas.length > 0) {
       tokenCounters.set(exchange, (tokens) => {
         for (const quota of tokenQuotas) {
@@ -133,30 +116,5 @@ export function createRequestHandler(
     }
   };
 
-  const start = (request: IncomingMessage, response: ServerResponse) => {
-    const receivedAt = performance.now();
-    try {
-      if (request.httpVersion === "1.1" && request.headers.host === undefined) {
-        // HTTP/1.1 requires `Host`: refused as the fast lane refuses it, and the connection closes.
-        response.shouldKeepAlive = false;
-        sendSynthetic(response, MALFORMED_REQUEST);
-        return;
-      }
-      if (!FORWARDED_METHODS.has(request.method ?? "")) {
-        sendSynthetic(response, METHOD_NOT_ALLOWED);
-        return;
-      }
-      readBody(request, (body) => {
-        try {
-          handle(request, response, body, receivedAt);
-        } catch {
-          response.destroy();
-        }
-      });
-    } catch {
-      response.destroy();
-    }
-  };
-
-  return (request, response) => takeTurn(request, response, () => start(request, response));
+  return acceptRequests(handle);
 }

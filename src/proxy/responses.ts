@@ -16,52 +16,45 @@ export const FORWARDED_METHODS: ReadonlySet<string> = new Set([
 
 const JSON_TYPE = { "Content-Type": "application/json" } as const;
 
-export const REQUEST_TOO_LARGE: SyntheticResponse = {
-  status: 413,
-  headers: JSON_TYPE,
-  body: '{"error": "request body exceeds proxy limit"}',
-};
+/** The proxy's own JSON answer: `{"error": "<error>"}` (more fields after it when given, already written). */
+function proxyError(
+  status: number,
+  error: string,
+  more = "",
+  headers: SyntheticResponse["headers"] = JSON_TYPE,
+): SyntheticResponse {
+  return { status, headers, body: `{"error": "${error}"${more}}` };
+}
 
-export const UPSTREAM_TOO_LARGE: SyntheticResponse = {
-  status: 502,
-  headers: JSON_TYPE,
-  body: '{"error": "upstream body exceeds proxy limit"}',
-};
+export const REQUEST_TOO_LARGE = proxyError(413, "request body exceeds proxy limit");
+
+export const UPSTREAM_TOO_LARGE = proxyError(502, "upstream body exceeds proxy limit");
 
 /** Answer to a method outside FORWARDED_METHODS (never recorded, never forwarded). */
-export const METHOD_NOT_ALLOWED: SyntheticResponse = {
-  status: 405,
-  headers: { ...JSON_TYPE, Allow: [...FORWARDED_METHODS].join(", ") },
-  body: '{"error": "method not supported by proxy"}',
-};
+export const METHOD_NOT_ALLOWED = proxyError(405, "method not supported by proxy", "", {
+  ...JSON_TYPE,
+  Allow: [...FORWARDED_METHODS].join(", "),
+});
 
 /**
  * Answer to a request the proxy cannot read (bad syntax, conflicting framing, a request cut
  * short by a half-close): never recorded, never forwarded, and the connection closes after it.
  */
-export const MALFORMED_REQUEST: SyntheticResponse = {
-  status: 400,
-  headers: JSON_TYPE,
-  body: '{"error": "malformed request"}',
-};
+export const MALFORMED_REQUEST = proxyError(400, "malformed request");
 
 /** Answer to a request head over the proxy's limit (see docs/proxy.md); the connection closes after it. */
-export const HEAD_TOO_LARGE: SyntheticResponse = {
-  status: 431,
-  headers: JSON_TYPE,
-  body: '{"error": "request head exceeds proxy limit"}',
-};
+export const HEAD_TOO_LARGE = proxyError(431, "request head exceeds proxy limit");
 
 /**
  * The 502 of an upstream transport failure: the class name of the failure (one vocabulary
  * for every path, see `upstreamFailure`), never the error's message.
  */
 export function upstreamFailed(error: unknown): SyntheticResponse {
-  return {
-    status: 502,
-    headers: JSON_TYPE,
-    body: `{"error": "upstream request failed", "detail": "${upstreamFailure(error).constructor.name}"}`,
-  };
+  return proxyError(
+    502,
+    "upstream request failed",
+    `, "detail": "${upstreamFailure(error).constructor.name}"`,
+  );
 }
 
 /**

@@ -50,14 +50,7 @@ export interface RunningProxy {
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? [];
-  let upstream: UpstreamPort;
-  try {
-    upstream = options.upstream ?? new Upstream(options.upstreamBaseUrl);
-  } catch (cause) {
-    throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
-      cause,
-    });
-  }
+  const upstream = upstreamOf(options.upstream, options.upstreamBaseUrl);
   const ledger = new OperationLedger(options.sink, options.dependency, {
     countStreamEvents: options.countStreamEvents ?? true,
   });
@@ -106,6 +99,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return closing;
     },
   };
+}
+
+/**
+ * What a proxy forwards to: `upstream` when given (a cassette), else a pool to `baseUrl`. Throws
+ * a `ProxyError` (`PROXY_START_FAILED`) when that URL is unusable. Shared by every proxy.
+ */
+export function upstreamOf(upstream: UpstreamPort | undefined, baseUrl: string): UpstreamPort {
+  try {
+    return upstream ?? new Upstream(baseUrl);
+  } catch (cause) {
+    throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
+      cause,
+    });
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { StreamingRelay, UpstreamControl } from "../faults/types.js";
 import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
 import { SseEventCounter } from "../support/sse-events.js";
+import { HTTP_COMPLETION } from "./completion-rule.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
-import { settleUpstream } from "./settle.js";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -42,7 +42,7 @@ export class StreamRelay implements StreamingRelay {
     if (response.closed) {
       // The workload left before anything was relayed: nothing will tell us again.
       this.#done = true;
-      operation.fail("client_disconnected", null);
+      HTTP_COMPLETION.clientLeft(operation);
       control.abort();
       for (const listener of this.#closeListeners.splice(0)) listener();
       return;
@@ -52,7 +52,7 @@ export class StreamRelay implements StreamingRelay {
     } catch (error) {
       this.#done = true;
       control.abort();
-      operation.fail("proxy_error", 502);
+      HTTP_COMPLETION.replaced(operation);
       sendSynthetic(response, upstreamFailed(error));
       return;
     }
@@ -74,18 +74,14 @@ export class StreamRelay implements StreamingRelay {
     if (this.#done) return;
     this.#done = true;
     this.#events?.end();
-    settleUpstream(this.#exchange.operation, this.#status, this.#headers, {
-      relayedEvents: this.relayedEvents(),
-    });
+    HTTP_COMPLETION.ended(this.#exchange.operation, this.#status, this.#headers, null, this.relayedEvents());
     this.#exchange.response.end();
   }
 
   error(): void {
     if (this.#done) return;
     this.#done = true;
-    this.#exchange.operation.fail("upstream_stream_interrupted", this.#status, {
-      relayedEvents: this.relayedEvents(),
-    });
+    HTTP_COMPLETION.streamBroke(this.#exchange.operation, this.#status, this.relayedEvents());
     cutConnection(this.#exchange);
   }
 
@@ -124,12 +120,13 @@ export class StreamRelay implements StreamingRelay {
     if (!response.writableFinished) {
       if (!this.#done) {
         this.#done = true;
-        const relayedEvents = this.relayedEvents();
-        if (this.#acting || relayedEvents === null) {
-          operation.fail("client_disconnected", this.#status, { relayedEvents });
-        } else {
-          settleUpstream(operation, this.#status, this.#headers, { relayedEvents, closedByClient: true });
-        }
+        HTTP_COMPLETION.streamLeft(
+          operation,
+          this.#status,
+          this.#headers,
+          this.relayedEvents(),
+          this.#acting,
+        );
       }
       this.#control?.abort();
     }

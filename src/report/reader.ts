@@ -64,6 +64,11 @@ export function validateReport(document: unknown): Report {
   return report;
 }
 
+/** Parses and validates the bytes of a report file (what `readReport` does once it has read them). */
+export function reportOfBytes(bytes: Uint8Array): Report {
+  return validateReport(parseJson(bytes));
+}
+
 /**
  * Reads and validates a report. `path` is resolved against the process working directory;
  * the returned `path` is the absolute, resolved path of the file that was read. Only a regular
@@ -80,5 +85,5 @@ export async function readReport(path: string): Promise<{ report: Report; path: 
   } catch (error) {
     throw readError(error);
   }
-  return { report: validateReport(parseJson(bytes)), path: reportPath };
+  return { report: reportOfBytes(bytes), path: reportPath };
 }

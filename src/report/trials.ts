@@ -16,6 +16,7 @@ import {
 import type { RunResult } from "../events/types.js";
 import { terminalSafe } from "../support/terminal-text.js";
 import { exitCodeFor } from "./exit-code.js";
+import { resultRow } from "./terminal-rows.js";
 
 export type { TrialClass };
 
@@ -161,10 +162,6 @@ export function trialsLine(summary: TrialsSummary): string {
   return `${summary.trials} ${noun}: ${summary.passed} passed, ${failed} failed${reasons} — ${summary.class}, pass rate ${rateText(summary)}`;
 }
 
-function seconds(ms: number): string {
-  return `${(Math.max(0, ms) / 1000).toFixed(2)}s`;
-}
-
 export interface TrialLineOptions {
   /** Append the run folder. */
   readonly folder?: boolean;
@@ -179,7 +176,6 @@ export interface TrialLineOptions {
 export function trialRunLine(run: TrialRun, total: number, options: TrialLineOptions = {}): string {
   const folder =
     options.folder === true && run.run_folder !== null ? `  ${terminalSafe(run.run_folder)}` : "";
-  const result = run.result.padEnd(9);
-  const shown = options.paint === undefined ? result : options.paint(run.result, result);
-  return `${shown}  ${terminalSafe(run.reason_code).padEnd(27)}  ${seconds(run.duration_ms).padStart(8)}  trial ${run.trial} of ${total}${folder}`;
+  const about = `trial ${run.trial} of ${total}${folder}`;
+  return resultRow(run.result, run.reason_code, run.duration_ms, about, options.paint);
 }

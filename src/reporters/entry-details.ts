@@ -1,13 +1,14 @@
 /**
  * What the suite reporters show beyond `suite.json`: each entry's diagnostics and result
- * summary, read from its run folder's `report.json`, and the link to its page.
+ * summary, from its run folder's `report.json` read strictly into the typed report, and the link
+ * to its page.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { readReport } from "../report/reader.js";
 import type { SuiteDocument, SuiteEntry } from "../report/suite-document.js";
 import { renderSummary } from "../report/summary.js";
 import { type TrialsRecord, trialRunLine, trialsLine } from "../report/trials.js";
+import type { Report } from "../report/types.js";
 import { readSavedReport } from "./saved-run.js";
 
 export interface EntryDetail {
@@ -36,7 +37,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** The link to a run folder's page: report.html when written, else report.json. */
-async function pageOf(base: string, runFolder: string, linkPrefix: string): Promise<string> {
+export async function runPageLink(base: string, runFolder: string, linkPrefix: string): Promise<string> {
   const file = (await exists(join(resolve(base, runFolder), "report.html"))) ? "report.html" : "report.json";
   return [linkPrefix, runFolder, file].filter((part) => part !== "" && part !== ".").join("/");
 }
@@ -45,7 +46,7 @@ async function pageOf(base: string, runFolder: string, linkPrefix: string): Prom
 async function trialsDetailOf(base: string, trials: TrialsRecord, linkPrefix: string): Promise<EntryDetail> {
   const trialPages: (string | null)[] = [];
   for (const run of trials.runs) {
-    trialPages.push(run.run_folder === null ? null : await pageOf(base, run.run_folder, linkPrefix));
+    trialPages.push(run.run_folder === null ? null : await runPageLink(base, run.run_folder, linkPrefix));
   }
   const lines = trials.runs.map((run) => trialRunLine(run, trials.trials, { folder: true }));
   return {
@@ -67,27 +68,23 @@ async function detailOf(base: string, entry: SuiteEntry, linkPrefix: string): Pr
     };
   }
   const folder = resolve(base, entry.run_folder);
-  const page = await pageOf(base, entry.run_folder, linkPrefix);
-  try {
-    const { report, path } = await readReport(folder);
-    return { diagnostics: report.diagnostics, summary: renderSummary(report, path), page };
-  } catch {
-    // Not readable strictly (e.g. written by a newer version): show what a loose read gives.
-  }
+  const page = await runPageLink(base, entry.run_folder, linkPrefix);
   try {
     const { report, path } = await readSavedReport(folder);
-    const diagnostics = Array.isArray(report.diagnostics)
-      ? report.diagnostics.filter((line): line is string => typeof line === "string")
-      : [];
-    return {
-      diagnostics,
-      summary: `\nResult: ${String(report.result)}\nReason: ${String(report.reason_code)}\n\nReport:\n${path}\n`,
-      page,
-    };
+    return await savedRunDetail(report, path, page);
   } catch (error) {
     const message = error instanceof Error ? error.message : "report.json is unreadable";
     return { diagnostics: [`run folder ${entry.run_folder}: ${message}`], summary: "", page: null };
   }
+}
+
+/**
+ * The detail of a run from its typed report: its diagnostics and the summary `inspect` prints,
+ * which names the report's resolved path.
+ */
+export async function savedRunDetail(report: Report, path: string, page: string): Promise<EntryDetail> {
+  const resolved = await realpath(path).catch(() => path);
+  return { diagnostics: report.diagnostics, summary: renderSummary(report, resolved), page };
 }
 
 /**

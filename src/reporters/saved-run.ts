@@ -1,15 +1,17 @@
 /**
- * Reading a saved run folder for the reporters: `report.json` of any schema this tool writes
- * (1–4) and `events.jsonl`, read loosely (the strict readers are `inspect`'s). Opens nothing
- * else and never writes; reads regular files only (a FIFO or device is refused, never waited
- * on), `report.json` up to the report size limit, `events.jsonl` a line at a time. Large
- * integers (a probability seed) are kept as their digits.
+ * Reading a saved run folder for the reporters: `report.json`, parsed and validated by the strict
+ * report reader into the typed report model (docs/reports.md), and `events.jsonl`, read loosely a
+ * line at a time. Opens nothing else and never writes; reads regular files only (a FIFO or device
+ * is refused, never waited on), `report.json` up to the report size limit. Large integers (a
+ * probability seed) stay exact.
  */
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parse } from "lossless-json";
 import { EVENT_LINE_MAX_BYTES } from "../events/line-stream.js";
+import { ReportError } from "../report/errors.js";
 import { REPORT_LIMITS } from "../report/limits.js";
+import { reportOfBytes } from "../report/reader.js";
+import type { Report } from "../report/types.js";
 import { AgentChaosError } from "../support/errors.js";
 import { readLines } from "../support/line-reader.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
@@ -21,11 +23,6 @@ export class SavedRunError extends AgentChaosError {
 }
 
 export type JsonObject = Readonly<Record<string, unknown>>;
-
-function parseNumber(text: string): number | string {
-  const value = Number(text);
-  return /^-?\d+$/.test(text) && !Number.isSafeInteger(value) ? text : value;
-}
 
 /** The error of a saved run's file `name` that cannot be read; a file not found is `missing`. */
 function unreadable(name: string, error: unknown, missing: string): SavedRunError {
@@ -45,35 +42,48 @@ export async function isFolder(path: string): Promise<boolean> {
 }
 
 export interface SavedReport {
-  readonly report: JsonObject;
+  readonly report: Report;
+  /** The absolute, resolved path of the file read. */
   readonly path: string;
   /** The file's bytes, as read. */
   readonly bytes: Buffer;
 }
 
-/** The run folder's `report.json` as a JSON object with a supported `schema_version`. */
+/**
+ * The typed report of `bytes`. A file that is not a JSON object of a supported schema is a
+ * `SavedRunError`; one that breaks a rule of the strict reading is the reader's
+ * `REPORT_SCHEMA_INVALID` `ReportError`, naming the offending key.
+ */
+function reportOf(bytes: Buffer): Report {
+  try {
+    return reportOfBytes(bytes);
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error;
+    if (error.code === "REPORT_MALFORMED_JSON") {
+      throw new SavedRunError("report.json is malformed JSON", { cause: error });
+    }
+    if (error.code === "REPORT_SCHEMA_UNSUPPORTED") {
+      throw new SavedRunError("report.json schema version is unsupported", { cause: error });
+    }
+    if (error.code === "REPORT_SCHEMA_INVALID" && error.keyPath === null) {
+      throw new SavedRunError("report.json is not a JSON object", { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The run folder's `report.json`, read strictly into the typed report model. */
 export async function readSavedReport(folder: string): Promise<SavedReport> {
-  const path = resolve(join(folder, "report.json"));
+  const file = resolve(join(folder, "report.json"));
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(path, REPORT_LIMITS.maxBytes);
+    bytes = await readRegularFile(file, REPORT_LIMITS.maxBytes);
   } catch (error) {
     throw unreadable("report.json", error, "report.json not found");
   }
-  let report: unknown;
-  try {
-    report = parse(bytes.toString("utf8"), null, parseNumber);
-  } catch (error) {
-    throw new SavedRunError("report.json is malformed JSON", { cause: error });
-  }
-  if (typeof report !== "object" || report === null || Array.isArray(report)) {
-    throw new SavedRunError("report.json is not a JSON object");
-  }
-  const version = (report as JsonObject).schema_version;
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) {
-    throw new SavedRunError("report.json schema version is unsupported");
-  }
-  return { report: report as JsonObject, path, bytes };
+  const report = reportOf(bytes);
+  const path = await realpath(file).catch(() => file);
+  return { report, path, bytes };
 }
 
 /** A line as an event: a JSON object, or null (a torn or foreign line, skipped). */

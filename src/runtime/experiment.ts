@@ -101,7 +101,10 @@ export async function experiment(
   const written =
     reporters.length === 0
       ? []
-      : await (await import("../reporters/run-files.js")).writeRunReporters(outcome.runDir, reporters);
+      : await (await import("../reporters/run-files.js")).writeRunReporters(outcome.runDir, reporters, {
+          report: outcome.report,
+          path: outcome.reportPath,
+        });
   return {
     result: outcome.report.result,
     reasonCode: outcome.report.reason_code,

@@ -62,3 +62,19 @@ export async function createRunFolder(outputDir: string): Promise<{ runId: strin
   }
   throw new RunFolderError("cannot create a unique run folder");
 }
+
+/**
+ * `createRunFolder` for a suite's or an explore's folder: its failure becomes the caller's own
+ * error (made by `ownError` from the message and the failure).
+ */
+export async function createFolderOr(
+  outputDir: string,
+  ownError: (message: string, cause: RunFolderError) => Error,
+): Promise<{ runId: string; runDir: string }> {
+  try {
+    return await createRunFolder(outputDir);
+  } catch (error) {
+    if (error instanceof RunFolderError) throw ownError(error.message, error);
+    throw error;
+  }
+}

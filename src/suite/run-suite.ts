@@ -22,7 +22,7 @@ import { verifyRecord } from "../report/v4/truth.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
 import { type ExperimentDone, experiment } from "../runtime/experiment.js";
-import { createRunFolder, RunFolderError } from "../runtime/run-folder.js";
+import { createFolderOr } from "../runtime/run-folder.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import { writeFileAtomically } from "../support/write-file.js";
 import { TrialsError, trialSettings } from "../trials/options.js";
@@ -151,18 +151,10 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
   const jobs = Math.max(1, Math.floor(settings.jobs ?? availableParallelism()));
   const reporters = settings.reporters ?? DEFAULT_SUITE_REPORTERS;
 
-  let folder: string;
-  let suiteId: string;
-  try {
-    const made = await createRunFolder(resolve(settings.cwd, settings.outputDir ?? DEFAULT_SUITES_DIR));
-    folder = made.runDir;
-    suiteId = made.runId;
-  } catch (error) {
-    if (error instanceof RunFolderError) {
-      throw new SuiteError("SUITE_OUTPUT_FAILED", error.message, { cause: error });
-    }
-    throw error;
-  }
+  const { runDir: folder, runId: suiteId } = await createFolderOr(
+    resolve(settings.cwd, settings.outputDir ?? DEFAULT_SUITES_DIR),
+    (message, cause) => new SuiteError("SUITE_OUTPUT_FAILED", message, { cause }),
+  );
   settings.onStart?.({ total: mine.length, folder, jobs, skipped });
 
   const startedAt = new Date().toISOString();

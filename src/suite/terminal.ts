@@ -6,17 +6,12 @@
  */
 
 import type { SuiteEntry } from "../report/suite-document.js";
+import { closingLines, resultRow } from "../report/terminal-rows.js";
 import { type TrialRun, trialRunLine, trialsLine } from "../report/trials.js";
 import type { LiveTerminal } from "../runtime/live-output.js";
-import { useColour } from "../runtime/terminal.js";
+import { progressTerminal } from "../runtime/progress-terminal.js";
 import { terminalSafe } from "../support/terminal-text.js";
 import type { SuiteDone } from "./run-suite.js";
-
-const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31 };
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(2)}s`;
-}
 
 export interface SuiteTerminal {
   start(info: {
@@ -31,25 +26,12 @@ export interface SuiteTerminal {
 }
 
 export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerminal {
-  const tty = terminal.stream.isTTY === true;
-  const colour = useColour(terminal.stream.isTTY, terminal.env);
-  const paint = (result: string, text: string): string =>
-    colour && COLOUR[result] !== undefined ? `\u001b[${COLOUR[result]}m${text}\u001b[0m` : text;
-  const write = (text: string): void => {
-    terminal.stream.write(text);
-  };
-  let counterShown = false;
-  const clearCounter = (): void => {
-    if (counterShown) write("\r\u001b[K");
-    counterShown = false;
-  };
+  const { write, paint, clearCounter, ...output } = progressTerminal(terminal);
   const showCounter = (done: number, total: number): void => {
-    if (!tty || quiet) return;
-    write(`${done}/${total} done`);
-    counterShown = true;
+    if (!quiet) output.showCounter(`${done}/${total} done`);
   };
   const row = (entry: SuiteEntry): string =>
-    `${paint(entry.result, entry.result.padEnd(9))}  ${entry.reason_code.padEnd(27)}  ${seconds(entry.duration_ms).padStart(8)}  ${entry.name}\n${
+    `${resultRow(entry.result, entry.reason_code, entry.duration_ms, entry.name, paint)}\n${
       entry.trials === undefined ? "" : `${" ".repeat(11)}${trialsLine(entry.trials)}\n`
     }`;
   let lastDone = 0;
@@ -90,8 +72,7 @@ export function suiteTerminal(terminal: LiveTerminal, quiet: boolean): SuiteTerm
           ? `, ${entries.filter((entry) => entry.trials?.class === "flaky").length} flaky`
           : "",
         done.notStarted > 0 ? ` (${done.notStarted} not started)` : "",
-        `\nWall time: ${seconds(wallMs)}\n`,
-        `\nWritten:\n${done.written.join("\n")}\n`,
+        `\n${closingLines(wallMs, done.written)}`,
       ];
       write(lines.join(""));
     },

@@ -124,11 +124,37 @@ export async function openRegularFile(
   }
 }
 
-/** A buffer for the bytes read so far, grown (never past `maxBytes + 1`) when the file grows. */
-function grown(buffer: Buffer, maxBytes: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, 4096), maxBytes + 1));
-  buffer.copy(next);
-  return next;
+/**
+ * The bytes of a file read whole, sized by its size (one byte more, to see it end) and grown
+ * (never past `maxBytes + 1`) when the file grows while it is read; over `maxBytes` is an error.
+ */
+class WholeFile {
+  #buffer: Buffer;
+  #length = 0;
+  readonly #maxBytes: number;
+
+  constructor(size: number, maxBytes: number) {
+    this.#buffer = Buffer.allocUnsafe(size + 1);
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Where the next read goes: the buffer, and the offset (also the file position) and room in it. */
+  room(): { buffer: Buffer; offset: number; length: number } {
+    if (this.#length === this.#buffer.length) {
+      const next = Buffer.allocUnsafe(Math.min(Math.max(this.#buffer.length * 2, 4096), this.#maxBytes + 1));
+      this.#buffer.copy(next);
+      this.#buffer = next;
+    }
+    return { buffer: this.#buffer, offset: this.#length, length: this.#buffer.length - this.#length };
+  }
+
+  /** A read gave `bytesRead` bytes: the whole file once it gave none, else null (read on). */
+  took(bytesRead: number): Buffer | null {
+    if (bytesRead === 0) return this.#buffer.subarray(0, this.#length);
+    this.#length += bytesRead;
+    if (this.#length > this.#maxBytes) throw tooLarge(this.#maxBytes);
+    return null;
+  }
 }
 
 /**
@@ -138,14 +164,11 @@ function grown(buffer: Buffer, maxBytes: number): Buffer {
 export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
   const handle = await openRegularFile(path, maxBytes);
   try {
-    let buffer: Buffer = Buffer.allocUnsafe((await handle.stat()).size + 1);
-    let length = 0;
+    const file = new WholeFile((await handle.stat()).size, maxBytes);
     for (;;) {
-      if (length === buffer.length) buffer = grown(buffer, maxBytes);
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) return buffer.subarray(0, length);
-      length += bytesRead;
-      if (length > maxBytes) throw tooLarge(maxBytes);
+      const { buffer, offset, length } = file.room();
+      const whole = file.took((await handle.read(buffer, offset, length, offset)).bytesRead);
+      if (whole !== null) return whole;
     }
   } catch (error) {
     throw systemError(error);
@@ -174,14 +197,11 @@ export function readRegularFileSync(path: string, maxBytes: number): Buffer {
   try {
     const info = fstatSync(fd);
     checkRegular(info, maxBytes);
-    let buffer: Buffer = Buffer.allocUnsafe(info.size + 1);
-    let length = 0;
+    const file = new WholeFile(info.size, maxBytes);
     for (;;) {
-      if (length === buffer.length) buffer = grown(buffer, maxBytes);
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) return buffer.subarray(0, length);
-      length += bytesRead;
-      if (length > maxBytes) throw tooLarge(maxBytes);
+      const { buffer, offset, length } = file.room();
+      const whole = file.took(readSync(fd, buffer, offset, length, offset));
+      if (whole !== null) return whole;
     }
   } catch (error) {
     throw systemError(error);

@@ -5,13 +5,13 @@
  * only on a terminal without NO_COLOR.
  */
 
+import { closingLines } from "../report/terminal-rows.js";
 import { type TrialRun, trialRunLine, trialsLine } from "../report/trials.js";
 import type { LiveTerminal } from "../runtime/live-output.js";
-import { formatEta, useColour } from "../runtime/terminal.js";
+import { progressTerminal } from "../runtime/progress-terminal.js";
+import { formatEta } from "../runtime/terminal.js";
 import { terminalSafe } from "../support/terminal-text.js";
 import type { TrialsDone } from "./run-trials.js";
-
-const COLOUR: Readonly<Record<string, number>> = { PASSED: 32, RECOVERED: 36, FAILED: 31 };
 
 export interface TrialsTerminal {
   start(info: { readonly folder: string; readonly trials: number; readonly jobs: number }): void;
@@ -25,24 +25,12 @@ export function trialsTerminal(
   scenarioName: string,
   now: () => number = Date.now,
 ): TrialsTerminal {
-  const tty = terminal.stream.isTTY === true;
-  const colour = useColour(terminal.stream.isTTY, terminal.env);
-  const paint = (result: string, text: string): string =>
-    colour && COLOUR[result] !== undefined ? `\u001b[${COLOUR[result]}m${text}\u001b[0m` : text;
-  const write = (text: string): void => {
-    terminal.stream.write(text);
-  };
+  const { write, paint, clearCounter, ...output } = progressTerminal(terminal);
   let startedAt = 0;
-  let counterShown = false;
-  const clearCounter = (): void => {
-    if (counterShown) write("\r\u001b[K");
-    counterShown = false;
-  };
   const showCounter = (done: number, total: number): void => {
-    if (!tty || done >= total) return;
+    if (!output.tty || done >= total) return;
     const left = done === 0 ? "" : `, about ${formatEta(((now() - startedAt) / done) * (total - done))} left`;
-    write(`${done}/${total} done${left}`);
-    counterShown = true;
+    output.showCounter(`${done}/${total} done${left}`);
   };
 
   return {
@@ -70,8 +58,7 @@ export function trialsTerminal(
           `\n${heading}\n\n`,
           `${trialsLine(document)}\n`,
           `Minimum pass rate: ${document.min_pass_rate} (${verdict})\n`,
-          `Wall time: ${(wallMs / 1000).toFixed(2)}s\n`,
-          `\nWritten:\n${done.written.map(terminalSafe).join("\n")}\n`,
+          closingLines(wallMs, done.written.map(terminalSafe)),
         ].join(""),
       );
     },

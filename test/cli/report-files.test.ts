@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cp, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPORT_LIMITS } from "../../src/report/limits.js";
@@ -103,5 +103,50 @@ describe("report bounds what it reads", () => {
       result,
       `Cannot render report: ${folder}: events.jsonl has a line longer than the 65 MiB limit (line 3)\n`,
     );
+  });
+});
+
+describe("report reads report.json strictly, into the typed report", () => {
+  /** A copy of the schema-4 run folder whose report.json is edited by `edit`. */
+  async function editedRun(edit: (text: string) => string): Promise<string> {
+    const folder = join(dir.path, "run");
+    await cp(FIXTURE_V4, folder, { recursive: true });
+    const text = await readFile(join(folder, "report.json"), "utf8");
+    await writeFile(join(folder, "report.json"), edit(text));
+    return folder;
+  }
+
+  it.each(["html", "junit", "ctrf", "json"])(
+    "refuses a report.json of the wrong shape (--format %s) with the reader's error and exit 2",
+    async (format) => {
+      const folder = await editedRun((text) => text.replace('"id": "llm-overloaded"', '"id": "Not An Id"'));
+      const result = await runInProcess(["report", folder, "--format", format]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `Cannot render report: ${folder}: Report schema is invalid. Offending key: faults[0].id\n`,
+      });
+    },
+  );
+
+  it("refuses a report.json that breaks a consistency rule, naming the key", async () => {
+    const folder = await editedRun((text) => text.replace('"faults_injected": 3,', '"faults_injected": 1,'));
+    const result = await runInProcess(["report", folder, "--format", "html"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^Cannot render report: ${folder}: Report schema is invalid\\. Offending key: [a-z_.\\[\\]0-9]+\\n$`,
+      ),
+    );
+  });
+
+  it("renders the unedited report in every format", async () => {
+    const folder = await editedRun((text) => text);
+    for (const format of ["html", "junit", "ctrf", "json"]) {
+      const result = await runInProcess(["report", folder, "--format", format]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("");
+    }
   });
 });

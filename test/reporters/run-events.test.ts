@@ -11,6 +11,7 @@ import {
   readRunEvents,
   renderRunFolder,
   renderRunPage,
+  renderRunReport,
   runLogs,
 } from "../../src/reporters/html/run-page.js";
 import { LANE_LIMIT } from "../../src/reporters/html/timeline.js";
@@ -112,19 +113,20 @@ describe("the run page reads events.jsonl as a stream", () => {
 describe("the run page stays bounded", () => {
   it("shows the first evidence rows and diagnostics and says how many more report.json holds", async () => {
     await writeBigRun(dir.path, 50);
-    const path = join(dir.path, "report.json");
-    const report = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    const { report } = await readSavedReport(dir.path);
+    if (report.schema_version !== 2) throw new Error("a schema-2 report was expected");
     const rows = Array.from({ length: EVIDENCE_ROW_LIMIT + 7 }, (_, index) => ({
       failed_operation_id: `op-${index}`,
       retry_operation_id: null,
       recovery_latency_ms: null,
     }));
     const diagnostics = Array.from({ length: DIAGNOSTIC_LIMIT + 3 }, (_, index) => `diagnostic ${index}`);
-    await writeFile(
-      path,
-      JSON.stringify({ ...report, recovery: { required: 0, successful: 0, evidence: rows }, diagnostics }),
-    );
-    const page = await renderRunFolder(dir.path);
+    // Drawn from the typed report as a run hands it over (more rows than any strict report of 50 operations holds).
+    const page = await renderRunReport(dir.path, {
+      ...report,
+      recovery: { required: 0, successful: 0, evidence: rows },
+      diagnostics,
+    });
     const evidence = page.slice(page.indexOf('<section id="recovery">'));
     const shown = evidence.slice(0, evidence.indexOf("</section>"));
     expect(shown.match(/<tr><td/g)?.length).toBe(EVIDENCE_ROW_LIMIT);

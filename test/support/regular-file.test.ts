@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -49,6 +50,21 @@ describe("the regular-file reader", () => {
     await writeFile(path, "0123456789");
     expect((await readRegularFile(path, 10)).toString()).toBe("0123456789");
     expect(readRegularFileSync(path, 10).toString()).toBe("0123456789");
+  });
+
+  it("reads a file whose size reads as 0 (a /proc file) to its end, and refuses it once it passes the limit", async () => {
+    const path = "/proc/self/environ";
+    const expected = readFileSync(path);
+    expect(expected.length).toBeGreaterThan(1);
+    expect((await readRegularFile(path, 1 << 20)).equals(expected)).toBe(true);
+    expect(readRegularFileSync(path, 1 << 20).equals(expected)).toBe(true);
+    const limit = expected.length - 1;
+    for (const error of [
+      await refusal(() => readRegularFile(path, limit)),
+      await refusal(() => readRegularFileSync(path, limit)),
+    ]) {
+      expect(error.code).toBe("FILE_TOO_LARGE");
+    }
   });
 
   it("refuses a file over the limit without reading it", async () => {

@@ -5,12 +5,11 @@ import { MAX_SEED } from "../../explore/sample.js";
 import { exploreTerminal } from "../../explore/terminal.js";
 import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
-import { loadScenario } from "../../scenario/load.js";
-import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { OutputWriteError } from "../../support/write-file.js";
 import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
+import { engineSignals, loadScenarioOrExit } from "../scenario-input.js";
 import { usageError } from "../usage.js";
 
 /** A whole number in [min, max] written in decimal digits, or null. */
@@ -77,16 +76,8 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
   if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
 
-  let scenario: AnyScenario;
-  try {
-    scenario = await loadScenario(resolve(io.cwd, path));
-  } catch (error) {
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`Invalid scenario: ${formatScenarioError(error, path)}\n`);
-      return EXIT.USAGE;
-    }
-    throw error;
-  }
+  const scenario = await loadScenarioOrExit(io, resolve(io.cwd, path), path);
+  if (typeof scenario === "number") return scenario;
 
   const terminal = exploreTerminal({ stream: io.stdout, env: io.env }, io.cwd);
   const started = Date.now();
@@ -99,8 +90,7 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
       ...(minPassRate === undefined ? {} : { minPassRate }),
       ...(menu === undefined ? {} : { menu }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
-      ...(io.interrupt === undefined ? {} : { signal: io.interrupt }),
-      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
+      ...engineSignals(io),
       onProgress: terminal.progress,
     });
     terminal.finish(done, Date.now() - started);

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { type Cassette, CassetteError } from "../../replay/cassette.js";
 import {
   readDependencyCassette,
@@ -7,18 +6,15 @@ import {
   shownCassette,
 } from "../../replay/scenario-cassettes.js";
 import { parseReporterList } from "../../reporters/names.js";
-import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
-import { liveOutput } from "../../runtime/live-output.js";
 import type { RecordRequest } from "../../runtime/replay-steps.js";
-import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
-import { loadScenario } from "../../scenario/load.js";
-import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
 import type { ParsedArgs } from "../args.js";
-import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
+import { emptyFolderExit, loadScenarioOrExit } from "../scenario-input.js";
+import { scenarioPath } from "../scenario-path.js";
 import { usageError } from "../usage.js";
 import { runFailureExit } from "./run-failure.js";
+import { singleRun } from "./single-run.js";
 
 /**
  * `agentchaos record <scenario> [--dependency NAME]... [--force | --append] [--output-dir PATH]
@@ -29,10 +25,7 @@ import { runFailureExit } from "./run-failure.js";
 export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const named = await scenarioPath(args.positionals[0] as string, io.cwd);
   const path = named.shown;
-  if (named.emptyFolder) {
-    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
-    return EXIT.USAGE;
-  }
+  if (named.emptyFolder) return emptyFolderExit(io, path);
   const force = args.values.force === true;
   const append = args.values.append === true;
   if (force && append) return usageError(io, "--force and --append cannot be used together");
@@ -41,16 +34,8 @@ export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number
   if ("problem" in reporters) return usageError(io, reporters.problem);
   const outputDir = args.values["output-dir"];
 
-  let scenario: AnyScenario;
-  try {
-    scenario = await loadScenario(named.absolute);
-  } catch (error) {
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`Invalid scenario: ${formatScenarioError(error, path)}\n`);
-      return EXIT.USAGE;
-    }
-    throw error;
-  }
+  const scenario = await loadScenarioOrExit(io, named.absolute, path);
+  if (typeof scenario === "number") return scenario;
   const replayed = replayedDependencies(scenario.dependencies);
   if (replayed.length === 0) {
     io.stderr.write(`Cannot record: ${terminalSafe(path)}: no dependency has replay (docs/replay.md)\n`);
@@ -88,15 +73,7 @@ export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number
     written: [],
   };
   try {
-    const done = await experiment(scenario, {
-      outputDir: resolve(io.cwd, typeof outputDir === "string" ? outputDir : DEFAULT_RUNS_DIR),
-      ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
-      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
-      output: liveOutput(scenario, { stream: io.stdout, env: io.env }),
-      reporters,
-      record,
-    });
-    if (done.written.length > 0) io.stdout.write(`\nAlso written:\n${done.written.join("\n")}\n`);
+    const done = await singleRun(scenario, io, { outputDir, reporters, record });
     io.stdout.write("\nRecorded:\n");
     for (const cassette of record.written) {
       const what = append ? "new interactions" : "interactions";

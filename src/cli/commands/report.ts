@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { ReportError } from "../../report/errors.js";
 import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../report/suite-document.js";
 import { SuiteError } from "../../report/suite-errors.js";
 import { loadSuiteView } from "../../reporters/entry-details.js";
@@ -36,10 +37,9 @@ async function render(folder: string, format: Format, outputFolder: string | nul
     const prefix = outputFolder === null ? "" : relative(outputFolder, folder).split("\\").join("/");
     return renderSuiteFormat(await loadSuiteView(folder, document, prefix), format);
   }
-  if (format === "json") {
-    return (await readSavedReport(folder)).bytes.toString("utf8");
-  }
-  return renderRunFormat(folder, format);
+  const saved = await readSavedReport(folder);
+  if (format === "json") return saved.bytes.toString("utf8");
+  return renderRunFormat(folder, format, saved);
 }
 
 /**
@@ -70,7 +70,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIo): Promise<number
     }
     return EXIT.OK;
   } catch (error) {
-    if (error instanceof SavedRunError || error instanceof SuiteError) {
+    if (error instanceof SavedRunError || error instanceof SuiteError || error instanceof ReportError) {
       io.stderr.write(`Cannot render report: ${given}: ${error.message}\n`);
       return EXIT.USAGE;
     }

@@ -1,18 +1,13 @@
-import { resolve } from "node:path";
 import { parseReporterList } from "../../reporters/names.js";
-import { DEFAULT_RUNS_DIR, experiment } from "../../runtime/experiment.js";
-import { liveOutput } from "../../runtime/live-output.js";
-import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
-import { loadScenario } from "../../scenario/load.js";
-import type { AnyScenario } from "../../scenario/parse.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
-import { terminalSafe } from "../../support/terminal-text.js";
 import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
 import { parseJobs } from "../option-values.js";
-import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
+import { emptyFolderExit, loadScenarioOrExit } from "../scenario-input.js";
+import { scenarioPath } from "../scenario-path.js";
 import { usageError } from "../usage.js";
 import { runFailureExit } from "./run-failure.js";
+import { singleRun } from "./single-run.js";
 
 /**
  * `agentchaos run <scenario> [--output-dir PATH] [--reporter LIST] [--trials N [--jobs J]
@@ -22,10 +17,7 @@ import { runFailureExit } from "./run-failure.js";
 export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const named = await scenarioPath(args.positionals[0] as string, io.cwd);
   const path = named.shown;
-  if (named.emptyFolder) {
-    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
-    return EXIT.USAGE;
-  }
+  if (named.emptyFolder) return emptyFolderExit(io, path);
   const outputDir = args.values["output-dir"];
   const reporterText = args.values.reporter;
   const reporters = typeof reporterText === "string" ? parseReporterList(reporterText) : [];
@@ -39,16 +31,8 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
     typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
   if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
 
-  let scenario: AnyScenario;
-  try {
-    scenario = await loadScenario(named.absolute);
-  } catch (error) {
-    if (error instanceof ScenarioError) {
-      io.stderr.write(`Invalid scenario: ${formatScenarioError(error, path)}\n`);
-      return EXIT.USAGE;
-    }
-    throw error;
-  }
+  const scenario = await loadScenarioOrExit(io, named.absolute, path);
+  if (typeof scenario === "number") return scenario;
   // Interrupted while the scenario was read: nothing was started or written.
   if (io.interrupt?.aborted === true) return EXIT.INTERRUPTED;
   if (trials > 1) {
@@ -64,15 +48,7 @@ export async function runCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   }
 
   try {
-    const done = await experiment(scenario, {
-      outputDir: resolve(io.cwd, typeof outputDir === "string" ? outputDir : DEFAULT_RUNS_DIR),
-      ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
-      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
-      output: liveOutput(scenario, { stream: io.stdout, env: io.env }),
-      reporters,
-    });
-    if (done.written.length > 0) io.stdout.write(`\nAlso written:\n${done.written.join("\n")}\n`);
-    return done.exitCode;
+    return (await singleRun(scenario, io, { outputDir, reporters })).exitCode;
   } catch (error) {
     return runFailureExit(io, path, error);
   }

@@ -8,6 +8,7 @@ import { OutputWriteError } from "../../support/write-file.js";
 import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
 import { parseJobs } from "../option-values.js";
+import { engineSignals } from "../scenario-input.js";
 import { usageError } from "../usage.js";
 
 /** `agentchaos suite <scenario-or-folder>... [options]`: a shell over the suite engine. */
@@ -41,8 +42,7 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
       ...(typeof values.grep === "string" ? { grep: values.grep } : {}),
       ...(typeof values["grep-invert"] === "string" ? { grepInvert: values["grep-invert"] } : {}),
       exclude: args.lists?.exclude ?? [],
-      ...(io.interrupt === undefined ? {} : { signal: io.interrupt }),
-      ...(io.forceStop === undefined ? {} : { forceStop: io.forceStop }),
+      ...engineSignals(io),
       onStart: terminal.start,
       onEntry: terminal.entry,
       onTrial: terminal.trial,

@@ -2,16 +2,14 @@ import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { loadScenario } from "../../scenario/load.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
-import { NO_SCENARIO_IN_FOLDER, scenarioPath } from "../scenario-path.js";
+import { emptyFolderExit } from "../scenario-input.js";
+import { scenarioPath } from "../scenario-path.js";
 
 /** `agentchaos validate <scenario>`: checks the file, starts nothing. */
 export async function validateCommand(argument: string, io: CliIo): Promise<number> {
   const named = await scenarioPath(argument, io.cwd);
   const path = named.shown;
-  if (named.emptyFolder) {
-    io.stderr.write(`Invalid scenario: ${terminalSafe(path)}: ${NO_SCENARIO_IN_FOLDER}\n`);
-    return EXIT.USAGE;
-  }
+  if (named.emptyFolder) return emptyFolderExit(io, path);
   try {
     const scenario = await loadScenario(named.absolute);
     if (scenario.dependencies.some((d) => d.replay !== undefined)) {

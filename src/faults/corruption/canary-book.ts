@@ -135,12 +135,17 @@ export class CanaryBook {
   /** The text with every armed canary literal shown as `[canary <fault id>]` (what logs and the terminal keep). */
   mask(text: string): string {
     let masked = text;
-    for (const watched of this.#armed) {
-      for (const literal of watched.literals?.text ?? []) {
-        if (masked.includes(literal)) masked = masked.replaceAll(literal, `[canary ${watched.id}]`);
-      }
+    for (const { literal, mask } of this.masks()) {
+      if (masked.includes(literal)) masked = masked.replaceAll(literal, mask);
     }
     return masked;
+  }
+
+  /** Each armed canary literal and what it is shown as, in the order they are replaced. */
+  masks(): { literal: string; mask: string }[] {
+    return this.#armed.flatMap((watched) =>
+      (watched.literals?.text ?? []).map((literal) => ({ literal, mask: `[canary ${watched.id}]` })),
+    );
   }
 
   #seen(watched: Watched, sink: string, operationId: string | null): void {

@@ -1,5 +1,6 @@
 import type { MisbehaveKind } from "../../scenario/model-faults.js";
 import { cutArguments, REFUSAL_TEXT, UNKNOWN_TOOL_NAME } from "./answer-text.js";
+import { ProviderStreamRewrite } from "./provider-stream-rewrite.js";
 import {
   asObject,
   CONTENT_KINDS,
@@ -7,9 +8,7 @@ import {
   type JsonObject,
   type Outgoing,
   objectsOf,
-  type StreamRewrite,
   TOOL_KINDS,
-  type Verdict,
 } from "./rewrite.js";
 import { type SseMessage, writeMessage } from "./sse-messages.js";
 
@@ -58,10 +57,7 @@ export function rewriteMessageJson(body: JsonObject, kind: MisbehaveKind): JsonO
  * in `message_delta`, `message_stop` kept. Only the first `tool_use` block's `input_json_delta`
  * fragments are held (tool_args_invalid, length_mid_tool).
  */
-export class MessagesStreamRewrite implements StreamRewrite {
-  readonly #kind: MisbehaveKind;
-  #verdict: Verdict = "pending";
-  #shaped = false;
+export class MessagesStreamRewrite extends ProviderStreamRewrite {
   /** The first tool_use block's index. */
   #toolBlock: number | null = null;
   #held: string[] | null = null;
@@ -70,61 +66,47 @@ export class MessagesStreamRewrite implements StreamRewrite {
   /** refusal: its text block was sent. */
   #refused = false;
 
-  constructor(kind: MisbehaveKind) {
-    this.#kind = kind;
-  }
-
-  get verdict(): Verdict {
-    return this.#verdict;
-  }
-
   event(message: SseMessage): readonly Outgoing[] {
-    if (this.#verdict === "not_applicable") return [message.raw];
+    if (this.state === "not_applicable") return [message.raw];
     const data = dataObject(message);
     const type = data?.type;
-    if (data === null || typeof type !== "string") {
-      if (!this.#shaped && message.data !== null) this.#verdict = "not_applicable";
+    if (data === null || typeof type !== "string") return this.unshaped(message);
+    if (!this.shaped && type !== "message_start") {
+      if (type !== "ping") this.state = "not_applicable";
       return [message.raw];
     }
-    if (!this.#shaped && type !== "message_start") {
-      if (type !== "ping") this.#verdict = "not_applicable";
-      return [message.raw];
-    }
-    this.#shaped = true;
-    if (CONTENT_KINDS.has(this.#kind) || this.#kind === "missing_finish") this.#verdict = "applied";
+    this.markShaped();
     const write = () => writeMessage(message.event, data);
     if (type.startsWith("content_block_")) return this.#block(type, data, message.raw, write);
     if (type === "message_delta") {
-      if (this.#kind === "missing_finish") return [];
+      if (this.kind === "missing_finish") return [];
       const delta = asObject(data.delta);
-      const stop = this.#verdict === "applied" ? STOP[this.#kind] : null;
-      const before = this.#kind === "refusal" ? this.#refusal() : [];
+      const stop = this.state === "applied" ? STOP[this.kind] : null;
+      const before = this.kind === "refusal" ? this.#refusal() : [];
       if (delta === null || stop === null) return [...before, message.raw];
       delta.stop_reason = stop;
       delta.stop_sequence = null;
       return [...before, write()];
     }
-    if (type === "message_stop" && this.#kind === "refusal") return [...this.#refusal(), message.raw];
+    if (type === "message_stop" && this.kind === "refusal") return [...this.#refusal(), message.raw];
     return [message.raw];
   }
 
   end(): readonly Outgoing[] {
-    if (this.#verdict === "pending") {
-      this.#verdict = this.#shaped && !TOOL_KINDS.has(this.#kind) ? "applied" : "not_applicable";
-    }
+    this.settle();
     return this.#held === null ? [] : [this.#release()];
   }
 
   #block(type: string, data: JsonObject, raw: Buffer, write: () => string): readonly Outgoing[] {
-    if (CONTENT_KINDS.has(this.#kind)) return [];
+    if (CONTENT_KINDS.has(this.kind)) return [];
     const index = typeof data.index === "number" ? data.index : null;
-    if (index === null || !TOOL_KINDS.has(this.#kind)) return [raw];
+    if (index === null || !TOOL_KINDS.has(this.kind)) return [raw];
     if (this.#stopAfter !== null && index > this.#stopAfter) return [];
     const block = asObject(data.content_block);
     if (type === "content_block_start" && block?.type === "tool_use" && this.#toolBlock === null) {
       this.#toolBlock = index;
-      this.#verdict = "applied";
-      if (this.#kind === "unknown_tool") {
+      this.state = "applied";
+      if (this.kind === "unknown_tool") {
         block.name = UNKNOWN_TOOL_NAME;
         return [write()];
       }
@@ -138,7 +120,7 @@ export class MessagesStreamRewrite implements StreamRewrite {
       return [];
     }
     if (type === "content_block_stop") {
-      if (this.#kind === "length_mid_tool") this.#stopAfter = index;
+      if (this.kind === "length_mid_tool") this.#stopAfter = index;
       return [this.#release(), raw];
     }
     return [raw];

@@ -1,5 +1,6 @@
 import type { MisbehaveKind } from "../../scenario/model-faults.js";
 import { cutArguments, REFUSAL_TEXT, UNKNOWN_TOOL_NAME } from "./answer-text.js";
+import { ProviderStreamRewrite } from "./provider-stream-rewrite.js";
 import {
   asObject,
   CONTENT_KINDS,
@@ -7,9 +8,7 @@ import {
   type JsonObject,
   type Outgoing,
   objectsOf,
-  type StreamRewrite,
   TOOL_KINDS,
-  type Verdict,
 } from "./rewrite.js";
 import type { SseMessage } from "./sse-messages.js";
 import { writeMessage } from "./sse-messages.js";
@@ -63,10 +62,7 @@ const ANSWER_FIELDS = ["content", "refusal", "tool_calls", "function_call"] as c
  * A Chat Completions stream (`chat.completion.chunk` events, then `data: [DONE]`) rewritten.
  * Holds only the first tool call's argument fragments, for the kinds that cut them.
  */
-export class ChatStreamRewrite implements StreamRewrite {
-  readonly #kind: MisbehaveKind;
-  #verdict: Verdict = "pending";
-  #shaped = false;
+export class ChatStreamRewrite extends ProviderStreamRewrite {
   /** The first tool call's index in the first choice, once seen. */
   #toolIndex: number | null = null;
   /** Its argument fragments, held until it ends (tool_args_invalid, length_mid_tool). */
@@ -76,42 +72,31 @@ export class ChatStreamRewrite implements StreamRewrite {
   /** length_mid_tool: the first tool call ended, the answer stops there. */
   #stopped = false;
 
-  constructor(kind: MisbehaveKind) {
-    this.#kind = kind;
-  }
-
-  get verdict(): Verdict {
-    return this.#verdict;
-  }
-
   event(message: SseMessage): readonly Outgoing[] {
-    if (this.#verdict === "not_applicable" || message.data === null) return [message.raw];
+    if (this.state === "not_applicable" || message.data === null) return [message.raw];
     if (message.data.trim() === "[DONE]") return [...this.#release(), message.raw];
     const chunk = dataObject(message);
     const choices = chunk === null ? null : objectsOf(chunk.choices);
-    if (chunk === null || choices === null) {
-      if (!this.#shaped) this.#verdict = "not_applicable";
-      return [message.raw];
-    }
-    const first = !this.#shaped;
-    this.#shaped = true;
+    if (chunk === null || choices === null) return this.unshaped(message);
+    const first = !this.shaped;
+    this.markShaped();
     const choice = choices.find((candidate) => (candidate.index ?? 0) === 0);
     const before: Outgoing[] = [];
     let changed = false;
-    if (this.#kind === "missing_finish") {
+    if (this.kind === "missing_finish") {
       // The usage chunk (no choice) goes; every finish reason becomes null.
       if (choices.length === 0 && chunk.usage != null) return [];
       changed = this.#dropFinish(chunk, choice);
     } else if (choice !== undefined) {
       const delta = asObject(choice.delta);
       if (delta !== null) {
-        if (TOOL_KINDS.has(this.#kind)) changed = this.#toolDelta(delta, chunk, before);
-        else if (CONTENT_KINDS.has(this.#kind)) changed = this.#emptyDelta(delta, first);
+        if (TOOL_KINDS.has(this.kind)) changed = this.#toolDelta(delta, chunk, before);
+        else if (CONTENT_KINDS.has(this.kind)) changed = this.#emptyDelta(delta, first);
       }
       if (choice.finish_reason != null) {
         before.push(...this.#release());
         if (this.#applies()) {
-          const finish = FINISH[this.#kind];
+          const finish = FINISH[this.kind];
           if (finish !== null && choice.finish_reason !== finish) {
             choice.finish_reason = finish;
             changed = true;
@@ -119,22 +104,20 @@ export class ChatStreamRewrite implements StreamRewrite {
         }
       }
     }
-    if (CONTENT_KINDS.has(this.#kind) || this.#kind === "missing_finish") this.#verdict = "applied";
     if (!changed) return [...before, message.raw];
     if (!first && isHollow(chunk, choice)) return before;
     return [...before, writeMessage(message.event, chunk)];
   }
 
   end(): readonly Outgoing[] {
-    const rest = this.#verdict === "not_applicable" ? [] : this.#release();
-    if (this.#verdict === "pending")
-      this.#verdict = this.#shaped && !TOOL_KINDS.has(this.#kind) ? "applied" : "not_applicable";
+    const rest = this.state === "not_applicable" ? [] : this.#release();
+    this.settle();
     return rest;
   }
 
   /** Whether the kind acts on this answer's end (the tool kinds need a tool call). */
   #applies(): boolean {
-    return !TOOL_KINDS.has(this.#kind) || this.#toolIndex !== null;
+    return !TOOL_KINDS.has(this.kind) || this.#toolIndex !== null;
   }
 
   #toolDelta(delta: JsonObject, chunk: JsonObject, before: Outgoing[]): boolean {
@@ -149,13 +132,13 @@ export class ChatStreamRewrite implements StreamRewrite {
       const index = typeof call.index === "number" ? call.index : 0;
       if (this.#toolIndex === null) {
         this.#toolIndex = index;
-        this.#verdict = "applied";
-        if (this.#kind !== "unknown_tool") this.#held = [];
+        this.state = "applied";
+        if (this.kind !== "unknown_tool") this.#held = [];
         this.#envelope = chunk;
       }
       const fn = asObject(call.function);
       if (index === this.#toolIndex && fn !== null) {
-        if (this.#kind === "unknown_tool" && typeof fn.name === "string") {
+        if (this.kind === "unknown_tool" && typeof fn.name === "string") {
           fn.name = UNKNOWN_TOOL_NAME;
           changed = true;
         } else if (this.#held !== null && typeof fn.arguments === "string" && fn.arguments !== "") {
@@ -182,7 +165,7 @@ export class ChatStreamRewrite implements StreamRewrite {
     const held = this.#held;
     if (held === null || this.#envelope === null) return [];
     this.#held = null;
-    if (this.#kind === "length_mid_tool") this.#stopped = true;
+    if (this.kind === "length_mid_tool") this.#stopped = true;
     const { choices: _choices, usage: _usage, ...envelope } = this.#envelope;
     const call = { index: this.#toolIndex, function: { arguments: cutArguments(held.join("")) } };
     const choice = { index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null };
@@ -192,7 +175,7 @@ export class ChatStreamRewrite implements StreamRewrite {
   #emptyDelta(delta: JsonObject, first: boolean): boolean {
     let changed = false;
     for (const field of ANSWER_FIELDS) if (field in delta) changed = delete delta[field];
-    if (first && this.#kind === "refusal") {
+    if (first && this.kind === "refusal") {
       delta.content = null;
       delta.refusal = REFUSAL_TEXT;
       changed = true;

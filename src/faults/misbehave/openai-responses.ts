@@ -1,5 +1,6 @@
 import type { MisbehaveKind } from "../../scenario/model-faults.js";
 import { cutArguments, REFUSAL_TEXT, UNKNOWN_TOOL_NAME } from "./answer-text.js";
+import { ProviderStreamRewrite } from "./provider-stream-rewrite.js";
 import {
   asObject,
   CONTENT_KINDS,
@@ -7,9 +8,7 @@ import {
   type JsonObject,
   type Outgoing,
   objectsOf,
-  type StreamRewrite,
   TOOL_KINDS,
-  type Verdict,
 } from "./rewrite.js";
 import { type SseMessage, writeMessage } from "./sse-messages.js";
 
@@ -69,10 +68,7 @@ interface Pending {
  * by one and `output_index` naming the items that remain; only the first function call's
  * argument deltas are held (tool_args_invalid, length_mid_tool).
  */
-export class ResponsesStreamRewrite implements StreamRewrite {
-  readonly #kind: MisbehaveKind;
-  #verdict: Verdict = "pending";
-  #shaped = false;
+export class ResponsesStreamRewrite extends ProviderStreamRewrite {
   #nextSequence: number | null = null;
   /** Original output index → the one sent (content kinds drop items). */
   readonly #indices = new Map<number, number>();
@@ -84,32 +80,19 @@ export class ResponsesStreamRewrite implements StreamRewrite {
   /** length_mid_tool: items after this output index are dropped. */
   #stopAfter: number | null = null;
 
-  constructor(kind: MisbehaveKind) {
-    this.#kind = kind;
-  }
-
-  get verdict(): Verdict {
-    return this.#verdict;
-  }
-
   event(message: SseMessage): readonly Outgoing[] {
-    if (this.#verdict === "not_applicable") return [message.raw];
+    if (this.state === "not_applicable") return [message.raw];
     const data = dataObject(message);
     const type = data?.type;
-    if (data === null || typeof type !== "string" || !type.startsWith("response.")) {
-      if (!this.#shaped && message.data !== null) this.#verdict = "not_applicable";
-      return [message.raw];
-    }
-    this.#shaped = true;
-    if (CONTENT_KINDS.has(this.#kind) || this.#kind === "missing_finish") this.#verdict = "applied";
+    if (data === null || typeof type !== "string" || !type.startsWith("response."))
+      return this.unshaped(message);
+    this.markShaped();
     return this.#send(this.#rewrite(message, type, data));
   }
 
   end(): readonly Outgoing[] {
     const rest = this.#call !== null && this.#held !== null ? this.#send(this.#release(null)) : [];
-    if (this.#verdict === "pending") {
-      this.#verdict = this.#shaped && !TOOL_KINDS.has(this.#kind) ? "applied" : "not_applicable";
-    }
+    this.settle();
     return rest;
   }
 
@@ -119,13 +102,13 @@ export class ResponsesStreamRewrite implements StreamRewrite {
     const index = typeof data.output_index === "number" ? data.output_index : null;
     if (type === "response.output_item.added" && index !== null) {
       const item = asObject(data.item);
-      if (CONTENT_KINDS.has(this.#kind) && isAnswerItem(item)) this.#dropped.add(index);
+      if (CONTENT_KINDS.has(this.kind) && isAnswerItem(item)) this.#dropped.add(index);
       if (this.#stopAfter !== null && index > this.#stopAfter) this.#dropped.add(index);
       if (!this.#dropped.has(index)) this.#indices.set(index, this.#kept++);
-      if (TOOL_KINDS.has(this.#kind) && item?.type === "function_call" && this.#call === null) {
+      if (TOOL_KINDS.has(this.kind) && item?.type === "function_call" && this.#call === null) {
         this.#call = { id: item.id, index };
-        this.#verdict = "applied";
-        if (this.#kind !== "unknown_tool") this.#held = [];
+        this.state = "applied";
+        if (this.kind !== "unknown_tool") this.#held = [];
       }
     }
     if (index !== null && this.#dropped.has(index)) return [];
@@ -133,7 +116,7 @@ export class ResponsesStreamRewrite implements StreamRewrite {
     const ofCall = this.#call !== null && index === this.#call.index;
     let result = [same];
     if (ofCall) result = this.#callEvent(type, data, same, changed);
-    if (index !== null && CONTENT_KINDS.has(this.#kind)) {
+    if (index !== null && CONTENT_KINDS.has(this.kind)) {
       const sent = this.#indices.get(index) ?? index;
       if (sent !== index) {
         data.output_index = sent;
@@ -146,7 +129,7 @@ export class ResponsesStreamRewrite implements StreamRewrite {
   /** An event of the first function call item. */
   #callEvent(type: string, data: JsonObject, same: Pending, changed: Pending): Pending[] {
     const item = asObject(data.item);
-    if (this.#kind === "unknown_tool") {
+    if (this.kind === "unknown_tool") {
       const named = item ?? (type === "response.function_call_arguments.done" ? data : null);
       if (named === null || typeof named.name !== "string") return [same];
       named.name = UNKNOWN_TOOL_NAME;
@@ -164,7 +147,7 @@ export class ResponsesStreamRewrite implements StreamRewrite {
     }
     if (type === "response.output_item.done" && item !== null) {
       item.arguments = cutArguments(typeof item.arguments === "string" ? item.arguments : "");
-      if (this.#kind === "length_mid_tool") {
+      if (this.kind === "length_mid_tool") {
         item.status = "incomplete";
         this.#stopAfter = this.#call?.index ?? null;
       }
@@ -189,12 +172,12 @@ export class ResponsesStreamRewrite implements StreamRewrite {
     const response = asObject(data.response);
     if (response === null) return [{ raw: message.raw, event: message.event, data }];
     const before: Pending[] = [];
-    if (this.#kind === "missing_finish") {
+    if (this.kind === "missing_finish") {
       delete response.status;
       delete response.usage;
-    } else if (this.#verdict === "applied") {
-      rewriteResponsesJson(response, this.#kind);
-      if (this.#kind === "refusal") before.push(...refusalEvents(this.#kept));
+    } else if (this.state === "applied") {
+      rewriteResponsesJson(response, this.kind);
+      if (this.kind === "refusal") before.push(...refusalEvents(this.#kept));
     }
     let name = type;
     if (response.status === "incomplete") name = "response.incomplete";

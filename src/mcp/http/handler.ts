@@ -1,25 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
 import type { Operation, OperationLedger } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { faultCanary } from "../../faults/corruption/fault-canary.js";
 import { corruptingRelay } from "../../faults/http-corrupt.js";
 import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
-import { type RequestBody, readBody } from "../../proxy/body.js";
-import { type Exchange, failInternally } from "../../proxy/exchange.js";
+import type { RequestBody } from "../../proxy/body.js";
+import { type Exchange, exchangeOf, failInternally, sendUpstream } from "../../proxy/exchange.js";
+import { acceptRequests } from "../../proxy/exchange-entry.js";
 import { createFaultContext } from "../../proxy/fault-context.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
 import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
-import { splitTarget } from "../../proxy/request-target.js";
-import {
-  FORWARDED_METHODS,
-  METHOD_NOT_ALLOWED,
-  REQUEST_TOO_LARGE,
-  sendSynthetic,
-} from "../../proxy/responses.js";
-import { upstreamRequestHeaders } from "../../support/http-headers.js";
+import { REQUEST_TOO_LARGE, sendSynthetic } from "../../proxy/responses.js";
 import type { Cancellations } from "../cancellations.js";
 import { paddedAnswer } from "../faults/padded-answer.js";
 import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
@@ -28,6 +21,7 @@ import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rp
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
 import { changedRelay } from "./changed-answers.js";
 import { httpMcpContext } from "./context.js";
+import { McpCompletion } from "./mcp-completion.js";
 import { delayedRelay, mcpRelay } from "./relay.js";
 import { sessionToolsRelay } from "./session-tools-relay.js";
 
@@ -67,18 +61,15 @@ export function createMcpRequestHandler(
   const byId = new Map<string, Operation>();
   /** Each session's tools as `mcp_tools_changed` left them, by session header. */
   const toolsBySession = new Map<string, SessionTools>();
-
-  const send = (exchange: Exchange, relay: ResponseRelay): void => {
-    upstream.send(
-      {
-        method: exchange.request.method as string,
-        target: exchange.target,
-        headers: upstreamRequestHeaders(exchange.request.rawHeaders),
-        body: exchange.body,
-      },
-      relay,
-    );
+  /** A newer request with the same fingerprint ends a held (`http_latency`) or delayed (`mcp_latency`) twin. */
+  const twins = {
+    supersede(fingerprint: string): void {
+      holds.supersede(fingerprint);
+      waits.supersede(fingerprint);
+    },
   };
+
+  const send = (exchange: Exchange, relay: ResponseRelay): void => sendUpstream(upstream, exchange, relay);
 
   const relayUntracked = (
     request: IncomingMessage,
@@ -91,13 +82,7 @@ export function createMcpRequestHandler(
       { method, path: "", queryHash: null, bodyHash: "", fingerprint: "" },
       at,
     );
-    const exchange: Exchange = {
-      operation,
-      request,
-      response,
-      target: splitTarget(request.url ?? "/").forward,
-      body: body.bytes,
-    };
+    const exchange = exchangeOf(operation, request, response, body.bytes);
     send(exchange, defaultRelay(exchange, false));
   };
 
@@ -109,18 +94,15 @@ export function createMcpRequestHandler(
     at: number,
   ) => {
     const operation = ledger.begin(mcpIdentity(requestFacts(message.method, message.params), null), at);
-    const exchange: Exchange = {
-      operation,
-      request,
-      response,
-      target: splitTarget(request.url ?? "/").forward,
-      body: body.bytes,
-    };
+    const exchange = exchangeOf(operation, request, response, body.bytes);
     const key = `${sessionOf(request)}\0${message.idKey}`;
     byId.set(key, operation);
+    const completion = new McpCompletion(message.idKey, parts.cancellations);
+    // An agent that leaves before any byte of its answer was sent got none (an event stream
+    // being relayed records its own end, with the events it relayed), as the HTTP proxy records it.
     response.once("close", () => {
       if (byId.get(key) === operation) byId.delete(key);
-      operation.fail("connection_closed", null);
+      if (!response.headersSent) completion.clientLeft(operation);
     });
     const session = sessionOf(request);
     const forward: Forwarder = (forwarded, wrap) => {
@@ -152,10 +134,7 @@ export function createMcpRequestHandler(
       },
     };
     try {
-      const chosen = selectFault(operation, faults, (fingerprint) => {
-        holds.supersede(fingerprint);
-        waits.supersede(fingerprint);
-      });
+      const chosen = selectFault(operation, faults, twins);
       if (canaries?.watches(ledger.dependency))
         canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
@@ -228,22 +207,5 @@ export function createMcpRequestHandler(
     relayUntracked(request, response, body, at);
   };
 
-  return (request, response) => {
-    const receivedAt = performance.now();
-    try {
-      if (!FORWARDED_METHODS.has(request.method ?? "")) {
-        sendSynthetic(response, METHOD_NOT_ALLOWED);
-        return;
-      }
-      readBody(request, (body) => {
-        try {
-          handle(request, response, body, receivedAt);
-        } catch {
-          response.destroy();
-        }
-      });
-    } catch {
-      response.destroy();
-    }
-  };
+  return acceptRequests(handle);
 }

@@ -1,11 +1,11 @@
-import { createServer } from "node:http";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
-import { Upstream, type UpstreamPort } from "../../proxy/forward.js";
+import type { UpstreamPort } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
-import { listenOnLoopback, type RunningProxy } from "../../proxy/server.js";
+import { createProxyServer } from "../../proxy/pipeline-server.js";
+import { listenOnLoopback, type RunningProxy, upstreamOf } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { FaultV2 } from "../../scenario/types-v2.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
@@ -53,14 +53,7 @@ function arm(fault: FaultV2, clock: TriggerClock): ArmedMcpLayerFault {
 export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<RunningMcpProxy> {
   const clock = options.triggerClock ?? clockStartedNow();
   const faults = options.faults.map((fault) => arm(fault, clock));
-  let upstream: UpstreamPort;
-  try {
-    upstream = options.upstream ?? new Upstream(options.upstreamBaseUrl);
-  } catch (cause) {
-    throw new ProxyError("PROXY_START_FAILED", "proxy upstream base URL is not an absolute http(s) URL", {
-      cause,
-    });
-  }
+  const upstream = upstreamOf(options.upstream, options.upstreamBaseUrl);
   const ledger = new OperationLedger(options.sink, options.dependency);
   ledger.replayMismatchStatus = options.replayMismatchStatus ?? null;
   const untracked = new OperationLedger({ emit: () => undefined }, options.dependency);
@@ -80,7 +73,8 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
       malformed++;
     },
   });
-  const server = createServer({ noDelay: true }, handler);
+  // Node's server as the HTTP proxy runs it: half-closed requests answered, unreadable ones refused alike.
+  const server = createProxyServer(handler);
   // Recorded events reach the file before any byte that follows them (docs/events.md).
   guardConnections(server, ledger);
   await upstream.ready();

@@ -210,8 +210,7 @@ export class HostSession {
     );
     const request: OpenRequest = { operation, delayMs: null, timer: undefined, id: String(id) };
     this.#open.set(key, request);
-    const waits = this.#parts.waits;
-    const chosen = selectFault(operation, this.#parts.faults, (fingerprint) => waits.supersede(fingerprint));
+    const chosen = selectFault(operation, this.#parts.faults, this.#parts.waits);
     const { canaries } = this.#parts;
     if (canaries !== null && Array.isArray(message.canaries)) {
       for (const faultId of message.canaries)

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { OperationLedger } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import type { ArmedFault } from "../../faults/registry.js";
+import { selectOperation } from "../../faults/selection.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { bodyHash, decodePath } from "../fingerprint.js";
 import type { HeldOperations } from "../holds.js";
@@ -44,6 +45,8 @@ interface PartialRequest {
 /** Bytes a workload may send ahead (pipelining) before reading from it pauses. */
 const MAX_AHEAD = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
+const NO_FAULTS: readonly ArmedFault[] = [];
+const itself = (fault: ArmedFault): ArmedFault => fault;
 
 /**
  * One workload connection in the fast lane. Requests are taken one at a time: a request no
@@ -204,9 +207,8 @@ export class LaneConnection implements ClientSide {
       httpOperationIdentity(identity, head.method, target, requestBody, head.idempotencyKey),
       receivedAt,
     );
-    operation.observe();
-    holds.supersede(operation.fingerprint);
-    operation.linkRetry();
+    // The pipeline's selection section, with no candidate: no fault targets this request.
+    selectOperation(operation, NO_FAULTS, itself, holds);
     if (canaries?.watches(ledger.dependency))
       canaries.scanRequest(ledger.dependency, operation.id, head.target, body);
     const response = new LaneResponse(this, operation, head.method, !head.close);

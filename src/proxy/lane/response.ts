@@ -3,8 +3,8 @@ import type { Operation } from "../../events/operation.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStreamType } from "../../support/http-headers.js";
 import { SseEventCounter } from "../../support/sse-events.js";
+import { HTTP_COMPLETION } from "../completion-rule.js";
 import { syntheticBytes, UPSTREAM_TOO_LARGE, upstreamFailed } from "../responses.js";
-import { settleUpstream } from "../settle.js";
 import { headerRecord, type ResponseHead } from "./heads.js";
 import { chunkBytes, clientResponseHead, type Framing, LAST_CHUNK } from "./messages.js";
 import type { ResponseSink, UpstreamLink } from "./upstream-link.js";
@@ -19,7 +19,12 @@ export interface ClientSide {
   exchangeDone(reusable: boolean): void;
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = {};
+const NO_HEADERS: Readonly<Record<string, string | string[]>> = {};
+/** The headers a terminal event reads: only a failure's (its `Retry-After`), so a success builds none. */
+function headersOf(head: ResponseHead): Readonly<Record<string, string | string[]>> {
+  return head.status >= 400 ? headerRecord(head) : NO_HEADERS;
+}
+
 /** Small responses go out as one buffer; larger ones as head and body in one `writev`. */
 const COPY_LIMIT = 16 * 1024;
 
@@ -62,7 +67,7 @@ export class LaneResponse implements ResponseSink {
     this.#streaming = true;
     if (this.#client.gone) {
       // The workload left before anything was relayed: nothing will tell us again.
-      this.#operation.fail("client_disconnected", null);
+      HTTP_COMPLETION.clientLeft(this.#operation);
       this.#client.link.destroy();
       this.#finish(false);
       return;
@@ -103,17 +108,17 @@ export class LaneResponse implements ResponseSink {
     const head = this.#head as ResponseHead;
     if (this.#streaming) {
       this.#events?.end();
-      this.#settle(head, { relayedEvents: this.#relayedEvents() });
+      HTTP_COMPLETION.ended(this.#operation, head.status, headersOf(head), null, this.#relayedEvents());
       if (this.#framing === "chunked") this.#client.socket.write(LAST_CHUNK);
       this.#finish(this.#keepAlive);
       return;
     }
     if (this.#client.gone) {
-      this.#operation.fail("client_disconnected", null);
+      HTTP_COMPLETION.clientLeft(this.#operation);
       this.#finish(false);
       return;
     }
-    this.#settle(head, {});
+    HTTP_COMPLETION.ended(this.#operation, head.status, headersOf(head), null, null);
     const noBody = this.#method === "HEAD" || head.status === 204 || head.status === 304;
     const text = clientResponseHead(head, noBody ? "none" : { length: this.#size }, this.#keepAlive);
     const chunks = this.#chunks;
@@ -137,9 +142,11 @@ export class LaneResponse implements ResponseSink {
     if (this.#done) return;
     this.#chunks = [];
     if (this.#streaming) {
-      this.#operation.fail("upstream_stream_interrupted", this.#head?.status ?? null, {
-        relayedEvents: this.#relayedEvents(),
-      });
+      HTTP_COMPLETION.streamBroke(
+        this.#operation,
+        (this.#head as ResponseHead).status,
+        this.#relayedEvents(),
+      );
       this.#client.socket.destroy();
       this.#finish(false);
       return;
@@ -155,13 +162,11 @@ export class LaneResponse implements ResponseSink {
   clientClosed(): void {
     if (this.#done) return;
     if (!this.#streaming) {
-      this.#operation.fail("client_disconnected", null);
+      HTTP_COMPLETION.clientLeft(this.#operation);
       return;
     }
-    const relayedEvents = this.#relayedEvents();
-    const status = this.#head?.status ?? null;
-    if (relayedEvents === null) this.#operation.fail("client_disconnected", status, { relayedEvents });
-    else this.#settle(this.#head as ResponseHead, { relayedEvents, closedByClient: true });
+    const head = this.#head as ResponseHead;
+    HTTP_COMPLETION.streamLeft(this.#operation, head.status, headersOf(head), this.#relayedEvents(), false);
     this.#client.link.destroy();
     this.#finish(false);
   }
@@ -170,19 +175,14 @@ export class LaneResponse implements ResponseSink {
     return this.#events === null ? null : this.#events.countIfEnded;
   }
 
-  #settle(head: ResponseHead, details: { relayedEvents?: number | null; closedByClient?: boolean }): void {
-    const headers = head.status >= 400 ? headerRecord(head) : NO_HEADERS;
-    settleUpstream(this.#operation, head.status, headers, details);
-  }
-
   /** The proxy's own 502 in place of the upstream's answer (recorded as such unless the workload left). */
   #sendSynthetic(synthetic: Parameters<typeof syntheticBytes>[0]): void {
     if (this.#client.gone) {
-      this.#operation.fail("client_disconnected", null);
+      HTTP_COMPLETION.clientLeft(this.#operation);
       this.#finish(false);
       return;
     }
-    this.#operation.fail("proxy_error", 502);
+    HTTP_COMPLETION.replaced(this.#operation);
     this.#client.socket.write(syntheticBytes(synthetic, this.#keepAlive, this.#method === "HEAD"));
     this.#finish(this.#keepAlive);
   }

@@ -27,13 +27,13 @@ export interface RunEvents {
 
 export const SINGLE_LANE = "dependency";
 
-export const obj = (value: unknown): JsonObject =>
+const obj = (value: unknown): JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
-export const str = (value: unknown, fallback = ""): string =>
+const str = (value: unknown, fallback = ""): string =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
-export const num = (value: unknown): number | null =>
+const num = (value: unknown): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : null;
-export const strOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const strOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
 type MutableOperation = { -readonly [K in keyof OperationView]: OperationView[K] };
 

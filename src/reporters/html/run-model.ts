@@ -1,13 +1,24 @@
 /**
- * What the run page shows, derived from `report.json` (schemas 1–4) and `events.jsonl` (event
- * schemas 1 and 2) alone. Schema 1–3 runs have one lane named `dependency`; schema-4 runs one
- * lane per dependency, in scenario order. Nothing here comes from logs or the scenario.
+ * What the run page shows, derived from the typed report (reports 1–5, narrowed on
+ * `schema_version`) and what `events.jsonl` gives (event schemas 1–3) alone. Report 1–3 runs have
+ * one lane named `dependency`; report 4 and 5 runs one lane per dependency, in scenario order.
+ * Nothing here comes from logs or the scenario.
  */
 
-import type { ReportTruth } from "../../report/v4/truth.js";
+import {
+  isReportV4,
+  type Report,
+  type ReportEvidenceRow,
+  type ReportTargetV4,
+  type ReportV1,
+  type ReportV2,
+  type ReportV3,
+  type ReportV4,
+} from "../../report/types.js";
+import type { ReportTriggerV4 } from "../../report/v4/lasting-trigger.js";
 import { truthFields } from "../../report/v4/truth-summary.js";
 import type { JsonObject } from "../saved-run.js";
-import { num, obj, type RunEvents, SINGLE_LANE, str, strOrNull } from "./run-events.js";
+import { type RunEvents, SINGLE_LANE } from "./run-events.js";
 import type { TimelineData } from "./timeline-data.js";
 
 export interface FaultView {
@@ -50,201 +61,201 @@ export interface RunModel {
   readonly timeline: TimelineData;
 }
 
-const arr = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
-
-function list(values: unknown): string {
-  const items = arr(values).map((item) => str(item));
-  return items.length === 0 ? "none" : items.join(", ");
+/** A list of numbers, or `none`. */
+function list(values: readonly number[]): string {
+  return values.length === 0 ? "none" : values.join(", ");
 }
 
-function triggerText(trigger: JsonObject): string {
-  if (trigger.kind === "seeded_probability") {
-    const window = obj(trigger.window);
-    return (
-      `probability ${str(trigger.probability)}, seed ${str(trigger.seed)}, ` +
-      `window ${str(window.start_occurrence)}–${str(window.end_occurrence)}: ` +
-      `evaluated ${str(trigger.evaluated_occurrences)}, selected ${list(trigger.selected_occurrences)}` +
-      (trigger.completed === true ? " (complete)" : " (incomplete)")
-    );
+function triggerText(trigger: ReportTriggerV4): string {
+  switch (trigger.kind) {
+    case "seeded_probability":
+      return (
+        `probability ${trigger.probability}, seed ${trigger.seed}, ` +
+        `window ${trigger.window.start_occurrence}–${trigger.window.end_occurrence}: ` +
+        `evaluated ${trigger.evaluated_occurrences}, selected ${list(trigger.selected_occurrences)}` +
+        (trigger.completed ? " (complete)" : " (incomplete)")
+      );
+    case "occurrence_schedule":
+      return (
+        `occurrences ${list(trigger.scheduled_occurrences)} scheduled, ${list(trigger.completed_occurrences)} completed` +
+        (trigger.completed ? "" : " (incomplete)")
+      );
+    case "outage": {
+      const first = trigger.first_selected_ordinal;
+      const ordinals = first === null ? "" : `, ordinals ${first}–${trigger.last_selected_ordinal ?? ""}`;
+      return `outage from ${trigger.start_ms} ms for ${trigger.duration_ms} ms: selected ${trigger.selected}${ordinals}`;
+    }
+    case "quota":
+      return (
+        `quota ${trigger.limit} ${trigger.unit} per ${trigger.per_ms} ms: ` +
+        `counted ${trigger.counted}, selected ${trigger.selected}`
+      );
   }
-  if (trigger.kind === "occurrence_schedule") {
-    return (
-      `occurrences ${list(trigger.scheduled_occurrences)} scheduled, ${list(trigger.completed_occurrences)} completed` +
-      (trigger.completed === true ? "" : " (incomplete)")
-    );
-  }
-  if (trigger.kind === "outage") {
-    const first = trigger.first_selected_ordinal;
-    const ordinals = first === null ? "" : `, ordinals ${str(first)}–${str(trigger.last_selected_ordinal)}`;
-    return `outage from ${str(trigger.start_ms)} ms for ${str(trigger.duration_ms)} ms: selected ${str(trigger.selected)}${ordinals}`;
-  }
-  if (trigger.kind === "quota") {
-    return (
-      `quota ${str(trigger.limit)} ${str(trigger.unit)} per ${str(trigger.per_ms)} ms: ` +
-      `counted ${str(trigger.counted)}, selected ${str(trigger.selected)}`
-    );
-  }
-  return "—";
 }
 
-function parametersText(parameters: JsonObject): string {
+/** `key=value, …` of a fault's parameters (a report's, or a schema-1 injection event's), or `—`. */
+function parametersText(parameters: Readonly<Record<string, unknown>>): string {
   const pairs = Object.entries(parameters).map(
-    ([key, value]) => `${key}=${typeof value === "object" ? JSON.stringify(value) : str(value)}`,
+    ([key, value]) => `${key}=${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
   );
   return pairs.length === 0 ? "—" : pairs.join(", ");
 }
 
-/** The fault rows: schema 4's list, or schema 1–3's single fault (parameters from the events). */
-function faultsOf(report: JsonObject, firstInjectedParameters: JsonObject | null): FaultView[] {
-  if (report.schema_version === 4 || report.schema_version === 5) {
-    return arr(report.faults).map((item) => {
-      const fault = obj(item);
-      const target = obj(fault.target);
-      const recovery = obj(fault.recovery);
-      const targetText = Object.entries(target)
-        .filter(([, value]) => value !== null && value !== undefined)
-        .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : str(value)}`)
-        .join(", ");
-      return {
-        id: str(fault.id),
-        dependency: strOrNull(fault.dependency),
-        type: str(fault.type),
-        expect: strOrNull(fault.expect),
-        target: targetText === "" ? null : targetText,
-        parameters: parametersText(obj(fault.parameters)),
-        injected: str(fault.injected, "0"),
-        notApplied: num(fault.not_applied),
-        trigger: triggerText(obj(fault.trigger)),
-        recovery: `${str(recovery.successful, "0")}/${str(recovery.required, "0")}`,
-      };
-    });
-  }
-  const fault = obj(report.fault);
-  if (fault.configured !== true) return [];
+/** `method: POST, path: /tickets`: the target's keys that are set, or null for none. */
+function targetText(target: ReportTargetV4): string | null {
+  const text = Object.entries(target)
+    .filter(([, value]) => value !== null)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join(", ");
+  return text === "" ? null : text;
+}
+
+function recoveredText(recovery: { readonly successful: number; readonly required: number }): string {
+  return `${recovery.successful}/${recovery.required}`;
+}
+
+/** The fault rows of a report 4 or 5: one per fault, in scenario order. */
+function faultsOfV4(report: ReportV4): FaultView[] {
+  return report.faults.map((fault) => ({
+    id: fault.id,
+    dependency: fault.dependency,
+    type: fault.type,
+    expect: fault.expect,
+    target: targetText(fault.target),
+    parameters: parametersText(fault.parameters),
+    injected: String(fault.injected),
+    notApplied: fault.not_applied,
+    trigger: triggerText(fault.trigger),
+    recovery: recoveredText(fault.recovery),
+  }));
+}
+
+/** The fault row of a report 1–3: its single fault (parameters from the events), none for a baseline. */
+function faultsOfSingle(
+  report: ReportV1 | ReportV2 | ReportV3,
+  firstInjectedParameters: JsonObject | null,
+): FaultView[] {
+  if (!report.fault.configured) return [];
   let trigger = "—";
   if (report.schema_version === 2) {
     trigger = triggerText({
       kind: "occurrence_schedule",
-      scheduled_occurrences: fault.scheduled_occurrences,
-      completed_occurrences: fault.completed_occurrences,
-      completed: fault.schedule_completed,
+      scheduled_occurrences: report.fault.scheduled_occurrences,
+      completed_occurrences: report.fault.completed_occurrences,
+      completed: report.fault.schedule_completed,
     });
-  } else if (report.schema_version === 3) {
-    trigger = triggerText(obj(fault.trigger));
+  } else if (report.schema_version === 3 && report.fault.trigger !== null) {
+    trigger = triggerText(report.fault.trigger);
   }
-  const recovery = obj(report.recovery);
   return [
     {
       id: null,
       dependency: SINGLE_LANE,
-      type: str(fault.type),
+      type: report.fault.type ?? "",
       expect: null,
       target: null,
       parameters: firstInjectedParameters === null ? "—" : parametersText(firstInjectedParameters),
-      injected: str(report.faults_injected, "0"),
+      injected: String(report.faults_injected),
       notApplied: null,
       trigger,
       recovery:
         report.schema_version === 1
-          ? recovery.observed === true
+          ? report.recovery.observed
             ? "observed"
             : "not observed"
-          : `${str(recovery.successful, "0")}/${str(recovery.required, "0")}`,
+          : recoveredText(report.recovery),
     },
   ];
 }
 
-function evidenceOf(report: JsonObject): EvidenceView[] {
-  const recovery = obj(report.recovery);
+function evidenceOf(report: Report): EvidenceView[] {
   if (report.schema_version === 1) {
-    const failed = strOrNull(recovery.failed_operation_id);
-    if (failed === null) return [];
+    const recovery = report.recovery;
+    if (recovery.failed_operation_id === null) return [];
     return [
       {
         faultId: null,
-        failed,
-        retry: strOrNull(recovery.retry_operation_id),
-        latencyMs: num(recovery.recovery_latency_ms),
+        failed: recovery.failed_operation_id,
+        retry: recovery.retry_operation_id,
+        latencyMs: recovery.recovery_latency_ms,
       },
     ];
   }
-  return arr(recovery.evidence).map((item) => {
-    const row = obj(item);
+  const rows: readonly (ReportEvidenceRow & { readonly fault_id?: string })[] = report.recovery.evidence;
+  return rows.map((row) => ({
+    faultId: row.fault_id ?? null,
+    failed: row.failed_operation_id,
+    retry: row.retry_operation_id,
+    latencyMs: row.recovery_latency_ms,
+  }));
+}
+
+function yesNo(value: boolean): string {
+  return value ? "yes" : "no";
+}
+
+/** The dependency rows of a report 4 or 5 (reports 1–3 list none). */
+function dependenciesOf(report: Report): RunModel["dependencies"] {
+  if (!isReportV4(report)) return [];
+  return report.dependencies.map((dependency) => {
+    const url = dependency.base_url;
     return {
-      faultId: strOrNull(row.fault_id),
-      failed: str(row.failed_operation_id),
-      retry: strOrNull(row.retry_operation_id),
-      latencyMs: num(row.recovery_latency_ms),
+      name: dependency.name,
+      detail: `${dependency.type} · ${dependency.protocol}${url === null ? "" : ` · ${url}`}${dependency.managed ? " · managed" : ""}`,
+      observed: dependency.operations_observed,
+      failed: dependency.failed_operations,
     };
   });
 }
 
-function yesNo(value: unknown): string {
-  return value === true ? "yes" : "no";
-}
-
-/** Builds the page model from a report object and what its events give. */
-export function runModel(report: JsonObject, events: RunEvents): RunModel {
-  const version = num(report.schema_version) ?? 0;
-  const workload = obj(report.workload);
-  const recovery = obj(report.recovery);
-  const dependencies = arr(report.dependencies).map((item) => {
-    const dependency = obj(item);
-    const url = strOrNull(dependency.base_url);
-    return {
-      name: str(dependency.name),
-      detail: `${str(dependency.type)} · ${str(dependency.protocol)}${url === null ? "" : ` · ${url}`}${dependency.managed === true ? " · managed" : ""}`,
-      observed: num(dependency.operations_observed) ?? 0,
-      failed: num(dependency.failed_operations) ?? 0,
-    };
-  });
-  const lanes = version >= 4 ? dependencies.map((dependency) => dependency.name) : [SINGLE_LANE];
+/** Builds the page model from a typed report and what its events give. */
+export function runModel(report: Report, events: RunEvents): RunModel {
+  const version = report.schema_version;
+  const v4 = isReportV4(report) ? report : null;
+  const faults = isReportV4(report)
+    ? faultsOfV4(report)
+    : faultsOfSingle(report, events.firstInjectedParameters);
+  const workload = report.workload;
+  const dependencies = dependenciesOf(report);
+  const lanes = v4 !== null ? dependencies.map((dependency) => dependency.name) : [SINGLE_LANE];
   for (const lane of events.timeline.lanes) if (!lanes.includes(lane)) lanes.push(lane);
   const recoveries =
-    version === 1
-      ? recovery.observed === true
-        ? "yes"
-        : "no"
-      : `${str(recovery.successful, "0")}/${str(recovery.required, "0")}`;
-  const timing = obj(report.timing);
+    report.schema_version === 1 ? yesNo(report.recovery.observed) : recoveredText(report.recovery);
   return {
     schemaVersion: version,
-    runId: str(report.run_id),
-    scenarioName: str(report.scenario_name),
-    result: str(report.result),
-    reasonCode: str(report.reason_code),
-    durationMs: num(report.duration_ms) ?? 0,
-    startedAt: str(timing.started_at),
+    runId: report.run_id,
+    scenarioName: report.scenario_name,
+    result: report.result,
+    reasonCode: report.reason_code,
+    durationMs: report.duration_ms,
+    startedAt: report.timing.started_at,
     facts: [
-      ["Run", str(report.run_id)],
-      ["Started", str(timing.started_at)],
-      ["Duration", `${((num(report.duration_ms) ?? 0) / 1000).toFixed(2)} s`],
-      ["Workload", str(workload.name)],
-      ["Exit code", `${str(workload.exit_code, "none")} (expected ${str(workload.expected_exit_code)})`],
+      ["Run", report.run_id],
+      ["Started", report.timing.started_at],
+      ["Duration", `${(report.duration_ms / 1000).toFixed(2)} s`],
+      ["Workload", workload.name],
+      ["Exit code", `${workload.exit_code ?? "none"} (expected ${workload.expected_exit_code})`],
       ["Timed out / interrupted", `${yesNo(workload.timed_out)} / ${yesNo(workload.interrupted)}`],
-      ["Faults injected", str(report.faults_injected, "0")],
-      ["Operations", str(report.operations_observed, "0")],
-      ["Failed operations", str(report.failed_operations, "0")],
-      ["Retries", str(report.retries_observed, "0")],
+      ["Faults injected", String(report.faults_injected)],
+      ["Operations", String(report.operations_observed)],
+      ["Failed operations", String(report.failed_operations)],
+      ["Retries", String(report.retries_observed)],
       [version === 1 ? "Recovery" : "Recoveries", recoveries],
-      ...truthFields(report as ReportTruth).map(
+      ...(v4 === null ? [] : truthFields(v4)).map(
         ([label, value]) => [label.replace(/:$/, ""), value] as const,
       ),
       ["Report schema", String(version)],
     ],
-    diagnostics: arr(report.diagnostics).map((item) => str(item)),
-    faults: faultsOf(report, events.firstInjectedParameters),
+    diagnostics: report.diagnostics,
+    faults,
     evidence: evidenceOf(report),
-    recoveryMode: strOrNull(recovery.mode),
-    checks: arr(report.checks).map((item) => {
-      const check = obj(item);
-      return {
-        name: str(check.name),
-        mode: str(check.mode),
-        passed: check.passed === null ? null : check.passed === true,
-        findings: arr(check.findings).length,
-      };
-    }),
+    recoveryMode: v4?.recovery.mode ?? null,
+    checks: (v4?.checks ?? []).map((check) => ({
+      name: check.name,
+      mode: check.mode,
+      passed: check.passed,
+      findings: check.findings.length,
+    })),
     dependencies,
     lanes,
     timeline: events.timeline,

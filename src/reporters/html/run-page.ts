@@ -8,7 +8,8 @@
  */
 import { failureExcerpts, type LogExcerpt } from "../../report/failure-excerpts.js";
 import { NOT_EVALUATED } from "../../report/summary-v4.js";
-import { forEachSavedEvent, type JsonObject, readSavedEvents, readSavedReport } from "../saved-run.js";
+import { isReportV4, type Report } from "../../report/types.js";
+import { forEachSavedEvent, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { listedOperations, operationRef, operationsOf, operationsSection } from "./operations-table.js";
 import { esc, formatMs, page } from "./page.js";
 import { type RunEvents, RunEventsStream, runEventsOf } from "./run-events.js";
@@ -163,18 +164,14 @@ const LOG_PATH =
   /^(?:std(?:out|err)\.log|dependency\.std(?:out|err)\.log|dependencies\/[a-z][a-z0-9_]{0,31}\.std(?:out|err)\.log)$/;
 
 /** The log files a report names (relative to its run folder), in a stable order. */
-function logFiles(report: JsonObject): string[] {
-  const artifacts = (report.artifacts ?? {}) as JsonObject;
-  const text = (value: unknown): string[] =>
-    typeof value === "string" && LOG_PATH.test(value) ? [value] : [];
-  const files = [...text(artifacts.stdout), ...text(artifacts.stderr)];
-  files.push(...text(artifacts.dependency_stdout), ...text(artifacts.dependency_stderr));
-  const dependencies = (artifacts.dependencies ?? {}) as JsonObject;
-  for (const logs of Object.values(dependencies)) {
-    const pair = (logs ?? {}) as JsonObject;
-    files.push(...text(pair.stdout), ...text(pair.stderr));
-  }
-  return files;
+function logFiles(report: Report): string[] {
+  const artifacts = report.artifacts;
+  const named = isReportV4(report)
+    ? Object.values(report.artifacts.dependencies).flatMap((logs) => [logs.stdout, logs.stderr])
+    : [report.artifacts.dependency_stdout, report.artifacts.dependency_stderr];
+  return [artifacts.stdout, artifacts.stderr, ...named].filter(
+    (file): file is string => file !== null && LOG_PATH.test(file),
+  );
 }
 
 /** The page of a run model. */
@@ -219,25 +216,28 @@ export async function readRunEvents(folder: string): Promise<RunEvents> {
   return streaming ? stream.result() : runEventsOf(await readSavedEvents(folder));
 }
 
-/** The log links and excerpts of a run's page (excerpts only for a failed schema-4 run). */
-export async function runLogs(folder: string, report: JsonObject): Promise<RunLogs> {
-  const text = (value: unknown): string => (typeof value === "string" ? value : "");
-  const excerpts =
-    report.schema_version === 4 || report.schema_version === 5
-      ? await failureExcerpts(folder, {
-          result: text(report.result),
-          reasonCode: text(report.reason_code),
-          diagnostics: (Array.isArray(report.diagnostics) ? report.diagnostics : []).map(text),
-          dependencies: (Array.isArray(report.dependencies) ? report.dependencies : []).map((item) =>
-            text((item as JsonObject | null)?.name),
-          ),
-        })
-      : [];
+/** The log links and excerpts of a run's page (excerpts only for a failed report-4 or -5 run). */
+export async function runLogs(folder: string, report: Report): Promise<RunLogs> {
+  const excerpts = isReportV4(report)
+    ? await failureExcerpts(folder, {
+        result: report.result,
+        reasonCode: report.reason_code,
+        diagnostics: report.diagnostics,
+        dependencies: report.dependencies.map((dependency) => dependency.name),
+      })
+    : [];
   return { files: logFiles(report), excerpts };
 }
 
-/** Reads a run folder's report.json and events.jsonl and renders its page. */
-export async function renderRunFolder(folder: string): Promise<string> {
-  const { report } = await readSavedReport(folder);
+/**
+ * The page of a run from its typed report (as built by the run, or read strictly from
+ * report.json) and the folder's events.jsonl, streamed.
+ */
+export async function renderRunReport(folder: string, report: Report): Promise<string> {
   return renderRunPage(runModel(report, await readRunEvents(folder)), await runLogs(folder, report));
+}
+
+/** Reads a run folder's report.json (strictly) and events.jsonl and renders its page. */
+export async function renderRunFolder(folder: string): Promise<string> {
+  return renderRunReport(folder, (await readSavedReport(folder)).report);
 }
