@@ -42,6 +42,7 @@ export type * from "./report/types.js";
 export type { ReporterName } from "./reporters/names.js";
 export { RunFolderError } from "./runtime/run-folder.js";
 export { ScenarioError } from "./scenario/errors.js";
+export type { LegacyParts, RunScenario } from "./scenario/legacy/upgrade.js";
 export { loadScenario } from "./scenario/load.js";
 export type * from "./scenario/types.js";
 export type * from "./scenario/types-v2.js";

@@ -23,7 +23,8 @@ const reportV4Module = existsSync(resolve(DIST, "report", "v4", "build.js"))
 function completion(last, first) {
   const elapsed = last.elapsed_ms + 1;
   return {
-    schema_version: scenario.schemaVersion,
+    // A schema-1 file loads as the internal model with its file format in `legacy` (newer builds).
+    schema_version: scenario.legacy === undefined ? scenario.schemaVersion : 1,
     event_id: randomUUID(),
     run_id: runId,
     sequence: last.sequence + 1,
@@ -69,7 +70,10 @@ if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
   // The last event read is needed for RUN_COMPLETED's sequence: read it from the file's end.
   last = lastEvent(options.events);
   const analysis = await judgeRun(scenario, options.events, hooks);
-  if (scenario.schemaVersion === 1) {
+  if (existsSync(resolve(DIST, "report", "run-format.js"))) {
+    const { runFormatOf } = await fromDist("report/run-format.js");
+    report = runFormatOf(scenario).report(analysis, runId);
+  } else if (scenario.schemaVersion === 1) {
     const { buildReport } = await fromDist("report/build.js");
     report = buildReport({ scenario, analysis, runId, managedDependency: false });
   } else {

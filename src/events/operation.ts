@@ -12,15 +12,15 @@ const operationIds = new UuidSource();
 export interface OperationIdentity {
   readonly method: string;
   readonly path: string;
-  /** null for MCP operations (schema 2). */
+  /** null for MCP operations. */
   readonly queryHash: string | null;
   readonly bodyHash: string;
   readonly fingerprint: string;
-  /** Schema 2 only: `http` (default) or `mcp`. */
+  /** `http` (default) or `mcp`. */
   readonly protocol?: "http" | "mcp";
-  /** Schema 2 only: the MCP stdio session number, else null. */
+  /** The MCP stdio session number, else null. */
   readonly session?: number | null;
-  /** Schema 2 only: SHA-256 hex of the `Idempotency-Key` header value, else null. */
+  /** SHA-256 hex of the `Idempotency-Key` header value, else null. */
   readonly idempotencyKeyHash?: string | null;
 }
 
@@ -31,7 +31,7 @@ export interface PayloadSink {
   flush?(): void;
 }
 
-/** Extra facts of a failure; schema 2 records them, schema 1 has no such keys. */
+/** Extra facts of a failure (events schema 1 does not write them). */
 export interface FailureDetails {
   readonly retryAfterMs?: number | null;
   readonly upstreamStatus?: number | null;
@@ -39,7 +39,7 @@ export interface FailureDetails {
   readonly relayedEvents?: number | null;
 }
 
-/** Extra facts of a success (schema 2). */
+/** Extra facts of a success (events schema 1 does not write them). */
 export interface SuccessDetails {
   readonly relayedEvents?: number | null;
   readonly closedByClient?: boolean;
@@ -47,7 +47,7 @@ export interface SuccessDetails {
 
 /** The fault that acts on an operation, as `FAULT_INJECTED` records it. */
 export interface InjectedFault {
-  /** Schema 2 fault id; ignored by schema 1 events. */
+  /** The fault id (events schema 1 does not write it). */
   readonly id: string;
   readonly type: string;
   /** Integers; schema 3 adds strings (`mcp_malformed` `shape`, docs/events.md). */
@@ -62,14 +62,27 @@ export interface InjectionDetails {
   readonly canaryType: CanaryType | null;
 }
 
+/** How a dependency's operations are settled, beyond what every dependency shares. */
+export interface LedgerPolicy {
+  /**
+   * Whether the events of an event stream (SSE) the proxy relays are counted: a workload that
+   * closes a counted stream after whole events succeeded (`closed_by_client`), one that closes an
+   * uncounted stream failed (`client_disconnected`). Default true; false for a scenario upgraded
+   * from schema 1 (docs/scenario.md).
+   */
+  readonly countStreamEvents?: boolean;
+}
+
 /**
  * All operations of one proxy (one dependency): the sink they record into, retry correlation
  * and the set of operations still without a terminal event. Once sealed (proxy closed)
- * nothing is recorded. `dependency` null records schema-1 events; a name records schema 2.
+ * nothing is recorded. Every operation records the internal events; the recorder writes them
+ * in the run's wire form (docs/events.md).
  */
 export class OperationLedger {
   readonly correlation = new RetryCorrelation();
-  readonly dependency: string | null;
+  readonly dependency: string;
+  readonly countStreamEvents: boolean;
   readonly #sink: PayloadSink;
   /** Operations without a terminal event, oldest first: a list through the operations themselves (no allocation per request). */
   #oldest: Operation | null = null;
@@ -81,9 +94,10 @@ export class OperationLedger {
    */
   replayMismatchStatus: number | null = null;
 
-  constructor(sink: PayloadSink, dependency: string | null = null) {
+  constructor(sink: PayloadSink, dependency: string, policy: LedgerPolicy = {}) {
     this.#sink = sink;
     this.dependency = dependency;
+    this.countStreamEvents = policy.countStreamEvents ?? true;
   }
 
   get sealed(): boolean {
@@ -167,8 +181,13 @@ export class Operation {
     return this.#finished;
   }
 
-  get dependency(): string | null {
+  get dependency(): string {
     return this.#ledger.dependency;
+  }
+
+  /** Whether an event stream relayed for this operation has its events counted (see `LedgerPolicy`). */
+  get countsStreamEvents(): boolean {
+    return this.#ledger.countStreamEvents;
   }
 
   /** Whether a fault acted on this operation. */
@@ -178,24 +197,10 @@ export class Operation {
 
   observe(): void {
     const { method, path, queryHash, bodyHash, fingerprint } = this.identity;
-    const dependency = this.#ledger.dependency;
-    if (dependency === null) {
-      this.#ledger.emit({
-        kind: "OPERATION_OBSERVED",
-        operation_id: this.id,
-        protocol: "http",
-        method,
-        path,
-        query_hash: queryHash ?? "",
-        body_hash: bodyHash,
-        fingerprint,
-      });
-      return;
-    }
     this.#ledger.emit({
       kind: "OPERATION_OBSERVED",
       operation_id: this.id,
-      dependency,
+      dependency: this.#ledger.dependency,
       protocol: this.identity.protocol ?? "http",
       method,
       path,
@@ -223,16 +228,6 @@ export class Operation {
 
   injected(fault: InjectedFault): void {
     this.#injected = true;
-    if (this.#ledger.dependency === null) {
-      this.#ledger.emit({
-        kind: "FAULT_INJECTED",
-        operation_id: this.id,
-        fault_type: fault.type,
-        // Schema-1 faults carry integers only.
-        parameters: { ...fault.parameters } as Record<string, number>,
-      });
-      return;
-    }
     this.#ledger.emit({
       kind: "FAULT_INJECTED",
       operation_id: this.id,
@@ -256,7 +251,7 @@ export class Operation {
   /** Records the FAULT_INJECTED `injectedLater` held back, with what the fault did; once. */
   recordInjection(details: InjectionDetails): void {
     const fault = this.#pendingInjection;
-    if (fault === null || this.#ledger.dependency === null) return;
+    if (fault === null) return;
     this.#pendingInjection = null;
     this.#ledger.emit({
       kind: "FAULT_INJECTED",
@@ -270,17 +265,15 @@ export class Operation {
   }
 
   /**
-   * Schema 2: a fault that selected this operation did not act on it (docs/evidence.md). Must be
+   * A fault that selected this operation did not act on it (docs/evidence.md). Must be
    * recorded before the operation's terminal event.
    */
   notApplied(faultId: string, reason: NotAppliedReason): void {
-    if (this.#ledger.dependency === null) return;
     this.#ledger.emit({ kind: "FAULT_NOT_APPLIED", operation_id: this.id, fault_id: faultId, reason });
   }
 
   /** Events schema 3: a token quota counted `tokens` from this operation's answer (docs/triggers.md). */
   tokensCounted(faultId: string, tokens: number): void {
-    if (this.#ledger.dependency === null) return;
     this.#ledger.emit({ kind: "TOKENS_COUNTED", fault_id: faultId, operation_id: this.id, tokens });
   }
 
@@ -289,32 +282,21 @@ export class Operation {
     if (!this.#finished) this.#beforeTerminal.push(note);
   }
 
-  /** `statusCode` null only for schema-2 MCP operations. */
+  /** `statusCode` null only for MCP operations. */
   succeed(statusCode: number | null, details: SuccessDetails = {}): boolean {
     if (!this.#finish()) return false;
     const durationMs = Math.max(0, Math.round(performance.now() - this.receivedAt));
     const faultRelated = this.#injected || this.#retry;
-    if (this.#ledger.dependency === null) {
-      this.#ledger.emit({
-        kind: "OPERATION_SUCCEEDED",
-        operation_id: this.id,
-        fingerprint: this.fingerprint,
-        status_code: statusCode ?? 0,
-        duration_ms: durationMs,
-        fault_related: faultRelated,
-      });
-    } else {
-      this.#ledger.emit({
-        kind: "OPERATION_SUCCEEDED",
-        operation_id: this.id,
-        fingerprint: this.fingerprint,
-        status_code: statusCode,
-        duration_ms: durationMs,
-        fault_related: faultRelated,
-        relayed_events: details.relayedEvents ?? null,
-        closed_by_client: details.closedByClient ?? false,
-      });
-    }
+    this.#ledger.emit({
+      kind: "OPERATION_SUCCEEDED",
+      operation_id: this.id,
+      fingerprint: this.fingerprint,
+      status_code: statusCode,
+      duration_ms: durationMs,
+      fault_related: faultRelated,
+      relayed_events: details.relayedEvents ?? null,
+      closed_by_client: details.closedByClient ?? false,
+    });
     this.#ledger.correlation.succeeded(this.id);
     return true;
   }
@@ -326,29 +308,18 @@ export class Operation {
     details: FailureDetails = {},
   ): boolean {
     if (!this.#finish()) return false;
-    if (this.#ledger.dependency === null) {
-      this.#ledger.emit({
-        kind: "OPERATION_FAILED",
-        operation_id: this.id,
-        fingerprint: this.fingerprint,
-        failure_kind: failureKind as FailureKind,
-        status_code: statusCode,
-        fault_related: this.#injected,
-      });
-    } else {
-      this.#ledger.emit({
-        kind: "OPERATION_FAILED",
-        operation_id: this.id,
-        fingerprint: this.fingerprint,
-        failure_kind: failureKind,
-        status_code: statusCode,
-        fault_related: this.#injected,
-        retry_after_ms: details.retryAfterMs ?? null,
-        upstream_status: details.upstreamStatus ?? null,
-        rpc_error_code: details.rpcErrorCode ?? null,
-        relayed_events: details.relayedEvents ?? null,
-      });
-    }
+    this.#ledger.emit({
+      kind: "OPERATION_FAILED",
+      operation_id: this.id,
+      fingerprint: this.fingerprint,
+      failure_kind: failureKind,
+      status_code: statusCode,
+      fault_related: this.#injected,
+      retry_after_ms: details.retryAfterMs ?? null,
+      upstream_status: details.upstreamStatus ?? null,
+      rpc_error_code: details.rpcErrorCode ?? null,
+      relayed_events: details.relayedEvents ?? null,
+    });
     this.#ledger.correlation.failed(this.id, this.fingerprint, this.#injected);
     return true;
   }

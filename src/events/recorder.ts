@@ -68,7 +68,7 @@ export class Recorder implements EventSink, EventSinkV2 {
   #writeError: string | null = null;
   readonly #ids = new UuidSource();
   /** The run's wire form of an internal payload, chosen once by schema. */
-  readonly #wireForm: (payload: EventPayload | EventPayloadV2) => EventPayload | EventPayloadV2;
+  readonly #wireForm: (payload: EventPayload | EventPayloadV2) => EventPayload | EventPayloadV2 | null;
   /** The envelope's constant parts, in documented order (the text JSON.stringify(event) gives). */
   readonly #opening: string;
   readonly #afterId: string;
@@ -130,8 +130,9 @@ export class Recorder implements EventSink, EventSinkV2 {
   emit<P extends EventPayload>(payload: P): AgentChaosEvent<P>;
   emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
   emit(internal: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
-    const payload = this.#wireForm(internal);
     if (this.#fd === null) throw new Error("recorder is closed");
+    const wire = this.#wireForm(internal);
+    const payload = wire ?? internal;
     const now = Date.now();
     if (now !== this.#stampedAt) {
       this.#stampedAt = now;
@@ -148,6 +149,8 @@ export class Recorder implements EventSink, EventSinkV2 {
       component: EVENT_COMPONENT_V2[payload.kind],
       payload,
     } as AgentChaosEvent | AgentChaosEventV2;
+    // An event the file's schema does not have is returned unwritten: not numbered, not shown.
+    if (wire === null) return event;
     this.#append(event, JSON.stringify(payload));
     this.#sequence = event.sequence;
     for (const listener of this.#listeners) listener(event);

@@ -39,9 +39,12 @@ function fromSchema1(scenario: Scenario): ScenarioV2 {
   const { legacy: _legacy, ...upgraded } = upgradeScenario(scenario);
   return {
     ...upgraded,
-    dependencies: upgraded.dependencies.map((entry) =>
-      entry.type === "http" && entry.name === LEGACY_DEPENDENCY ? { ...entry, urlEnv } : entry,
-    ),
+    dependencies: upgraded.dependencies.map((entry) => {
+      if (entry.type !== "http" || entry.name !== LEGACY_DEPENDENCY) return entry;
+      // Explore runs it as schema 2: a workload closing an event stream succeeds there.
+      const { countStreamEvents: _schema1Streams, ...schema2 } = entry;
+      return { ...schema2, urlEnv };
+    }),
     faults: [],
     recovery: "chain",
     checks: DEFAULT_CHECKS,
@@ -50,6 +53,6 @@ function fromSchema1(scenario: Scenario): ScenarioV2 {
 
 /** The scenario as schema 2 without its faults (the baseline every experiment adds to). */
 export function baseScenario(scenario: AnyScenario): ScenarioV2 {
-  if (scenario.schemaVersion === 1) return fromSchema1(scenario);
+  if (scenario.legacy !== undefined) return fromSchema1(scenario.legacy.source);
   return { ...scenario, faults: [] };
 }

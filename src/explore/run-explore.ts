@@ -21,6 +21,7 @@ import { writeExploreReporters } from "../reporters/explore-files.js";
 import { DEFAULT_SUITE_REPORTERS } from "../reporters/names.js";
 import { createFolderOr } from "../runtime/run-folder.js";
 import { unsupportedFeature } from "../runtime/support.js";
+import { fileSchemaOf } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { DependencyV2 } from "../scenario/types-v2.js";
 import { writeFileAtomically } from "../support/write-file.js";
@@ -181,7 +182,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     const document: ExploreDocument = {
       schema_version: trials > 1 ? 2 : 1,
       explore_id: exploreId,
-      scenario: { path: scenarioPath, name: base.name, schema_version: scenario.schemaVersion },
+      scenario: { path: scenarioPath, name: base.name, schema_version: fileSchemaOf(scenario) },
       started_at: startedAt,
       finished_at: new Date().toISOString(),
       status,

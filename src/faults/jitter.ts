@@ -37,7 +37,7 @@ export function jitterDraws(
 }
 
 /** The scenario with every jittered latency's missing `jitter_seed` taken from the run id. */
-export function withJitterSeeds(scenario: ScenarioV2, runId: string): ScenarioV2 {
+export function withJitterSeeds<S extends ScenarioV2>(scenario: S, runId: string): S {
   if (
     !scenario.faults.some(
       (fault) => fault.type === "http_latency" && fault.jitterMs !== null && fault.jitterSeed === null,

@@ -7,8 +7,10 @@ import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import type { ReporterName } from "../reporters/names.js";
 import { DEFAULT_RUNS_DIR, type ExperimentResult, experiment } from "../runtime/experiment.js";
 import { liveOutput } from "../runtime/live-output.js";
+import { toRunScenario } from "../scenario/legacy/upgrade.js";
 import { loadScenario } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import type { Scenario } from "../scenario/types.js";
 
 export type { ExperimentResult };
 
@@ -32,10 +34,10 @@ export interface RunExperimentOptions {
  * `RunFolderError` when no run folder can be made.
  */
 export async function runExperiment(
-  scenario: string | AnyScenario,
+  scenario: string | AnyScenario | Scenario,
   options: RunExperimentOptions = {},
 ): Promise<ExperimentResult> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : scenario;
+  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
   const done = await experiment(loaded, {
     outputDir: resolve(options.outputDir ?? DEFAULT_RUNS_DIR),
     ...(options.signal === undefined ? {} : { interrupt: options.signal }),

@@ -3,8 +3,10 @@
  * thin shell over the same engine).
  */
 import { type ExploreDone, type ExploreOptions, explore } from "../explore/run-explore.js";
+import { toRunScenario } from "../scenario/legacy/upgrade.js";
 import { loadScenario } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import type { Scenario } from "../scenario/types.js";
 
 export type { ExploreDone, ExploreOptions };
 
@@ -16,9 +18,9 @@ export type { ExploreDone, ExploreOptions };
  * option, unconvertible or unsupported scenario, output folder), before anything runs.
  */
 export async function exploreScenario(
-  scenario: string | AnyScenario,
+  scenario: string | AnyScenario | Scenario,
   options: ExploreOptions = {},
 ): Promise<ExploreDone> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : scenario;
+  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
   return explore(loaded, { ...options, cwd: process.cwd() });
 }

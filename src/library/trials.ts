@@ -2,8 +2,11 @@
  * The library's `runTrials`: `agentchaos run <scenario> --trials N` without the terminal (the
  * command is a thin shell over the same engine).
  */
+
+import { toRunScenario } from "../scenario/legacy/upgrade.js";
 import { loadScenario } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import type { Scenario } from "../scenario/types.js";
 import { type RunTrialsOptions, type TrialsDone, trials } from "../trials/run-trials.js";
 
 export type { RunTrialsOptions, TrialsDone };
@@ -19,9 +22,9 @@ export type { RunTrialsOptions, TrialsDone };
  * `RunFolderError` (no trials folder), before anything runs.
  */
 export async function runTrials(
-  scenario: string | AnyScenario,
+  scenario: string | AnyScenario | Scenario,
   options: RunTrialsOptions,
 ): Promise<TrialsDone> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : scenario;
+  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
   return trials(loaded, { ...options, cwd: process.cwd() });
 }

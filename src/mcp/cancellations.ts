@@ -21,8 +21,8 @@ export class Cancellations {
   cancel(operation: Operation, session: number | null): void {
     if (this.#cancelled.has(operation)) return;
     this.#cancelled.add(operation);
-    const dependency = this.#ledger.dependency;
-    if (this.#record && dependency !== null) {
+    if (this.#record) {
+      const dependency = this.#ledger.dependency;
       this.#ledger.emit({ kind: "MCP_CANCELLED", dependency, session, operation_id: operation.id });
     }
     operation.fail("client_cancelled", null);

@@ -18,7 +18,7 @@ export function createFaultContext(
     canary,
     respond(response: SyntheticResponse, failureKind, details) {
       const { operation } = exchange;
-      const asked = operation.dependency === null ? null : retryAfterMs(response.headers, Date.now());
+      const asked = retryAfterMs(response.headers, Date.now());
       operation.fail(failureKind, response.status, { retryAfterMs: asked, ...details });
       sendSynthetic(exchange.response, response);
     },

@@ -76,11 +76,10 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
 
 /**
  * The recorded identity of one HTTP request, the same whichever path (fast lane or full
- * pipeline) takes it. `schema2`: with `idempotency_key_hash` (SHA-256 hex of `key`, or null).
+ * pipeline) takes it: `idempotencyKeyHash` is the SHA-256 hex of `key`, or null.
  */
 export function httpOperationIdentity(
   rule: IdentityRule,
-  schema2: boolean,
   method: string,
   target: Pick<RequestTarget, "rawPath" | "rawQuery">,
   body: RequestBody,
@@ -89,7 +88,6 @@ export function httpOperationIdentity(
   const path = decodePath(target.rawPath);
   const query = queryHash(target.rawQuery);
   const print = fingerprint(method, path, query, rule.fingerprintBodyHash(body));
-  if (!schema2) return { method, path, queryHash: query, bodyHash: body.hash, fingerprint: print };
   return {
     method,
     path,

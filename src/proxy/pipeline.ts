@@ -82,14 +82,7 @@ export function createRequestHandler(
     }
     const target = splitTarget(request.url ?? "/");
     const operation = ledger.begin(
-      httpOperationIdentity(
-        identity,
-        ledger.dependency !== null,
-        request.method as string,
-        target,
-        body,
-        idempotencyKey(request),
-      ),
+      httpOperationIdentity(identity, request.method as string, target, body, idempotencyKey(request)),
       receivedAt,
     );
     const exchange: Exchange = { operation, request, response, target: target.forward, body: body.bytes };
@@ -106,7 +99,7 @@ export function createRequestHandler(
         return;
       }
       const fault = select(exchange);
-      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+      if (canaries?.watches(ledger.dependency))
         canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (fault === null) {
         forward(exchange);

@@ -18,8 +18,10 @@ export interface ProxyOptions {
   /** This dependency's faults, in scenario order (first selected acts); none by default. */
   readonly faults?: readonly ArmableHttpFault[];
   readonly sink: PayloadSink;
-  /** Schema 2: the dependency name its events carry; absent = schema-1 events. */
-  readonly dependency?: string;
+  /** The dependency name its events carry. */
+  readonly dependency: string;
+  /** Whether relayed event streams have their events counted (`LedgerPolicy`); default true. */
+  readonly countStreamEvents?: boolean;
   /** Schema 2 `identity.ignore_json_fields` (JSON Pointers). */
   readonly ignoreJsonFields?: readonly string[];
   /** The run's canaries: corruption faults write theirs, requests to a sink are scanned. */
@@ -49,7 +51,9 @@ export interface RunningProxy {
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const configured = options.faults ?? [];
   const upstream = upstreamOf(options.upstream, options.upstreamBaseUrl);
-  const ledger = new OperationLedger(options.sink, options.dependency ?? null);
+  const ledger = new OperationLedger(options.sink, options.dependency, {
+    countStreamEvents: options.countStreamEvents ?? true,
+  });
   ledger.replayMismatchStatus = options.replayMismatchStatus ?? null;
   const holds = new HeldOperations();
   const faults =

@@ -4,8 +4,8 @@ import { retryAfterMs } from "./retry-after.js";
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
- * Settles an operation on the upstream's status; a schema-2 failure also records the wait the
- * response asked for (`retry_after_ms`). Schema 1 and successes skip the header parsing.
+ * Settles an operation on the upstream's status; a failure also records the wait the response
+ * asked for (`retry_after_ms`). Successes skip the header parsing.
  */
 export function settleUpstream(
   operation: Operation,
@@ -13,6 +13,6 @@ export function settleUpstream(
   headers: Headers,
   details: FailureDetails & SuccessDetails = {},
 ): boolean {
-  if (status < 400 || operation.dependency === null) return operation.settle(status, details);
+  if (status < 400) return operation.settle(status, details);
   return operation.settle(status, { ...details, retryAfterMs: retryAfterMs(headers, Date.now()) });
 }

@@ -56,7 +56,7 @@ export class StreamRelay implements StreamingRelay {
       sendSynthetic(response, upstreamFailed(error));
       return;
     }
-    if (operation.dependency !== null && isEventStream(headers)) this.#events = new SseEventCounter();
+    if (operation.countsStreamEvents && isEventStream(headers)) this.#events = new SseEventCounter();
     response.on("drain", () => control.resume());
     response.once("close", () => this.#closed());
     // Sends the head now, as latin1 (every byte as the upstream sent it): `flushHeaders` would

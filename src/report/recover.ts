@@ -7,27 +7,17 @@
 import { rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { AnalysisStream } from "../analysis/analysis-stream.js";
-import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
-import type { AnalysisPlan } from "../analysis/plan.js";
-import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
-import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
-import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
+import { evidenceOf } from "../analysis/evidence.js";
+import { analyzeEvents } from "../analysis/run-analysis.js";
 import { EventsError } from "../events/events-error.js";
-import { liftSchema1Event } from "../events/lift-schema-1.js";
 import { type PrefixRead, readEventsPrefix, streamEventsPrefix } from "../events/prefix-reader.js";
-import { eventLineParser, parseEventLine } from "../events/reader.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { eventsSchemaOf } from "../scenario/additions.js";
 import { ScenarioError } from "../scenario/errors.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { parseScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
 import { AgentChaosError } from "../support/errors.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
-import { buildReport } from "./build.js";
+import { type FormatAnalysis, type RunFormat, runFormatOf } from "./run-format.js";
 import type { Report } from "./types.js";
-import { buildReportV4 } from "./v4/build.js";
 import { serializeReport } from "./writer.js";
 
 export const RECOVERED_REPORT_FILE = "report.recovered.json";
@@ -82,27 +72,6 @@ interface PrefixAnalysis<A> {
   readonly runCompleted: boolean;
 }
 
-/** A run's format at the edges of the one analysis: how a line parses and how a verdict is drawn. */
-interface Format<A> {
-  readonly plan: AnalysisPlan;
-  /** A line of events.jsonl as an event of the internal model. */
-  readonly parse: (text: string, line: number) => AgentChaosEventV2;
-  readonly conclude: (evidence: RunEvidence) => A;
-}
-
-function schema1Format(scenario: Scenario): Format<Schema1Analysis> {
-  return {
-    plan: schema1Plan(scenario),
-    parse: (text, line) => liftSchema1Event(parseEventLine(text, line)),
-    conclude: schema1AnalysisOf,
-  };
-}
-
-function internalFormat(scenario: ScenarioV2): Format<RunAnalysis> {
-  const schema = eventsSchemaOf(scenario) === 3 ? 3 : 2;
-  return { plan: scenario, parse: eventLineParser(schema), conclude: runAnalysisOf };
-}
-
 function eventsError(error: unknown): RecoveryError {
   if (!(error instanceof EventsError)) throw error;
   const cause = error.cause;
@@ -126,7 +95,7 @@ function contradiction(error: unknown): RecoveryError {
  * recorder writes) is read again whole, its first `count` events, and judged by the batch
  * analyzer: the result is the same either way.
  */
-async function analysePrefix<A>(format: Format<A>, path: string): Promise<PrefixAnalysis<A>> {
+async function analysePrefix(format: RunFormat, path: string): Promise<PrefixAnalysis<FormatAnalysis>> {
   let runId: string | null = null;
   let runCompleted = false;
   /** One reading of the prefix into a stream; its analysis is null when the stream cannot judge the log. */
@@ -135,7 +104,7 @@ async function analysePrefix<A>(format: Format<A>, path: string): Promise<Prefix
     let usable = true;
     runId = null;
     runCompleted = false;
-    const read = await streamEventsPrefix(path, format.parse, (event) => {
+    const read = await streamEventsPrefix(path, format.parseLine, (event) => {
       runId ??= event.run_id;
       if (event.type === "RUN_COMPLETED") runCompleted = true;
       if (usable) usable = stream.push(event);
@@ -160,7 +129,7 @@ async function analysePrefix<A>(format: Format<A>, path: string): Promise<Prefix
     throw contradiction(error);
   }
   // Events out of sequence order: the prefix is read whole and analysed sorted.
-  const prefix = await readEventsPrefix(path, format.parse).catch((error: unknown) => {
+  const prefix = await readEventsPrefix(path, format.parseLine).catch((error: unknown) => {
     throw eventsError(error);
   });
   try {
@@ -177,23 +146,12 @@ export async function recoverRun(folder: string): Promise<RecoveredRun> {
   const scenario = await readScenarioCopy(runDir);
   const path = join(runDir, "events.jsonl");
   let report: Report;
-  let prefix: PrefixAnalysis<unknown>;
+  let prefix: PrefixAnalysis<FormatAnalysis>;
   try {
-    if (scenario.schemaVersion === 1) {
-      const done = await analysePrefix(schema1Format(scenario), path);
-      prefix = done;
-      const managedDependency = scenario.dependency.start !== null;
-      const runId = done.runId ?? basename(runDir);
-      report = buildReport({ scenario, analysis: done.analysis, runId, managedDependency });
-    } else {
-      const done = await analysePrefix(internalFormat(scenario), path);
-      prefix = done;
-      const managedDependencies = scenario.dependencies.flatMap((dependency) =>
-        dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
-      );
-      const runId = done.runId ?? basename(runDir);
-      report = buildReportV4({ scenario, analysis: done.analysis, runId, managedDependencies });
-    }
+    const format = runFormatOf(scenario);
+    const done = await analysePrefix(format, path);
+    prefix = done;
+    report = format.report(done.analysis, done.runId ?? basename(runDir));
   } catch (error) {
     throw error instanceof RecoveryError ? error : contradiction(error);
   }

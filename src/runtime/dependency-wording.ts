@@ -17,6 +17,8 @@ export interface DependencyWording {
   portBusy(name: string, port: number): string;
   /** `detail` names the program and the folder (see spawn-failure.ts). */
   spawnFailed(name: string, errno: string, detail: string): string;
+  /** The RUN_ERROR message of a workload that could not be started. */
+  workloadSpawnFailed(errno: string, detail: string): string;
   exitedDuringRun(name: string, exitCode: number | null): string;
   endedBeforeReady(failure: ReadinessFailure, exitCode: number | null, afterMs: number): string;
   notReadyInTime(failure: ReadinessFailure, limit: string): string;
@@ -31,6 +33,7 @@ export const SINGLE_DEPENDENCY_WORDING: DependencyWording = {
   proxyPhase: "starting the proxy",
   portBusy: (_name, port) => `dependency port ${port} is already in use by another process`,
   spawnFailed: (_name, errno) => `dependency could not be started (spawn ${errno})`,
+  workloadSpawnFailed: (errno) => `workload could not be started (spawn ${errno})`,
   exitedDuringRun: (_name, exitCode) => `dependency exited with code ${exitCode ?? "null"} during the run`,
   endedBeforeReady: (_failure, exitCode) =>
     `dependency exited with code ${exitCode ?? "null"} before becoming ready`,
@@ -46,6 +49,7 @@ export const NAMED_DEPENDENCY_WORDING: DependencyWording = {
   proxyPhase: "starting the proxies",
   portBusy: (name, port) => `dependency ${name}: port ${port} is already in use by another process`,
   spawnFailed: (name, _errno, detail) => `dependency ${name} could not be started: ${detail}`,
+  workloadSpawnFailed: (_errno, detail) => `workload could not be started: ${detail}`,
   exitedDuringRun: (name, exitCode) =>
     `dependency ${name} exited with code ${exitCode ?? "null"} during the run`,
   endedBeforeReady,

@@ -71,9 +71,7 @@ export async function experiment(
 ): Promise<ExperimentDone> {
   // Only a scenario with faults can name one this build cannot run (its check loads the fault registries).
   const unsupported =
-    scenario.schemaVersion === 2 && scenario.faults.length > 0
-      ? (await import("./support.js")).unsupportedFeature(scenario)
-      : null;
+    scenario.faults.length > 0 ? (await import("./support.js")).unsupportedFeature(scenario) : null;
   if (unsupported !== null) throw new ScenarioError("SCENARIO_UNSUPPORTED", unsupported);
   const output = settings.output;
   output?.header();

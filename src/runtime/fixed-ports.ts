@@ -44,8 +44,6 @@ export function fixedPorts(document: unknown): number[] {
 
 /** The fixed ports of a loaded scenario, read as `fixedPorts` reads its file. */
 export function scenarioFixedPorts(scenario: AnyScenario): number[] {
-  if (scenario.schemaVersion === 1)
-    return fixedPorts({ dependency: { base_url: scenario.dependency.baseUrl } });
   const dependencies: Record<string, unknown> = {};
   for (const dependency of scenario.dependencies) {
     if (dependency.type === "http") dependencies[dependency.name] = { base_url: dependency.baseUrl };

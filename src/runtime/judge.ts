@@ -7,89 +7,42 @@
  * every operation (read into memory and sorted first if its events are out of sequence order);
  * the result is the same either way, byte for byte.
  *
- * The run's schema decides only the edges: how a line is read (a schema-1 event is lifted into
- * the internal model), what the analysis reads of the scenario, and which verdict policy and
- * result shape conclude it.
+ * The run's file format (report/run-format.ts) decides only the edges: how a line is read (a
+ * schema-1 event is lifted into the internal model), what the analysis reads of the scenario,
+ * and which verdict policy and result shape conclude it.
  */
 import { AnalysisStream } from "../analysis/analysis-stream.js";
-import { evidenceOf, type RunEvidence } from "../analysis/evidence.js";
-import type { AnalysisPlan } from "../analysis/plan.js";
-import { analyzeEvents, runAnalysisOf } from "../analysis/run-analysis.js";
-import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
-import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
-import { liftSchema1Event } from "../events/lift-schema-1.js";
+import { evidenceOf } from "../analysis/evidence.js";
+import { analyzeEvents } from "../analysis/run-analysis.js";
 import { streamEventLines } from "../events/line-stream.js";
-import { eventLineParser, parseEventLine, readEvents, readEventsV2 } from "../events/reader.js";
-import type { AgentChaosEvent, RunResult } from "../events/types.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
-import { eventsSchemaOf } from "../scenario/additions.js";
-import type { Scenario } from "../scenario/types.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { RunResult } from "../events/types.js";
+import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import { type FormatAnalysis, type RunFormat, runFormatOf } from "../report/run-format.js";
+import type { RunScenario } from "../scenario/legacy/upgrade.js";
 
 /** How the judgement records its two events (the run's recorder; a bench builds them by hand). */
-export interface JudgeHooks<E> {
+export interface JudgeHooks {
   /** Records RUN_COMPLETED with the first verdict and returns the event as recorded. */
-  complete(first: { readonly result: RunResult; readonly reasonCode: string }): E;
+  complete(first: { readonly result: RunResult; readonly reasonCode: string }): AnyAgentChaosEvent;
   /** Records the RUN_ERROR of an events file that cannot be read back (its error code) and returns it. */
-  unreadable(code: string): E;
+  unreadable(code: string): AnyAgentChaosEvent;
 }
 
-/** A run's format at the edges of the one analysis. */
-interface Format<E, A> {
-  readonly plan: AnalysisPlan;
-  /** An event as recorded, in the internal model. */
-  readonly lift: (event: E) => AgentChaosEventV2;
-  readonly parseLine: (line: string, lineNumber: number) => AgentChaosEventV2;
-  readonly readAll: (path: string) => Promise<AgentChaosEventV2[]>;
-  readonly conclude: (evidence: RunEvidence) => A;
-}
-
-function schema1Format(scenario: Scenario): Format<AgentChaosEvent, Schema1Analysis> {
-  return {
-    plan: schema1Plan(scenario),
-    lift: liftSchema1Event,
-    parseLine: (line, lineNumber) => liftSchema1Event(parseEventLine(line, lineNumber)),
-    readAll: async (path) => (await readEvents(path)).map(liftSchema1Event),
-    conclude: schema1AnalysisOf,
-  };
-}
-
-function internalFormat(scenario: ScenarioV2): Format<AgentChaosEventV2, RunAnalysis> {
-  const schema = eventsSchemaOf(scenario) === 3 ? 3 : 2;
-  return {
-    plan: scenario,
-    lift: (event) => event,
-    parseLine: eventLineParser(schema),
-    readAll: (path) => readEventsV2(path, {}, schema),
-    conclude: runAnalysisOf,
-  };
-}
-
+/** Judges the run of a loaded scenario recorded at `eventsPath`, in the format of its runs. */
 export function judgeRun(
-  scenario: Scenario,
+  scenario: RunScenario,
   eventsPath: string,
-  hooks: JudgeHooks<AgentChaosEvent>,
-): Promise<Schema1Analysis>;
-export function judgeRun(
-  scenario: ScenarioV2,
-  eventsPath: string,
-  hooks: JudgeHooks<AgentChaosEventV2>,
-): Promise<RunAnalysis>;
-export function judgeRun(
-  scenario: Scenario | ScenarioV2,
-  eventsPath: string,
-  hooks: JudgeHooks<AgentChaosEvent> | JudgeHooks<AgentChaosEventV2>,
-): Promise<Schema1Analysis | RunAnalysis> {
-  return scenario.schemaVersion === 1
-    ? judgeWith(schema1Format(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEvent>)
-    : judgeWith(internalFormat(scenario), eventsPath, hooks as JudgeHooks<AgentChaosEventV2>);
+  hooks: JudgeHooks,
+): Promise<FormatAnalysis> {
+  return judgeWith(runFormatOf(scenario), eventsPath, hooks);
 }
 
-async function judgeWith<E, A extends { result: RunResult; reasonCode: string }>(
-  format: Format<E, A>,
+/** Judges with a format chosen already (the run's own, or one a caller builds). */
+export async function judgeWith(
+  format: RunFormat,
   eventsPath: string,
-  hooks: JudgeHooks<E>,
-): Promise<A> {
+  hooks: JudgeHooks,
+): Promise<FormatAnalysis> {
   const { plan, conclude } = format;
   let count = 0;
   /** One reading of the file into a stream; null when the stream cannot judge the log. */

@@ -1,4 +1,5 @@
-import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
+import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
 import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
@@ -25,7 +26,13 @@ export interface LiveOutput {
 export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveOutput {
   const colour = useColour(terminal.stream.isTTY, terminal.env);
   const label = terminalSafe(scenario.workload.name ?? "workload");
+  // The file format decides the live lines (a schema-1 file keeps its own, docs/cli.md), as it
+  // decides the events the recorder writes.
   const linesV2 = liveLinesV2(colour);
+  const lineOf: (event: AnyAgentChaosEvent) => string | null =
+    scenario.legacy === undefined
+      ? (event) => linesV2(event as AgentChaosEventV2)
+      : (event) => formatLiveLine(event as AgentChaosEvent, colour);
   return {
     header: () => {
       terminal.stream.write(
@@ -33,7 +40,7 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
       );
     },
     onEvent: (event) => {
-      const line = event.schema_version === 1 ? formatLiveLine(event, colour) : linesV2(event);
+      const line = lineOf(event);
       if (line !== null) terminal.stream.write(line);
     },
     onWorkloadLine: (stream, line) => {

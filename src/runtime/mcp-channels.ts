@@ -3,7 +3,7 @@ import { type McpStdioHost, startMcpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { UpstreamPort } from "../proxy/forward.js";
 import type { RunningProxy } from "../proxy/server.js";
-import { usesAdditions } from "../scenario/additions.js";
+import { eventsSchemaOf } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import type { HttpDependencyV2 } from "../scenario/types-v2.js";
 import type { ReplayPlan } from "./replay-steps.js";
@@ -16,7 +16,7 @@ function faultsOf(scenario: RunScenario, name: string) {
 
 /** Whether the run writes the agent's cancellations (MCP_CANCELLED exists only in events schema 3). */
 function recordsCancellations(scenario: RunScenario): boolean {
-  return scenario.legacy === undefined && usesAdditions(scenario);
+  return eventsSchemaOf(scenario) === 3;
 }
 
 function setupFailure(error: unknown, name: string): SetupFailure {

@@ -1,14 +1,12 @@
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
 import { Recorder } from "../events/recorder.js";
-import type { AgentChaosEvent } from "../events/types.js";
-import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent } from "../events/types-v2.js";
 import { withJitterSeeds } from "../faults/jitter.js";
 import { exitCodeFor } from "../report/exit-code.js";
+import type { FormatAnalysis } from "../report/run-format.js";
 import type { Report } from "../report/types.js";
 import { eventsSchemaOf } from "../scenario/additions.js";
-import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { errorLabel } from "./error-label.js";
 import type { JudgeHooks } from "./judge.js";
@@ -42,14 +40,14 @@ export interface ExperimentOutcome {
   readonly reportPath: string;
   /** Schema 2 or 3 for a schema-1 scenario, schema 4 for a schema-2 scenario. */
   readonly report: Report;
-  readonly analysis: Schema1Analysis | RunAnalysis;
+  readonly analysis: FormatAnalysis;
   readonly interrupted: boolean;
   readonly exitCode: number;
 }
 
-/** The analysed run and its report, for one scenario schema. */
+/** The analysed run and its report, in the run's format. */
 interface Judgement {
-  readonly analysis: Schema1Analysis | RunAnalysis;
+  readonly analysis: FormatAnalysis;
   readonly report: Report;
 }
 
@@ -67,7 +65,7 @@ export async function runExperiment(
 ): Promise<ExperimentOutcome> {
   const { runId, runDir } = await createRunFolder(options.outputDir);
   // A jittered latency without its own seed draws from one the run id gives (recorded in the report).
-  const scenario = given.schemaVersion === 2 ? withJitterSeeds(given, runId) : given;
+  const scenario = withJitterSeeds(given, runId);
   const scenarioText = options.scenarioText;
   await createArtifact(runDir, "scenario.yaml", () =>
     scenarioText === undefined
@@ -93,9 +91,7 @@ export async function runExperiment(
 
   let modules: Promise<RunModules> | null = null;
   const load = (): Promise<RunModules> => {
-    modules ??= loadRunModules(
-      scenario.schemaVersion === 1 ? scenario.fault !== null : scenario.faults.length > 0,
-    );
+    modules ??= loadRunModules(scenario.faults.length > 0);
     return modules;
   };
   const interrupt = options.interrupt ?? new AbortController().signal;
@@ -116,10 +112,7 @@ export async function runExperiment(
   };
 
   recorder.emit({ kind: "RUN_STARTED", scenario_name: scenario.name });
-  await runSteps({
-    ...shared,
-    scenario: scenario.schemaVersion === 1 ? upgradeScenario(scenario) : scenario,
-  });
+  await runSteps({ ...shared, scenario });
   abort.stopRecording();
   // Whatever the last turn recorded is written now, so a failed write is known before judging.
   recorder.flush();
@@ -155,7 +148,7 @@ export async function runExperiment(
  * (then the file is complete and the recorder closed), or the RUN_ERROR of an events file that
  * could not be read back, on which alone the run is then judged.
  */
-function judgeHooks<E extends AnyAgentChaosEvent>(recorder: Recorder): JudgeHooks<E> {
+function judgeHooks(recorder: Recorder): JudgeHooks {
   recorder.flush();
   return {
     complete(first) {
@@ -165,7 +158,7 @@ function judgeHooks<E extends AnyAgentChaosEvent>(recorder: Recorder): JudgeHook
         result: first.result,
         reason_code: first.reasonCode,
         duration_ms: recorder.elapsedMs(),
-      }) as unknown as E;
+      });
       recorder.close();
       return completed;
     },
@@ -174,13 +167,13 @@ function judgeHooks<E extends AnyAgentChaosEvent>(recorder: Recorder): JudgeHook
         kind: "RUN_ERROR",
         reason_code: "INTERNAL_ERROR",
         message: `event stream could not be read back (${code})`,
-      }) as unknown as E,
+      }),
   };
 }
 
 /**
- * The analysis and report of a finished run, by scenario schema: the recorded stream is read
- * back and judged as it is read (runtime/judge.ts), RUN_COMPLETED included.
+ * The analysis and report of a finished run, in its format (report/run-format.ts): the recorded
+ * stream is read back and judged as it is read (runtime/judge.ts), RUN_COMPLETED included.
  */
 async function judge(
   scenario: AnyScenario,
@@ -188,14 +181,7 @@ async function judge(
   recorder: Recorder,
   modules: RunModules,
 ): Promise<Judgement> {
-  if (scenario.schemaVersion === 1) {
-    const analysis = await modules.judgeRun(scenario, recorder.path, judgeHooks<AgentChaosEvent>(recorder));
-    const managedDependency = scenario.dependency.start !== null;
-    return { analysis, report: modules.buildReport({ scenario, analysis, runId, managedDependency }) };
-  }
-  const analysis = await modules.judgeRun(scenario, recorder.path, judgeHooks<AgentChaosEventV2>(recorder));
-  const managedDependencies = scenario.dependencies.flatMap((dependency) =>
-    dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
-  );
-  return { analysis, report: modules.buildReportV4({ scenario, analysis, runId, managedDependencies }) };
+  const format = modules.runFormatOf(scenario);
+  const analysis = await modules.judgeWith(format, recorder.path, judgeHooks(recorder));
+  return { analysis, report: format.report(analysis, runId) };
 }

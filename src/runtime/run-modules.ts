@@ -8,10 +8,9 @@ export interface RunModules {
   readonly startProxy: typeof import("../proxy/server.js").startProxy;
   readonly readEvents: typeof import("../events/reader.js").readEvents;
   readonly readEventsV2: typeof import("../events/reader.js").readEventsV2;
-  readonly buildReport: typeof import("../report/build.js").buildReport;
-  readonly buildReportV4: typeof import("../report/v4/build.js").buildReportV4;
+  readonly runFormatOf: typeof import("../report/run-format.js").runFormatOf;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
-  readonly judgeRun: typeof import("./judge.js").judgeRun;
+  readonly judgeWith: typeof import("./judge.js").judgeWith;
 }
 
 /** `withFaults`: the fault registry is loaded too, for the proxies of a scenario with faults. */
@@ -20,17 +19,15 @@ export function loadRunModules(withFaults: boolean): Promise<RunModules> {
   return Promise.all([
     import("../proxy/server.js"),
     import("../events/reader.js"),
-    import("../report/build.js"),
-    import("../report/v4/build.js"),
+    import("../report/run-format.js"),
     import("../report/writer.js"),
     import("./judge.js"),
-  ]).then(([proxy, reader, build, buildV4, writer, judge]) => ({
+  ]).then(([proxy, reader, format, writer, judge]) => ({
     startProxy: proxy.startProxy,
     readEvents: reader.readEvents,
     readEventsV2: reader.readEventsV2,
-    buildReport: build.buildReport,
-    buildReportV4: buildV4.buildReportV4,
+    runFormatOf: format.runFormatOf,
     writeReport: writer.writeReport,
-    judgeRun: judge.judgeRun,
+    judgeWith: judge.judgeWith,
   }));
 }

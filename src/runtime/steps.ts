@@ -151,7 +151,7 @@ function workloadVariables(
   return variables;
 }
 
-/** What the proxy of one http dependency is given: schema 1 records its own event schema. */
+/** What the proxy of one http dependency is given. */
 async function proxyOptions(
   context: StepContext,
   entry: ResolvedHttpDependency,
@@ -161,13 +161,13 @@ async function proxyOptions(
   const { scenario, sink } = context;
   const { dependency } = entry;
   const faults = await faultsOf(scenario, dependency);
-  if (scenario.legacy !== undefined) return { upstreamBaseUrl, faults, sink };
   return {
     upstreamBaseUrl,
     faults,
     sink,
     triggerClock: context.triggerClock,
     dependency: dependency.name,
+    countStreamEvents: dependency.countStreamEvents ?? true,
     ignoreJsonFields: dependency.ignoreJsonFields,
     canaries: context.canaries ?? null,
     ...replayProxyOptions(replayed),

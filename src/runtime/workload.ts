@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import { wordingOf } from "./dependency-wording.js";
 import { HangWatch, systemTimer } from "./hang-watch.js";
 import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
@@ -31,12 +33,9 @@ export async function runWorkload(
     });
   } catch (error) {
     if (error instanceof SpawnError) {
-      // Schema 1's wording is fixed; schema 2 names the program and the folder.
-      const detail =
-        scenario.legacy === undefined
-          ? `: ${await spawnFailureDetail(workloadSpec, error.errno)}`
-          : ` (spawn ${error.errno})`;
-      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `workload could not be started${detail}`);
+      const detail = await spawnFailureDetail(workloadSpec, error.errno);
+      const message = wordingOf(scenario).workloadSpawnFailed(error.errno, detail);
+      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", message);
     }
     throw error;
   }
@@ -129,6 +128,7 @@ function hangWatch(context: StepContext): HangWatch | null {
   const recorded = context.recorded;
   if (failFast.mode !== "enforce" || recorded === undefined) return null;
   const watch = new HangWatch(failFast.maxMs, { now: () => recorded.elapsedMs(), schedule: systemTimer });
-  recorded.onEvent((event) => watch.take(event));
+  // `fail_fast` is a check of schema 2 and later: its runs record the internal events as they are.
+  recorded.onEvent((event) => watch.take(event as AgentChaosEventV2));
   return watch;
 }

@@ -4,6 +4,7 @@
  * writes events schema 3 and report schema 5; every other run writes what it always wrote
  * (docs/events.md "Versions").
  */
+import type { LegacyParts } from "./legacy/upgrade.js";
 import type { ScenarioV2 } from "./types-v2.js";
 
 /** Fault types that exist only in the additions. */
@@ -42,8 +43,13 @@ export function usesAdditions(scenario: ScenarioV2): boolean {
   );
 }
 
-/** The events schema a run of this scenario writes: 1, 2, or 3 with the additions. */
-export function eventsSchemaOf(scenario: { readonly schemaVersion: 1 } | ScenarioV2): 1 | 2 | 3 {
-  if (scenario.schemaVersion === 1) return 1;
+/**
+ * The events schema a run of this scenario writes: 1 for a schema-1 file (upgraded or not), 2,
+ * or 3 with the additions.
+ */
+export function eventsSchemaOf(
+  scenario: { readonly schemaVersion: 1 } | (ScenarioV2 & { readonly legacy?: LegacyParts }),
+): 1 | 2 | 3 {
+  if (scenario.schemaVersion === 1 || scenario.legacy !== undefined) return 1;
   return usesAdditions(scenario) ? 3 : 2;
 }

@@ -2,18 +2,21 @@ import { dirname, resolve } from "node:path";
 import { LineCounter } from "yaml";
 import type * as z from "zod";
 import { ScenarioError } from "./errors.js";
+import { type RunScenario, upgradeScenario } from "./legacy/upgrade.js";
 import { SCENARIO_LIMITS } from "./limits.js";
 import { writtenPlainScalar } from "./locate.js";
 import { toProblems } from "./problems.js";
 import { readYamlDocument, toPlainData } from "./read-yaml.js";
 import { scenarioSchema } from "./schema.js";
 import { secretMasks } from "./secret-masks.js";
-import type { Scenario } from "./types.js";
-import type { ScenarioV2 } from "./types-v2.js";
 import { validateScenarioV2 } from "./v2/schema.js";
 
-/** A validated scenario of either schema. */
-export type AnyScenario = Scenario | ScenarioV2;
+/**
+ * A loaded scenario of either schema, in the internal model: a schema-2 file as validated, a
+ * schema-1 file validated by the schema-1 rules and upgraded, with what its file format keeps
+ * (its events, report and terminal forms) in `legacy` (docs/scenario.md).
+ */
+export type AnyScenario = RunScenario;
 
 function decodeUtf8(bytes: Uint8Array): string {
   try {
@@ -33,8 +36,9 @@ export function tooLarge(): ScenarioError {
 }
 
 /**
- * Validates a scenario file's bytes (docs/scenario.md). `sourcePath` is the file's path; relative
- * `cwd` values resolve against its folder. Throws `ScenarioError` listing every problem.
+ * Validates a scenario file's bytes (docs/scenario.md) and returns it in the internal model.
+ * `sourcePath` is the file's path; relative `cwd` values resolve against its folder. Throws
+ * `ScenarioError` listing every problem (a schema-1 file's problems are those of its own rules).
  */
 export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenario {
   const absolutePath = resolve(sourcePath);
@@ -63,5 +67,5 @@ export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenari
   }
   const result = scenarioSchema(context).safeParse(data);
   if (!result.success) throw invalid(result.error.issues);
-  return { ...result.data, sourcePath: absolutePath };
+  return upgradeScenario({ ...result.data, sourcePath: absolutePath });
 }

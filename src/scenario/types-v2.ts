@@ -92,6 +92,12 @@ export interface HttpDependencyV2 {
   readonly usesPortPlaceholder: boolean;
   /** Served from (or recorded into) a cassette (docs/replay.md); absent: always live. */
   readonly replay?: ReplayConfig;
+  /**
+   * Whether the proxy counts the events of a relayed event stream, so that a workload closing it
+   * after whole events succeeded (`closed_by_client`); absent: true. The schema-1 upgrade sets
+   * false: there a workload leaving a stream failed (`client_disconnected`).
+   */
+  readonly countStreamEvents?: boolean;
 }
 
 /** An MCP server the workload spawns through the shim (docs/mcp.md). */

@@ -67,7 +67,7 @@ export function jobsOf(jobs: number | undefined): number {
 export async function trials(scenario: AnyScenario, settings: TrialsSettings): Promise<TrialsDone> {
   const { trials: count, minPassRate } = trialSettings(settings);
   const jobs = jobsOf(settings.jobs);
-  const unsupported = scenario.schemaVersion === 2 ? unsupportedFeature(scenario) : null;
+  const unsupported = unsupportedFeature(scenario);
   if (unsupported !== null) throw new ScenarioError("SCENARIO_UNSUPPORTED", unsupported);
   const { runDir: folder } = await createRunFolder(
     resolve(settings.cwd, settings.outputDir ?? DEFAULT_RUNS_DIR),

@@ -10,6 +10,7 @@ import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { buildReport } from "../../src/report/build.js";
 import { buildReportV4 } from "../../src/report/v4/build.js";
 import { serializeReport } from "../../src/report/writer.js";
+import type { RunScenario } from "../../src/scenario/legacy/upgrade.js";
 import type { Scenario } from "../../src/scenario/types.js";
 import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 
@@ -21,8 +22,14 @@ export function analysisText(value: unknown): string {
   return JSON.stringify(value, (_key, item) => (typeof item === "bigint" ? `${item}n` : item));
 }
 
+/** A scenario as its file says it: a loaded schema-1 file's own scenario, else the scenario. */
+function asWritten(given: Scenario | RunScenario): Scenario | ScenarioV2 {
+  return given.schemaVersion === 2 && given.legacy !== undefined ? given.legacy.source : given;
+}
+
 /** The batch analysis of a whole log. */
-export function analyzeAny(scenario: Scenario | ScenarioV2, events: readonly AnyEvent[]): AnyAnalysis {
+export function analyzeAny(given: Scenario | RunScenario, events: readonly AnyEvent[]): AnyAnalysis {
+  const scenario = asWritten(given);
   return scenario.schemaVersion === 1
     ? analyzeSchema1(scenario, events as AgentChaosEvent[])
     : analyzeRun(scenario, events as AgentChaosEventV2[]);
@@ -32,7 +39,8 @@ export function analyzeAny(scenario: Scenario | ScenarioV2, events: readonly Any
  * A bounded analysis stream for a run of either schema: `push` takes the events as recorded,
  * `result` concludes with the schema's verdict.
  */
-export function streamAny(scenario: Scenario | ScenarioV2) {
+export function streamAny(given: Scenario | RunScenario) {
+  const scenario = asWritten(given);
   const v1 = scenario.schemaVersion === 1;
   const stream = new AnalysisStream(v1 ? schema1Plan(scenario) : scenario, { whole: false });
   return {
@@ -45,7 +53,8 @@ export function streamAny(scenario: Scenario | ScenarioV2) {
 }
 
 /** The report's bytes, or the error code of a report the evidence cannot make. */
-export function reportText(scenario: Scenario | ScenarioV2, analysis: AnyAnalysis): string {
+export function reportText(given: Scenario | RunScenario, analysis: AnyAnalysis): string {
+  const scenario = asWritten(given);
   try {
     if (scenario.schemaVersion === 1) {
       const managedDependency = scenario.dependency.start !== null;

@@ -3,12 +3,14 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runExperiment } from "../../src/runtime/orchestrator.js";
+import { toRunScenario } from "../../src/scenario/legacy/upgrade.js";
 import { parseScenario } from "../../src/scenario/load.js";
 import { groupAlive, processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
 import { runInProcess } from "../helpers/in-process.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 
 const dir = testFolder("each");
 let foreign: Server | null = null;
@@ -83,13 +85,12 @@ describe("a run that cannot end never starts: malformed user information in base
   it("an error after the dependency started still stops it (a scenario that skipped validation)", async () => {
     const port = await freePort();
     const file = await writeScenario(dir.path, "valid", scenarioWith(fixtureDependency(port), agent));
-    const valid = parseScenario(await readFile(file), file);
-    if (valid.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+    const valid = schema1Source(parseScenario(await readFile(file), file));
     const scenario = {
       ...valid,
       dependency: { ...valid.dependency, baseUrl: `http://us%zzer:pw@127.0.0.1:${port}` },
     };
-    const outcome = await runExperiment(scenario, { outputDir: join(dir.path, "runs") });
+    const outcome = await runExperiment(toRunScenario(scenario), { outputDir: join(dir.path, "runs") });
     expect(outcome.report.reason_code).toBe("INTERNAL_ERROR");
     expect(outcome.exitCode).toBe(3);
     const run = await readRun(join(dir.path, "runs"));

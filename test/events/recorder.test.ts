@@ -45,6 +45,36 @@ describe("Recorder", () => {
     ]);
   });
 
+  it("writes a schema-1 run's internal events in the schema-1 form, and not those schema 1 does not have", async () => {
+    const path = join(dir.path, "events.jsonl");
+    const recorder = new Recorder(path, "run", 1);
+    const shown: string[] = [];
+    recorder.onEvent((event) => shown.push(event.type));
+    recorder.emit({
+      kind: "INJECTOR_STARTED",
+      dependency: "api",
+      proxy_url: "http://p",
+      upstream_url: "http://u",
+    });
+    recorder.emit({
+      kind: "FAULT_NOT_APPLIED",
+      operation_id: "op",
+      fault_id: "fault",
+      reason: "another_fault_acted",
+    });
+    recorder.emit({ kind: "DEPENDENCY_STOPPED", dependency: "api", exit_code: 0 });
+    recorder.close();
+    const lines = (await readFile(path, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.sequence, line.payload])).toEqual([
+      [1, { kind: "INJECTOR_STARTED", proxy_url: "http://p", upstream_url: "http://u" }],
+      [2, { kind: "DEPENDENCY_STOPPED", exit_code: 0 }],
+    ]);
+    expect(shown).toEqual(["INJECTOR_STARTED", "DEPENDENCY_STOPPED"]);
+  });
+
   it("numbers events 1, 2, 3 without gaps and writes lines the strict reader accepts", async () => {
     const path = join(dir.path, "events.jsonl");
     const recorder = new Recorder(path, "20261129T183821Z-1a2b3c4d");

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
+import type { AgentChaosEvent } from "../../src/events/types.js";
 import type { EventPayloadV2 } from "../../src/events/types-v2.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 
@@ -79,5 +81,82 @@ describe("toSchema1Payload", () => {
       '{"kind":"INJECTOR_STARTED","proxy_url":"http://127.0.0.1:2","upstream_url":"http://127.0.0.1:1/v1"}',
       '{"kind":"DEPENDENCY_STOPPED","exit_code":0}',
     ]);
+  });
+
+  it("writes the internal event the proxy and the runtime record for each golden payload byte for byte", () => {
+    const events = readdirSync(GOLDEN)
+      .filter((name) => name.endsWith(".events.jsonl"))
+      .flatMap((name) =>
+        readFileSync(join(GOLDEN, name), "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as AgentChaosEvent),
+      );
+    expect(events.length).toBeGreaterThan(100);
+    for (const event of events) {
+      const internal = liftSchema1Event(event).payload;
+      expect(JSON.stringify(toSchema1Payload(internal))).toBe(JSON.stringify(event.payload));
+    }
+  });
+
+  it("drops every key schema 1 does not have from the operation events", () => {
+    const internal: EventPayloadV2[] = [
+      {
+        kind: "OPERATION_OBSERVED",
+        operation_id: "op",
+        dependency: "api",
+        protocol: "http",
+        method: "POST",
+        path: "/v1/chat",
+        query_hash: "q",
+        body_hash: "b",
+        fingerprint: "f",
+        session: null,
+        idempotency_key_hash: "k",
+      },
+      {
+        kind: "FAULT_INJECTED",
+        operation_id: "op",
+        fault_id: "fault",
+        fault_type: "http_error",
+        parameters: { status_code: 503 },
+      },
+      {
+        kind: "OPERATION_SUCCEEDED",
+        operation_id: "op",
+        fingerprint: "f",
+        status_code: 200,
+        duration_ms: 4,
+        fault_related: true,
+        relayed_events: 3,
+        closed_by_client: false,
+      },
+      {
+        kind: "OPERATION_FAILED",
+        operation_id: "op",
+        fingerprint: "f",
+        failure_kind: "injected_http_error",
+        status_code: 503,
+        fault_related: true,
+        retry_after_ms: 1000,
+        upstream_status: null,
+        rpc_error_code: null,
+        relayed_events: null,
+      },
+    ];
+    expect(internal.map((payload) => JSON.stringify(toSchema1Payload(payload)))).toEqual([
+      '{"kind":"OPERATION_OBSERVED","operation_id":"op","protocol":"http","method":"POST","path":"/v1/chat","query_hash":"q","body_hash":"b","fingerprint":"f"}',
+      '{"kind":"FAULT_INJECTED","operation_id":"op","fault_type":"http_error","parameters":{"status_code":503}}',
+      '{"kind":"OPERATION_SUCCEEDED","operation_id":"op","fingerprint":"f","status_code":200,"duration_ms":4,"fault_related":true}',
+      '{"kind":"OPERATION_FAILED","operation_id":"op","fingerprint":"f","failure_kind":"injected_http_error","status_code":503,"fault_related":true}',
+    ]);
+  });
+
+  it("has no schema-1 form for the events schema 1 does not have", () => {
+    const none: EventPayloadV2[] = [
+      { kind: "FAULT_NOT_APPLIED", operation_id: "op", fault_id: "fault", reason: "another_fault_acted" },
+      { kind: "SESSION_STARTED", dependency: "tools", session: 1, pid: 9 },
+    ];
+    for (const payload of none) expect(toSchema1Payload(payload)).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import {
   faults,
   MemorySink,
   onCleanup,
+  SCHEMA_1_PROXY,
   schedule,
   startTestProxy,
   startUpstream,
@@ -194,6 +195,7 @@ describe("http_latency", () => {
       upstreamBaseUrl: upstream.url,
       faults: [faults.latency(60_000, schedule(1))],
       sink,
+      ...SCHEMA_1_PROXY,
     });
     onCleanup(() => proxy.close());
 

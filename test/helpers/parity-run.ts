@@ -7,6 +7,7 @@
 import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayload } from "../../src/events/types.js";
 import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
 import { startProxy } from "../../src/proxy/server.js";
 import { type ParityCase, type RequestSpec, requestBytes } from "./parity-cases.js";
@@ -38,10 +39,16 @@ export interface Observation {
 
 type Payload = EventPayload | EventPayloadV2;
 
+/** The payloads as the run's recorder writes them: a schema-1 run's in the schema-1 wire form. */
 class PayloadList implements PayloadSink {
   readonly payloads: Payload[] = [];
+  readonly #schema: 1 | 2;
+  constructor(schema: 1 | 2) {
+    this.#schema = schema;
+  }
   emit(payload: Payload): void {
-    this.payloads.push(payload);
+    const written = this.#schema === 1 ? toSchema1Payload(payload) : payload;
+    if (written !== null) this.payloads.push(written);
   }
 
   /** Every observed operation has its terminal event. */
@@ -204,12 +211,13 @@ function maskedEvents(payloads: readonly Payload[]): Record<string, unknown>[] {
 /** Runs `testCase` through `path` and returns what it observed. */
 export async function observe(testCase: ParityCase, path: ProxyPath): Promise<Observation> {
   const upstream = testCase.upstreamDown ? null : await startRawUpstream(testCase.answers);
-  const sink = new PayloadList();
+  const sink = new PayloadList(testCase.schema);
   const proxy = await startProxy({
     upstreamBaseUrl: upstream?.url ?? (await deadUrl()),
     faults: path === "pipeline" ? [idleFault(testCase.schema)] : [],
     sink,
-    ...(testCase.schema === 2 ? { dependency: "api" } : {}),
+    dependency: "api",
+    ...(testCase.schema === 2 ? {} : { countStreamEvents: false }),
   });
   const client = new RawClient(proxy.url);
   try {

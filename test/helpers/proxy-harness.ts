@@ -13,14 +13,22 @@ import type {
   EventType,
   PayloadOf,
 } from "../../src/events/types.js";
+import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import type { Fault, Target, Trigger } from "../../src/scenario/types.js";
 
-/** Collects events in memory with recorder-like envelopes (sequence from 1). */
+/** What a proxy of a schema-1 run is given beside its upstream: the upgraded dependency's name and policy. */
+export const SCHEMA_1_PROXY = { dependency: "api", countStreamEvents: false } as const;
+
+/**
+ * Collects events in memory with recorder-like envelopes (sequence from 1), in the schema-1 wire
+ * form the recorder of a schema-1 run writes (an event schema 1 does not have is not kept).
+ */
 export class MemorySink implements EventSink {
   readonly events: AgentChaosEvent[] = [];
 
-  emit<P extends EventPayload>(payload: P): AgentChaosEvent<P> {
+  emit<P extends EventPayload>(internal: P): AgentChaosEvent<P> {
+    const payload = (toSchema1Payload(internal) ?? internal) as P;
     const event: AgentChaosEvent<P> = {
       schema_version: 1,
       event_id: randomUUID(),
@@ -32,7 +40,7 @@ export class MemorySink implements EventSink {
       component: "proxy",
       payload,
     };
-    this.events.push(event);
+    if (toSchema1Payload(internal) !== null) this.events.push(event);
     return event;
   }
 
@@ -115,7 +123,12 @@ export async function startTestProxy(
   fault: Fault | null = null,
   sink: EventSink = new MemorySink(),
 ): Promise<RunningProxy> {
-  const proxy = await startProxy({ upstreamBaseUrl, faults: fault === null ? [] : [fault], sink });
+  const proxy = await startProxy({
+    upstreamBaseUrl,
+    faults: fault === null ? [] : [fault],
+    sink,
+    ...SCHEMA_1_PROXY,
+  });
   onCleanup(() => proxy.close());
   return proxy;
 }

@@ -4,12 +4,16 @@ import { ProxyError } from "../../src/proxy/errors.js";
 import { startProxy } from "../../src/proxy/server.js";
 import { eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
-import { MemorySink, onCleanup, startUpstream } from "../helpers/proxy-harness.js";
+import { MemorySink, onCleanup, SCHEMA_1_PROXY, startUpstream } from "../helpers/proxy-harness.js";
 
 describe("proxy lifecycle", () => {
   it("listens on 127.0.0.1 at an OS-chosen port", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
+    const proxy = await startProxy({
+      upstreamBaseUrl: upstream.url,
+      sink: new MemorySink(),
+      ...SCHEMA_1_PROXY,
+    });
     onCleanup(() => proxy.close());
 
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -19,9 +23,11 @@ describe("proxy lifecycle", () => {
   it.each(["not a url", "ftp://127.0.0.1/files", ""])(
     "rejects the upstream %j with PROXY_START_FAILED",
     async (url) => {
-      const failure = await startProxy({ upstreamBaseUrl: url, sink: new MemorySink() }).catch(
-        (error: unknown) => error,
-      );
+      const failure = await startProxy({
+        upstreamBaseUrl: url,
+        sink: new MemorySink(),
+        ...SCHEMA_1_PROXY,
+      }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ProxyError);
       expect((failure as ProxyError).code).toBe("PROXY_START_FAILED");
     },
@@ -29,7 +35,11 @@ describe("proxy lifecycle", () => {
 
   it("closes idle keep-alive connections on both sides and stops listening", async () => {
     const upstream = await startUpstream();
-    const proxy = await startProxy({ upstreamBaseUrl: upstream.url, sink: new MemorySink() });
+    const proxy = await startProxy({
+      upstreamBaseUrl: upstream.url,
+      sink: new MemorySink(),
+      ...SCHEMA_1_PROXY,
+    });
     onCleanup(() => proxy.close());
     const { port } = new URL(proxy.url);
 

@@ -355,7 +355,7 @@ describe("the fast lane and the full pipeline", () => {
 
   it("neither path gives up on a slow workload or a slow upstream on its own", () => {
     const server = createPipelineServer({
-      ledger: new OperationLedger({ emit() {} }),
+      ledger: new OperationLedger({ emit() {} }, "api"),
       holds: new HeldOperations(),
       upstream: new Upstream("http://127.0.0.1:9"),
       faults: [],

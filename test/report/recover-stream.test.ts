@@ -14,6 +14,7 @@ import { loadScenario } from "../../src/scenario/load.js";
 import { testFolder } from "../helpers/cli.js";
 import { runBuilder } from "../helpers/events.js";
 import { longRunScenario, writeLongRun } from "../helpers/long-run.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 
 const dir = testFolder("each");
 const EVENTS = 50_000;
@@ -23,8 +24,7 @@ describe("recovering a long run streams its events", () => {
     timeout: 120_000,
   }, async () => {
     await writeLongRun(dir.path, 1, EVENTS);
-    const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
+    const scenario = schema1Source(await loadScenario(join(dir.path, "scenario.yaml")));
     const events = await readEvents(join(dir.path, "events.jsonl"));
     expect(events.length).toBeGreaterThan(EVENTS - 10);
     const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
@@ -79,8 +79,7 @@ describe("recovering a log the streaming analysis cannot judge alone", () => {
       .succeeded("op-1")
       .emit({ kind: "RUN_ERROR", reason_code: "INTERNAL_ERROR", message: "x" }, { sequence: 2 });
     await writeFile(join(dir.path, "events.jsonl"), run.jsonl());
-    const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected schema 1");
+    const scenario = schema1Source(await loadScenario(join(dir.path, "scenario.yaml")));
     const events = run.events();
     const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
     expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(false);

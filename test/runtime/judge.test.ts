@@ -7,12 +7,14 @@ import { evidenceOf } from "../../src/analysis/evidence.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
 import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { judgeRun } from "../../src/runtime/judge.js";
+import { toRunScenario } from "../../src/scenario/legacy/upgrade.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
 import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 import { analyzeAny, streamAny } from "../analysis/any-schema.js";
 import { randomRun } from "../analysis/random-logs.js";
 import { ROOT } from "../helpers/cli.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 import { tempDir } from "../helpers/temp.js";
 
 const text = (value: unknown) =>
@@ -79,10 +81,7 @@ async function judged(scenario: Scenario | ScenarioV2, path: string, events: Any
       } as never;
     },
   };
-  const analysis =
-    scenario.schemaVersion === 1
-      ? await judgeRun(scenario, path, hooks)
-      : await judgeRun(scenario, path, hooks);
+  const analysis = await judgeRun(toRunScenario(scenario), path, hooks);
   return { analysis, calls };
 }
 
@@ -97,7 +96,7 @@ describe("judging a recorded run", () => {
       const file = name.startsWith("schema-1-")
         ? join(ROOT, "test", "fixtures", "schema-1", `${name.slice("schema-1-".length)}.yaml`)
         : join(ROOT, "examples", "scenarios", `${name}.yaml`);
-      const scenario = (await loadScenario(file)) as Scenario;
+      const scenario = schema1Source(await loadScenario(file));
       const lines = (await readFile(join(golden, `${name}.events.jsonl`), "utf8")).trimEnd().split("\n");
       const events = lines.map((line) => JSON.parse(line) as AgentChaosEvent);
       const stream = streamAny(scenario);

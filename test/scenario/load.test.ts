@@ -2,10 +2,14 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventsSchemaOf } from "../../src/scenario/additions.js";
 import { ScenarioError, type ScenarioErrorCode } from "../../src/scenario/errors.js";
+import { fileSchemaOf, type RunScenario, upgradeScenario } from "../../src/scenario/legacy/upgrade.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 import { tempDir } from "../helpers/temp.js";
+import { baseV2, parseV2 } from "./v2/v2-text.js";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/scenarios");
 
@@ -20,7 +24,7 @@ async function loadError(path: string): Promise<ScenarioError> {
 
 describe("loadScenario", () => {
   it("returns the full scenario with snake_case keys mapped, the method upper-cased and cwd made absolute", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "full.yaml"));
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "full.yaml")));
     expect(scenario).toEqual<Scenario>({
       schemaVersion: 1,
       name: "api-503-recovery",
@@ -53,9 +57,30 @@ describe("loadScenario", () => {
     });
   });
 
+  it("loads a schema-1 file as the internal model, what its file format keeps beside it", async () => {
+    const loaded = await loadScenario(join(FIXTURES, "full.yaml"));
+    const source = schema1Source(loaded);
+    expect(loaded).toEqual(upgradeScenario(source));
+    expect(loaded.schemaVersion).toBe(2);
+    expect(loaded.dependencies.map((dependency) => [dependency.name, dependency.type])).toEqual([
+      ["api", "http"],
+    ]);
+    expect(loaded.faults).toMatchObject([
+      { dependency: "api", type: "http_error", statusCode: 503, expect: "recover" },
+    ]);
+    expect(loaded.recovery).toBe("fifo");
+    expect(loaded.legacy?.proxyUrlEnv).toBe("CUSTOMER_API_URL");
+    expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([1, 1]);
+  });
+
+  it("loads a schema-2 file as it is, with no schema-1 parts", () => {
+    const loaded: RunScenario = parseV2(baseV2());
+    expect(loaded.legacy).toBeUndefined();
+    expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([2, 2]);
+  });
+
   it("applies every default: timeout 60, no fault, no start, null name and proxy_url_env, empty env, the file's folder as cwd", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "minimal.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "minimal.yaml")));
     expect(scenario.timeoutSeconds).toBe(60);
     expect(scenario.fault).toBeNull();
     expect(scenario.dependency.start).toBeNull();
@@ -69,8 +94,7 @@ describe("loadScenario", () => {
   });
 
   it("keeps a seed of 2^64 - 1 exactly as a BigInt and the probability in exact millionths", async () => {
-    const scenario = await loadScenario(join(FIXTURES, "probability.yaml"));
-    if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
+    const scenario = schema1Source(await loadScenario(join(FIXTURES, "probability.yaml")));
     expect(scenario.fault).toEqual({
       type: "http_rate_limit",
       target: { method: null, path: "/customer/*" },

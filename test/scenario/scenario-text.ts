@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { ScenarioError, type ScenarioErrorCode, type ScenarioProblem } from "../../src/scenario/errors.js";
 import { parseScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
+import { schema1Source } from "../helpers/schema-1-source.js";
 
 /** Where inline scenarios pretend to live (relative `cwd` values resolve against `/scenarios`). */
 export const SOURCE_PATH = "/scenarios/scenario.yaml";
@@ -55,12 +56,9 @@ export function faultText(
 }
 
 export function parse(text: string | Uint8Array): Scenario {
-  const scenario = parseScenario(
-    typeof text === "string" ? new TextEncoder().encode(text) : text,
-    SOURCE_PATH,
+  return schema1Source(
+    parseScenario(typeof text === "string" ? new TextEncoder().encode(text) : text, SOURCE_PATH),
   );
-  if (scenario.schemaVersion !== 1) throw new Error("expected a schema-1 scenario");
-  return scenario;
 }
 
 /** The error `parse` throws; fails the test when it does not throw a `ScenarioError`. */

@@ -36,7 +36,7 @@ export async function recordCommand(args: ParsedArgs, io: CliIo): Promise<number
 
   const scenario = await loadScenarioOrExit(io, named.absolute, path);
   if (typeof scenario === "number") return scenario;
-  const replayed = scenario.schemaVersion === 2 ? replayedDependencies(scenario.dependencies) : [];
+  const replayed = replayedDependencies(scenario.dependencies);
   if (replayed.length === 0) {
     io.stderr.write(`Cannot record: ${terminalSafe(path)}: no dependency has replay (docs/replay.md)\n`);
     return EXIT.USAGE;

@@ -12,7 +12,7 @@ export async function validateCommand(argument: string, io: CliIo): Promise<numb
   if (named.emptyFolder) return emptyFolderExit(io, path);
   try {
     const scenario = await loadScenario(named.absolute);
-    if (scenario.schemaVersion === 2 && scenario.dependencies.some((d) => d.replay !== undefined)) {
+    if (scenario.dependencies.some((d) => d.replay !== undefined)) {
       const { checkCassettes } = await import("../../replay/scenario-cassettes.js");
       const checked = await checkCassettes(scenario.dependencies, scenario.sourcePath, path);
       if (checked.error !== null) {

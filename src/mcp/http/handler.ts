@@ -135,7 +135,7 @@ export function createMcpRequestHandler(
     };
     try {
       const chosen = selectFault(operation, faults, twins);
-      if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+      if (canaries?.watches(ledger.dependency))
         canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);

@@ -204,19 +204,12 @@ export class LaneConnection implements ClientSide {
     }
     const requestBody = { bytes: body, hash: bodyHash(body ?? EMPTY), tooLarge: false };
     const operation = ledger.begin(
-      httpOperationIdentity(
-        identity,
-        ledger.dependency !== null,
-        head.method,
-        target,
-        requestBody,
-        head.idempotencyKey,
-      ),
+      httpOperationIdentity(identity, head.method, target, requestBody, head.idempotencyKey),
       receivedAt,
     );
     // The pipeline's selection section, with no candidate: no fault targets this request.
     selectOperation(operation, NO_FAULTS, itself, holds);
-    if (canaries !== null && ledger.dependency !== null && canaries.watches(ledger.dependency))
+    if (canaries?.watches(ledger.dependency))
       canaries.scanRequest(ledger.dependency, operation.id, head.target, body);
     const response = new LaneResponse(this, operation, head.method, !head.close);
     this.#response = response;

@@ -74,7 +74,7 @@ export class LaneResponse implements ResponseSink {
     }
     const noBody = this.#method === "HEAD" || head.status === 204 || head.status === 304;
     this.#framing = noBody ? "none" : "chunked";
-    if (this.#operation.dependency !== null) this.#events = new SseEventCounter();
+    if (this.#operation.countsStreamEvents) this.#events = new SseEventCounter();
     this.#client.socket.write(clientResponseHead(head, this.#framing, this.#keepAlive), "latin1");
   }
 

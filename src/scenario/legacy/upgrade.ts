@@ -67,6 +67,16 @@ function upgradeFault(fault: Fault): FaultV2 {
   }
 }
 
+/** A scenario of either schema in the internal model (a schema-1 one is upgraded; see `loadScenario`). */
+export function toRunScenario(scenario: Scenario | RunScenario): RunScenario {
+  return scenario.schemaVersion === 1 ? upgradeScenario(scenario) : scenario;
+}
+
+/** The `schema_version` of the file a loaded scenario was read from. */
+export function fileSchemaOf(scenario: RunScenario): 1 | 2 {
+  return scenario.legacy === undefined ? 2 : 1;
+}
+
 /** The internal model of a validated schema-1 scenario. */
 export function upgradeScenario(scenario: Scenario): UpgradedScenario {
   const { dependency, workload } = scenario;
@@ -79,6 +89,7 @@ export function upgradeScenario(scenario: Scenario): UpgradedScenario {
     protocol: "http",
     ignoreJsonFields: [],
     usesPortPlaceholder: false,
+    countStreamEvents: false,
   };
   return {
     schemaVersion: 2,
