@@ -1,11 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, type UserConfig } from "tsdown";
 
 /**
  * The `agentchaos` executable is bundled with its dependencies into a few files: loading one
  * file instead of ~150 modules halves the CLI's start-up time. The MCP stdio shim's own
  * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
- * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU
- * (docs/mcp.md#cost). The library (dist/index.js and the rest of dist/) is compiled file by
+ * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it
+ * loads `node:crypto` on its first hash only (docs/mcp.md#cost). The library (dist/index.js and the rest of dist/) is compiled file by
  * file by `tsc -p tsconfig.build.json`.
  */
 const shared: UserConfig = {
@@ -29,6 +30,7 @@ export default defineConfig([
     ...shared,
     entry: { "mcp-shim": "src/bin/mcp-shim.ts" },
     format: "cjs",
+    alias: { "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)) },
     outExtensions: () => ({ js: ".cjs" }),
   },
 ]);
