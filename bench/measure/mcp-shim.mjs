@@ -7,6 +7,8 @@
 // with a fault that never selects. Each figure is given in wall time and in CPU time: the
 // machine is shared, and load inflates wall times far more than the CPU a process uses.
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,12 +16,14 @@ import { CLI, fromDist, ROOT } from "../lib/paths.mjs";
 import { ownCpuMs, processCpuMs } from "../lib/process-cpu.mjs";
 import { runCommand } from "../lib/processes.mjs";
 import { median, round } from "../lib/stats.mjs";
+import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
 const STARTS = 20;
 const CALLS = 1000;
 const BLOCK = 100;
 const WARMUP = 100;
 const SERVER = new URL("../servers/mcp-echo-server.mjs", import.meta.url).pathname;
+const BARE_RELAY = new URL("../servers/bare-stdio-relay.mjs", import.meta.url).pathname;
 /** A bare Node.js that says it is up and then idles: its CPU so far is what starting Node costs. */
 const NODE_UP = "process.stdout.write('.'); setInterval(() => {}, 60000);";
 
@@ -34,7 +38,8 @@ const NEVER_SELECTED = {
   expect: "recover",
 };
 
-async function startHost(sink, faults = [], cliPath = undefined) {
+/** A run's side of one `mcp_stdio` dependency on the echo server, and how a workload starts its shim. */
+export async function startHost(sink, faults = [], cliPath = undefined) {
   const { startMcpStdioHost } = await fromDist("mcp/stdio/host.js");
   const host = await startMcpStdioHost({
     dependency: { name: "bench", type: "mcp_stdio", command: [process.execPath, SERVER], cwd: ROOT, env: {} },
@@ -119,7 +124,8 @@ async function startUps() {
   return samples;
 }
 
-async function connect(command, args) {
+/** An SDK client on stdio, and the pid of the process it spawned. */
+export async function connect(command, args) {
   const client = new Client({ name: "bench", version: "1.0.0" });
   const transport = new StdioClientTransport({ command, args });
   await client.connect(transport);
@@ -144,6 +150,30 @@ async function timeCalls({ client, pid: shimPid }, count, into) {
   if (shimPid !== null) into.shimCpuMs += processCpuMs(shimPid) - shim0;
 }
 
+/**
+ * The run's side of the bare relay's round trip: a Unix socket that answers each line with an
+ * empty one, the least a run can do before it lets an answer go.
+ */
+async function startAckServer() {
+  const dir = makeTempDir("agentchaos-bench-ack-");
+  const path = join(dir, "ack.sock");
+  const server = createServer((socket) => {
+    socket.on("data", (chunk) => {
+      let lines = "";
+      for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lines += "\n";
+      socket.write(lines);
+    });
+  });
+  await new Promise((resolve) => server.listen(path, resolve));
+  return {
+    path,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      removeTempDir(dir);
+    },
+  };
+}
+
 function callSamples() {
   return { wall: [], ownCpuMs: 0, shimCpuMs: 0 };
 }
@@ -158,25 +188,32 @@ export async function mcpShim() {
     },
   });
   const targetedHost = await startHost({ emit() {} }, [NEVER_SELECTED]);
+  const acks = await startAckServer();
   const direct = { ...(await connect(process.execPath, [SERVER])), pid: null };
   const shimmed = await connect(command, args);
   const targeted = await connect(targetedHost.command, targetedHost.args);
-  const samples = { direct: callSamples(), shim: callSamples(), targeted: callSamples() };
+  // The floor of the shim's design in Node.js: the same process hops without the shim's work.
+  const bareRelay = await connect(process.execPath, [BARE_RELAY, "--", process.execPath, SERVER]);
+  const bareRoundTrip = await connect(process.execPath, [
+    BARE_RELAY,
+    "--channel",
+    acks.path,
+    "--",
+    process.execPath,
+    SERVER,
+  ]);
+  const clients = { direct, shim: shimmed, targeted, bareRelay, bareRoundTrip };
+  const samples = Object.fromEntries(Object.keys(clients).map((name) => [name, callSamples()]));
   try {
-    await timeCalls(direct, WARMUP);
-    await timeCalls(shimmed, WARMUP);
-    await timeCalls(targeted, WARMUP);
+    for (const client of Object.values(clients)) await timeCalls(client, WARMUP);
     for (let done = 0; done < CALLS; done += BLOCK) {
-      await timeCalls(direct, BLOCK, samples.direct);
-      await timeCalls(shimmed, BLOCK, samples.shim);
-      await timeCalls(targeted, BLOCK, samples.targeted);
+      for (const [name, client] of Object.entries(clients)) await timeCalls(client, BLOCK, samples[name]);
     }
   } finally {
-    await direct.client.close();
-    await shimmed.client.close();
-    await targeted.client.close();
+    for (const { client } of Object.values(clients)) await client.close();
     await host.close();
     await targetedHost.host.close();
+    await acks.close();
   }
   const directMs = median(samples.direct.wall);
   const shimMs = median(samples.shim.wall);
@@ -185,6 +222,8 @@ export async function mcpShim() {
   // calls took here beyond the direct ones is the run's part.
   const runCpuPerCall = perCall(samples.shim.ownCpuMs - samples.direct.ownCpuMs);
   const shimCpuPerCall = perCall(samples.shim.shimCpuMs);
+  const bareMs = median(samples.bareRelay.wall);
+  const bareRoundTripMs = median(samples.bareRoundTrip.wall);
   const nodeStart = median(starts.node);
   const nodeCpu = median(starts.nodeCpu);
   return {
@@ -208,6 +247,9 @@ export async function mcpShim() {
     shimCpuPerCallMs: round(shimCpuPerCall),
     runCpuPerCallMs: round(runCpuPerCall),
     addedCpuPerCallMs: round(shimCpuPerCall + runCpuPerCall),
+    bareRelayAddedPerCallMs: round(bareMs - directMs),
+    bareRoundTripAddedPerCallMs: round(bareRoundTripMs - directMs),
+    bareRoundTripCpuPerCallMs: round(perCall(samples.bareRoundTrip.shimCpuMs)),
     eventsRecorded: events,
   };
 }
