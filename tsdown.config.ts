@@ -1,19 +1,36 @@
-import { defineConfig } from "tsdown";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type UserConfig } from "tsdown";
 
 /**
  * The `agentchaos` executable is bundled with its dependencies into a few files: loading one
- * file instead of ~150 modules halves the CLI's start-up time. The library (dist/index.js and
- * the rest of dist/) is compiled file by file by `tsc -p tsconfig.build.json`.
+ * file instead of ~150 modules halves the CLI's start-up time. The MCP stdio shim's own
+ * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
+ * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it
+ * loads `node:crypto` on its first hash only (docs/mcp.md#cost). The library (dist/index.js and the rest of dist/) is compiled file by
+ * file by `tsc -p tsconfig.build.json`.
  */
-export default defineConfig({
-  entry: { agentchaos: "src/bin/agentchaos.ts" },
+const shared: UserConfig = {
   outDir: "dist/bin",
-  format: "esm",
   platform: "node",
   target: "node20",
   clean: false,
   dts: false,
   sourcemap: false,
   deps: { alwaysBundle: [/.*/] },
-  outExtensions: () => ({ js: ".js" }),
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: { agentchaos: "src/bin/agentchaos.ts" },
+    format: "esm",
+    outExtensions: () => ({ js: ".js" }),
+  },
+  {
+    ...shared,
+    entry: { "mcp-shim": "src/bin/mcp-shim.ts" },
+    format: "cjs",
+    alias: { "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)) },
+    outExtensions: () => ({ js: ".cjs" }),
+  },
+]);

@@ -6,6 +6,8 @@
 //                                                          through a load (default 1000 connections)
 //   node bench/profile.mjs heap-bare [connections] [seconds]   the same for the bare reference proxy
 //   node bench/profile.mjs alloc [connections] [seconds]   sampled allocations of the proxy under load
+//   node bench/profile.mjs shim [calls]                    the MCP stdio shim: its start and
+//                                                          sequential tool calls through it
 // Writes the .cpuprofile to bench/results/ and prints self time by area and by function.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
@@ -127,12 +129,27 @@ if (mode === "alloc") {
     process.stdout.write(`${formatTable(["self KB", "count", "constructor / type"], rows)}\n`);
   }
   process.exit(0);
+} else if (mode === "shim") {
+  const [calls = "3000"] = rest;
+  const { startHost, connect } = await import("./measure/mcp-shim.mjs");
+  const { host, command, args } = await startHost({ emit() {} });
+  try {
+    const { client } = await connect(command, [...execArgv, ...args]);
+    const started = performance.now();
+    for (let i = 0; i < Number(calls); i++) {
+      await client.callTool({ name: "echo", arguments: { text: `call ${i}` } });
+    }
+    process.stdout.write(`${calls} calls in ${(performance.now() - started).toFixed(0)} ms\n`);
+    await client.close();
+  } finally {
+    await host.close();
+  }
 } else if (mode === "cli") {
   const { code, wallMs } = await runCommand(process.execPath, [...execArgv, CLI, ...rest], { cwd: ROOT });
   process.stdout.write(`exit ${code} after ${wallMs.toFixed(0)} ms\n`);
 } else {
   process.stderr.write(
-    "usage: node bench/profile.mjs proxy|bare|heap [connections] [seconds] | cli <args...>\n",
+    "usage: node bench/profile.mjs proxy|bare|heap [connections] [seconds] | shim [calls] | cli <args...>\n",
   );
   process.exit(2);
 }

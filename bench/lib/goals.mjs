@@ -196,6 +196,20 @@ const GOALS = [
     show: (ms) => `${ms.toFixed(1)} ms`,
   },
   {
+    goal: "  the same, CPU time (shim and run) added per tool call",
+    target: "<= 0.10 ms",
+    from: (r) => r.mcpShim?.addedCpuPerCallMs,
+    met: (ms) => ms <= 0.1,
+    show: (ms) => `${ms.toFixed(3)} ms`,
+  },
+  {
+    goal: "  the same, start-up CPU time over a bare Node.js",
+    target: "<= 10 ms",
+    from: (r) => r.mcpShim?.shimStartUpCpuAboveNodeMs,
+    met: (ms) => ms <= 10,
+    show: (ms) => `${ms.toFixed(1)} ms`,
+  },
+  {
     goal: "explore example, experiments per minute, --jobs 2",
     target: ">= 300",
     from: (r) => r.explore?.jobs2?.experimentsPerMinute,

@@ -5,7 +5,8 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-const EMPTY_HASH = sha256Hex("");
+// Pure: a bundle that never reads it leaves it out (and need not load node:crypto to start).
+const EMPTY_HASH = /* @__PURE__ */ sha256Hex("");
 
 /** `query_hash`: SHA-256 of the raw query string without `?` (the empty string when there is none). */
 export function queryHash(rawQuery: string): string {

@@ -17,7 +17,8 @@ export function writeWithBackpressure(
     written();
     return;
   }
-  if (destination.write(line, () => written()) || waitingForDrain.has(destination)) return;
+  // `written` takes no arguments: a write error is the stream's own "error" event.
+  if (destination.write(line, written) || waitingForDrain.has(destination)) return;
   waitingForDrain.add(destination);
   source.pause();
   destination.once("drain", () => {

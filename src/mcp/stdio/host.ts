@@ -30,7 +30,10 @@ export interface McpStdioHostOptions {
   readonly interrupt: AbortSignal;
   /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
   readonly triggerClock?: TriggerClock;
-  /** The `agentchaos` executable script the shim runs from (default: this package's built CLI). */
+  /**
+   * The script the shim runs from: the built shim of this package (default), or an `agentchaos`
+   * CLI script, which runs the same shim as its `mcp-shim` command.
+   */
   readonly cliPath?: string;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
   readonly recordsCancellations?: boolean;

@@ -1,0 +1,24 @@
+/**
+ * `node:crypto` as the MCP stdio shim's own executable sees it (tsdown.config.ts puts this module
+ * in its place): the real module is loaded on the first hash, not at start-up. Loading it costs
+ * about 4 ms of CPU, which the shim then spends on the agent's first message, while the server
+ * it has just spawned is still starting, instead of before that server is spawned.
+ * (docs/mcp.md#cost). Only what the shim uses is here; a build that needs more fails.
+ */
+import type * as NodeCrypto from "node:crypto";
+import { createRequire } from "node:module";
+
+let loaded: typeof NodeCrypto | undefined;
+
+function crypto(): typeof NodeCrypto {
+  loaded ??= createRequire(process.execPath)("node:crypto") as typeof NodeCrypto;
+  return loaded;
+}
+
+export function createHash(algorithm: string): NodeCrypto.Hash {
+  return crypto().createHash(algorithm);
+}
+
+export function randomUUID(): string {
+  return crypto().randomUUID();
+}
