@@ -8,10 +8,11 @@ export type {
   RetryStormFinding,
   RetryStormGapFinding,
 } from "./checks/types.js";
+export type * from "./events/legacy/types.js";
 export type * from "./events/types.js";
-export type * from "./events/types-v2.js";
 export { ExploreError } from "./explore/errors.js";
 export type { ExploreProgress } from "./explore/progress.js";
+export type * from "./library/deprecated-types.js";
 export {
   type ExperimentResult,
   type RunExperimentOptions,
@@ -42,10 +43,10 @@ export type * from "./report/types.js";
 export type { ReporterName } from "./reporters/names.js";
 export { RunFolderError } from "./runtime/run-folder.js";
 export { ScenarioError } from "./scenario/errors.js";
+export type * from "./scenario/legacy/types.js";
 export type { LegacyParts, RunScenario } from "./scenario/legacy/upgrade.js";
 export { loadScenario } from "./scenario/load.js";
 export type * from "./scenario/types.js";
-export type * from "./scenario/types-v2.js";
 export { type RunSuiteOptions, runSuite } from "./suite/run-suite.js";
 export type { TrialsDocument } from "./trials/document.js";
 export { TrialsError } from "./trials/options.js";

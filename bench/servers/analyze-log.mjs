@@ -89,10 +89,10 @@ if (existsSync(resolve(DIST, "runtime", "judge.js"))) {
   const analysis = analyze(scenario, [...events, completion(events.at(-1), first)]);
   report = buildReport({ scenario, analysis, runId, managedDependency: false });
 } else {
-  const { readEventsV2 } = await fromDist("events/reader.js");
+  const { readEvents } = await fromDist("events/reader.js");
   const { analyzeV2 } = await fromDist("analysis/v2/analyze.js");
   const { buildReportV4 } = await fromDist(reportV4Module);
-  const events = await readEventsV2(options.events);
+  const events = await readEvents(options.events);
   const first = analyzeV2(scenario, events);
   const analysis = analyzeV2(scenario, [...events, completion(events.at(-1), first)]);
   report = buildReportV4({ scenario, analysis, runId, managedDependencies: [] });

@@ -14,13 +14,13 @@
 import { CHECK_NAMES, CHECKS } from "../checks/registry.js";
 import type { ActiveCheck, CheckDefinition } from "../checks/types.js";
 import type {
-  AgentChaosEventV2,
-  FailureKindV2,
+  AgentChaosEvent,
+  FailureKind,
   FaultNotAppliedPayload,
-  OperationObservedPayloadV2,
-  RetryObservedPayloadV2,
-} from "../events/types-v2.js";
-import type { CheckName } from "../scenario/types-v2.js";
+  OperationObservedPayload,
+  RetryObservedPayload,
+} from "../events/types.js";
+import type { CheckName } from "../scenario/types.js";
 import { findChecks, type PlacedFinding } from "./check-findings.js";
 import { type CountingWindow, countingWindows } from "./counted-window.js";
 import { observedKey } from "./fault-diagnostics.js";
@@ -33,14 +33,14 @@ import type { AnalysisPlan } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
 import { TruthRecords } from "./truth.js";
 
-const OVERSIZED: FailureKindV2 = "request_body_too_large";
+const OVERSIZED: FailureKind = "request_body_too_large";
 
 /** One fault-related OPERATION_FAILED: a recovery row, attributed and resolved at the end. */
 export interface FailureRow {
   readonly op: Operation;
   readonly index: number;
   readonly elapsedMs: number;
-  readonly failureKind: FailureKindV2;
+  readonly failureKind: FailureKind;
   /** Its position among the fault-related failures (its fifo row). */
   readonly position: number;
 }
@@ -113,7 +113,7 @@ export class AnalysisStream {
   }
 
   /** Takes the next event in sequence order; false once a bounded stream cannot judge the log. */
-  push(event: AgentChaosEventV2): boolean {
+  push(event: AgentChaosEvent): boolean {
     if (!this.#usable) return false;
     const index = this.facts.index;
     if (!this.facts.push(event) || !this.#take(event, index)) this.#usable = false;
@@ -142,7 +142,7 @@ export class AnalysisStream {
     };
   }
 
-  #take(event: AgentChaosEventV2, index: number): boolean {
+  #take(event: AgentChaosEvent, index: number): boolean {
     const { payload } = event;
     const elapsedMs = event.elapsed_ms;
     switch (payload.kind) {
@@ -263,7 +263,7 @@ export class AnalysisStream {
     }
   }
 
-  #count(op: Operation, observed: OperationObservedPayloadV2): void {
+  #count(op: Operation, observed: OperationObservedPayload): void {
     for (const { window, matches } of this.windows) {
       if (!matches(observed)) continue;
       window.count(op.id);
@@ -272,7 +272,7 @@ export class AnalysisStream {
     }
   }
 
-  #retried(payload: RetryObservedPayloadV2, at: { index: number; elapsedMs: number }): boolean {
+  #retried(payload: RetryObservedPayload, at: { index: number; elapsedMs: number }): boolean {
     const op = this.#open(payload.operation_id);
     if (op === null || (!this.whole && (!op.fresh || op.id === payload.retry_of_operation_id))) return false;
     const target = this.whole

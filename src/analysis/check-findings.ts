@@ -5,7 +5,7 @@
  * Each finding carries its place in its check's list (docs/checks.md).
  */
 import type { Finding, RetryGap } from "../checks/types.js";
-import type { CheckName } from "../scenario/types-v2.js";
+import type { CheckName } from "../scenario/types.js";
 import type { AnalysisStream } from "./analysis-stream.js";
 import type { Operation } from "./operations.js";
 

@@ -1,4 +1,4 @@
-import type { OperationObservedPayloadV2 } from "../events/types-v2.js";
+import type { OperationObservedPayload } from "../events/types.js";
 import { compileTarget } from "../scenario/target.js";
 import type { PlannedFault } from "./plan.js";
 
@@ -54,7 +54,7 @@ export class CountedWindow {
 export interface CountingWindow {
   readonly fault: PlannedFault;
   readonly window: CountedWindow;
-  readonly matches: (op: OperationObservedPayloadV2) => boolean;
+  readonly matches: (op: OperationObservedPayload) => boolean;
 }
 
 /**
@@ -74,7 +74,7 @@ export function countingWindows(faults: readonly PlannedFault[], whole: boolean)
       {
         fault,
         window: new CountedWindow(keep),
-        matches: (op: OperationObservedPayloadV2) => op.dependency === fault.dependency && matches(op),
+        matches: (op: OperationObservedPayload) => op.dependency === fault.dependency && matches(op),
       },
     ];
   });

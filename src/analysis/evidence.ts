@@ -7,9 +7,13 @@
  */
 import { checkOutcome } from "../checks/evaluate.js";
 import type { CheckOutcome } from "../checks/types.js";
-import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
-import type { FailureKindV2, FaultNotAppliedPayload } from "../events/types-v2.js";
-import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
+import type {
+  FailureKind,
+  FaultNotAppliedPayload,
+  RunErrorPayload,
+  WorkloadCompletedPayload,
+} from "../events/types.js";
+import type { Expectation, RecoveryMode } from "../scenario/types.js";
 import type { AnalysisStream, FailureRow } from "./analysis-stream.js";
 import { CHAIN_GROUP, findChecks } from "./check-findings.js";
 import { describeObserved } from "./fault-diagnostics.js";
@@ -30,7 +34,7 @@ export interface FailureEvidence {
   /** Resolved by the plan's recovery mode. */
   readonly retryOperationId: string | null;
   readonly recoveryLatencyMs: number | null;
-  readonly failureKind: FailureKindV2;
+  readonly failureKind: FailureKind;
   /** The first operation that retried its chain after the failure, if any. */
   readonly retriedBy: string | null;
 }

@@ -4,7 +4,7 @@
  * fixed words only. Sentences about one fault of several start with
  * `fault <id>: ` followed by the schema-1 wording.
  */
-import type { NotAppliedReason } from "../events/types-v2.js";
+import type { NotAppliedReason } from "../events/types.js";
 import type { RecoveryRow } from "./types.js";
 
 /** How many method/path pairs a FAULT_NOT_TRIGGERED diagnostic lists at most. */

@@ -4,14 +4,14 @@
  * are kept once the operation is closed (see analysis-stream.ts), so plain successes cost none.
  */
 import { labelMethod, OperationOrdinals, operationLabel, printableLabel } from "../events/operation-label.js";
-import type { OperationObservedPayloadV2 } from "../events/types-v2.js";
+import type { OperationObservedPayload } from "../events/types.js";
 
 export class KeptLabels {
   readonly #ordinals = new OperationOrdinals();
   readonly #kept = new Map<string, string>();
 
   /** The label of an operation being observed (the next ordinal of its kind). */
-  labelOf(observed: OperationObservedPayloadV2): string {
+  labelOf(observed: OperationObservedPayload): string {
     const k = this.#ordinals.next(observed);
     return operationLabel({
       dependency: observed.dependency,

@@ -4,7 +4,7 @@
  * operations an MCP_CANCELLED names. Their findings are placed after those of the other hooks.
  */
 import { type EndedSilence, Silences } from "../checks/silences.js";
-import type { AgentChaosEventV2, FailureKindV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent, FailureKind } from "../events/types.js";
 import type { AnalysisStream } from "./analysis-stream.js";
 import type { PlacedFinding } from "./check-findings.js";
 
@@ -15,7 +15,7 @@ const ABANDONED_GROUP = 4;
  * How an MCP request the agent never got an answer to ends: withheld by `mcp_no_response`, or
  * (a delayed answer) given up by the agent, repeated by it, or cut off with its session.
  */
-const ABANDONED: ReadonlySet<FailureKindV2> = new Set<FailureKindV2>([
+const ABANDONED: ReadonlySet<FailureKind> = new Set<FailureKind>([
   "injected_no_response",
   "client_cancelled",
   "client_timeout_inferred",
@@ -29,7 +29,7 @@ export class LifecycleFacts {
   /** Operation ids named by MCP_CANCELLED. */
   readonly cancelled = new Set<string>();
 
-  take(event: AgentChaosEventV2, index: number): void {
+  take(event: AgentChaosEvent, index: number): void {
     if (event.payload.kind === "MCP_CANCELLED") this.cancelled.add(event.payload.operation_id);
     else for (const silence of this.#silences.take(event, index)) this.ended.push(silence);
   }

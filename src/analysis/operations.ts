@@ -7,16 +7,16 @@
  */
 import type { At, OperationFacts, Position } from "../checks/types.js";
 import type {
-  OperationFailedPayloadV2,
-  OperationObservedPayloadV2,
-  OperationSucceededPayloadV2,
-} from "../events/types-v2.js";
+  OperationFailedPayload,
+  OperationObservedPayload,
+  OperationSucceededPayload,
+} from "../events/types.js";
 import type { CountedWindow } from "./counted-window.js";
 
 export interface Operation extends OperationFacts {
-  observed: At<OperationObservedPayloadV2> | null;
-  failure: At<OperationFailedPayloadV2> | null;
-  success: At<OperationSucceededPayloadV2> | null;
+  observed: At<OperationObservedPayload> | null;
+  failure: At<OperationFailedPayload> | null;
+  success: At<OperationSucceededPayload> | null;
   /** Its first RETRY_OBSERVED (as the retrying operation). */
   retry: Position | null;
   /** How diagnostics name it (`llm POST /v1/chat/completions #1`), from its first observation. */

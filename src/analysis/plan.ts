@@ -4,13 +4,13 @@
  * expected exit code. A schema-2 scenario is one as it is; a schema-1 scenario is converted
  * where it is read (schema-1.ts).
  */
-import type { ChecksConfig, Expectation, RecoveryMode, TargetV2, TriggerV2 } from "../scenario/types-v2.js";
+import type { ChecksConfig, Expectation, RecoveryMode, Target, Trigger } from "../scenario/types.js";
 
 export interface PlannedFault {
   readonly id: string;
   readonly dependency: string;
-  readonly target: TargetV2;
-  readonly trigger: TriggerV2;
+  readonly target: Target;
+  readonly trigger: Trigger;
   readonly expect: Expectation;
 }
 

@@ -3,7 +3,7 @@
  * docs/evidence.md ("Result and reason, schema 2"). `analyzeEvents` is the batch form: every
  * event pushed, in sequence order, into a stream that keeps the whole log.
  */
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 import { AnalysisStream } from "./analysis-stream.js";
 import { evidenceOf, type RunEvidence } from "./evidence.js";
 import type { AnalysisPlan } from "./plan.js";
@@ -11,7 +11,7 @@ import type { RecoveryRow, RunAnalysis } from "./types.js";
 import { decideVerdict } from "./verdict.js";
 
 /** The evidence of a whole log; events are taken in `sequence` order (a stable sort). */
-export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEventV2[]): RunEvidence {
+export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEvent[]): RunEvidence {
   const stream = new AnalysisStream(plan, { whole: true });
   for (const event of [...events].sort((a, b) => a.sequence - b.sequence)) stream.push(event);
   return evidenceOf(stream);
@@ -64,6 +64,6 @@ export function runAnalysisOf(evidence: RunEvidence): RunAnalysis {
 }
 
 /** The batch analysis of a whole log in the internal model. */
-export function analyzeRun(plan: AnalysisPlan, events: readonly AgentChaosEventV2[]): RunAnalysis {
+export function analyzeRun(plan: AnalysisPlan, events: readonly AgentChaosEvent[]): RunAnalysis {
   return runAnalysisOf(analyzeEvents(plan, events));
 }

@@ -4,8 +4,7 @@
  * WORKLOAD_COMPLETED, the first and last timestamps. A sequence number lower than the one before
  * means the file is not in sequence order: only the whole log, sorted, can be judged.
  */
-import type { RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent, RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
 import type { EventTiming, Metrics } from "./types.js";
 
 export class RunFacts {
@@ -27,7 +26,7 @@ export class RunFacts {
   #retries = 0;
 
   /** Takes one event; false when it comes before the previous one in sequence order. */
-  push(event: AgentChaosEventV2): boolean {
+  push(event: AgentChaosEvent): boolean {
     if (this.index > 0) {
       if (event.sequence < this.#previousSequence) return false;
       if (event.sequence === this.#previousSequence) this.duplicateSequences = true;

@@ -4,9 +4,10 @@
  * events/lift-schema-1.ts), and the schema-1 verdict over the same evidence, in the shape report
  * schemas 2 and 3 are built from.
  */
+
+import type { LegacyEvent } from "../events/legacy/types.js";
 import { liftSchema1Event, SCHEMA_1_DEPENDENCY, SCHEMA_1_FAULT_ID } from "../events/lift-schema-1.js";
-import type { AgentChaosEvent } from "../events/types.js";
-import type { Scenario } from "../scenario/types.js";
+import type { LegacyScenario } from "../scenario/legacy/types.js";
 import type { RunEvidence } from "./evidence.js";
 import type { AnalysisPlan } from "./plan.js";
 import { analyzeEvents } from "./run-analysis.js";
@@ -15,7 +16,7 @@ import type { Schema1Analysis } from "./types.js";
 
 const OFF = { mode: "off", dependencies: null } as const;
 
-export function schema1Plan(scenario: Scenario): AnalysisPlan {
+export function schema1Plan(scenario: LegacyScenario): AnalysisPlan {
   const { fault } = scenario;
   return {
     dependencies: [{ name: SCHEMA_1_DEPENDENCY }],
@@ -70,6 +71,6 @@ export function schema1AnalysisOf(evidence: RunEvidence): Schema1Analysis {
 }
 
 /** The batch analysis of a whole schema-1 log. */
-export function analyzeSchema1(scenario: Scenario, events: readonly AgentChaosEvent[]): Schema1Analysis {
+export function analyzeSchema1(scenario: LegacyScenario, events: readonly LegacyEvent[]): Schema1Analysis {
   return schema1AnalysisOf(analyzeEvents(schema1Plan(scenario), events.map(liftSchema1Event)));
 }

@@ -1,6 +1,10 @@
 /** Trigger evidence (docs/evidence.md, "Trigger evidence"). */
-import type { OccurrenceScheduleTrigger, SeededProbabilityTrigger } from "../scenario/types.js";
-import type { OutageTrigger, QuotaTrigger } from "../scenario/types-v2.js";
+import type {
+  OccurrenceScheduleTrigger,
+  OutageTrigger,
+  QuotaTrigger,
+  SeededProbabilityTrigger,
+} from "../scenario/types.js";
 import { selectedOccurrences } from "../triggers/probability-selector.js";
 import type { OutageEvidence, ProbabilityEvidence, QuotaEvidence, ScheduleEvidence } from "./types.js";
 

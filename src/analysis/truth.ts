@@ -5,7 +5,7 @@
  */
 import type { VerifyCompletedPayload } from "../events/addition-types.js";
 import { printableLabel } from "../events/operation-label.js";
-import type { EventPayloadV2 } from "../events/types-v2.js";
+import type { EventPayload } from "../events/types.js";
 import { aboutFault } from "./fault-diagnostics.js";
 
 /** How the verify command ended, as the report and summary show it. */
@@ -52,7 +52,7 @@ export class TruthRecords {
    * Takes an event the rest of the analysis does not read (any other kind is ignored); a
    * sighting keeps the label its operation has now (`labelOf`), or its id when it has none.
    */
-  take(payload: EventPayloadV2, labelOf: (operationId: string) => string | null): true {
+  take(payload: EventPayload, labelOf: (operationId: string) => string | null): true {
     if (payload.kind === "VERIFY_COMPLETED") this.#verify = payload;
     if (payload.kind === "CANARY_SEEN") {
       const id = payload.operation_id;

@@ -4,9 +4,8 @@
  * report schemas 2 and 3 are built from (schema-1.ts). Both share the metrics and trigger evidence.
  */
 import type { CheckOutcome } from "../checks/types.js";
-import type { RunResult } from "../events/types.js";
-import type { FailureKindV2 } from "../events/types-v2.js";
-import type { Expectation, RecoveryMode } from "../scenario/types-v2.js";
+import type { FailureKind, RunResult } from "../events/types.js";
+import type { Expectation, RecoveryMode } from "../scenario/types.js";
 import type { TruthEvidence } from "./truth.js";
 
 export type { CheckOutcome } from "../checks/types.js";
@@ -125,7 +124,7 @@ export interface RecoveryRow {
   readonly failedOperationId: string;
   readonly retryOperationId: string | null;
   readonly recoveryLatencyMs: number | null;
-  readonly failureKind: FailureKindV2;
+  readonly failureKind: FailureKind;
   readonly expect: Expectation;
   /** The first operation that retried this row's chain after the failure, if any. */
   readonly retriedBy: string | null;

@@ -1,4 +1,4 @@
-import type { ChecksConfig } from "../scenario/types-v2.js";
+import type { ChecksConfig } from "../scenario/types.js";
 import { writeMatcher } from "./scope.js";
 import type { CheckDefinition, OperationFacts } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { CheckName, ChecksConfig } from "../scenario/types-v2.js";
+import type { CheckName, ChecksConfig } from "../scenario/types.js";
 import { CHECKS } from "./registry.js";
 import type { CheckDefinition, CheckOutcome, Finding } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { CheckName } from "../scenario/types-v2.js";
+import type { CheckName } from "../scenario/types.js";
 import { cancellationCheck } from "./cancellation.js";
 import { duplicateWritesCheck } from "./duplicate-writes.js";
 import { failFastCheck } from "./fail-fast.js";

@@ -1,4 +1,4 @@
-import type { ChecksConfig } from "../scenario/types-v2.js";
+import type { ChecksConfig } from "../scenario/types.js";
 import { coversDependency } from "./scope.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 

@@ -10,7 +10,7 @@
  * those, so that an application's own `POST /surveys/1/responses` still counts as a write.
  */
 import { compileTarget } from "../scenario/target.js";
-import type { ChecksConfig } from "../scenario/types-v2.js";
+import type { ChecksConfig } from "../scenario/types.js";
 
 const MODEL_CALL =
   /(?:\/chat\/completions|\/v1\/(?:completions|responses|messages|messages\/count_tokens|embeddings))$/;

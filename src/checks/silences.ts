@@ -6,7 +6,7 @@
  * failure is recorded at the injection, so the wait runs from there. A `client_timeout_inferred`
  * failure is recorded when the workload's repeat of the request arrives: it has acted already.
  */
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 
 /** A failure's wait that ended: the failure, where it stands in sequence order, and the wait. */
 export interface EndedSilence {
@@ -27,7 +27,7 @@ export class Silences {
   #waiting: Waiting[] = [];
 
   /** Takes the next recorded event; returns the waits it ended (none unless the workload acted). */
-  take(event: Pick<AgentChaosEventV2, "elapsed_ms" | "payload">, index: number): EndedSilence[] {
+  take(event: Pick<AgentChaosEvent, "elapsed_ms" | "payload">, index: number): EndedSilence[] {
     const { payload } = event;
     switch (payload.kind) {
       case "OPERATION_FAILED":

@@ -4,11 +4,11 @@
  * check, one registry (registry.ts).
  */
 import type {
-  OperationFailedPayloadV2,
-  OperationObservedPayloadV2,
-  OperationSucceededPayloadV2,
-} from "../events/types-v2.js";
-import type { CheckMode, CheckName, ChecksConfig } from "../scenario/types-v2.js";
+  OperationFailedPayload,
+  OperationObservedPayload,
+  OperationSucceededPayload,
+} from "../events/types.js";
+import type { CheckMode, CheckName, ChecksConfig } from "../scenario/types.js";
 
 /** Where an event stands: its position in sequence order ("after" compares these) and its time. */
 export interface Position {
@@ -23,9 +23,9 @@ export interface OperationFacts {
   readonly id: string;
   /** The order in which operations were first named by an event. */
   readonly order: number;
-  readonly observed: At<OperationObservedPayloadV2> | null;
-  readonly failure: At<OperationFailedPayloadV2> | null;
-  readonly success: At<OperationSucceededPayloadV2> | null;
+  readonly observed: At<OperationObservedPayload> | null;
+  readonly failure: At<OperationFailedPayload> | null;
+  readonly success: At<OperationSucceededPayload> | null;
 }
 
 /**

@@ -3,7 +3,7 @@
  * schema 2's, plus the events and keys the additions bring. Keys in documented order.
  */
 import { ADDITION_FAULT_TYPES } from "../scenario/additions.js";
-import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import { FAULT_TYPES } from "../scenario/types.js";
 import type { AdditionFailureKind, AdditionNotAppliedReason, CanaryType } from "./addition-types.js";
 import {
   boolean,
@@ -16,9 +16,9 @@ import {
   string,
   stringOrNull,
 } from "./field-checks.js";
-import { RUN_ERROR_REASONS_WITH_REPLAY } from "./payload-fields.js";
-import { FAILURE_KINDS_V2, NOT_APPLIED_REASONS, PAYLOAD_FIELDS_V2 } from "./payload-fields-v2.js";
-import type { EventTypeV2 } from "./types-v2.js";
+import { RUN_ERROR_REASONS_WITH_REPLAY } from "./legacy/payload-fields.js";
+import { FAILURE_KINDS, NOT_APPLIED_REASONS, PAYLOAD_FIELDS } from "./payload-fields.js";
+import type { EventType } from "./types.js";
 
 const ADDITION_FAILURE_KINDS = Object.keys({
   replay_mismatch: true,
@@ -54,22 +54,22 @@ const parameterRecord: FieldCheck = {
 };
 
 export const PAYLOAD_FIELDS_ADDITIONS = {
-  ...PAYLOAD_FIELDS_V2,
+  ...PAYLOAD_FIELDS,
   FAULT_INJECTED: {
     operation_id: string,
     fault_id: string,
-    fault_type: oneOf([...FAULT_TYPES_V2, ...ADDITION_FAULT_TYPES]),
+    fault_type: oneOf([...FAULT_TYPES, ...ADDITION_FAULT_TYPES]),
     parameters: parameterRecord,
     pointer: stringOrNull,
     canary_type: canaryTypeOrNull,
   },
   FAULT_NOT_APPLIED: {
-    ...PAYLOAD_FIELDS_V2.FAULT_NOT_APPLIED,
+    ...PAYLOAD_FIELDS.FAULT_NOT_APPLIED,
     reason: oneOf([...NOT_APPLIED_REASONS, ...ADDITION_NOT_APPLIED_REASONS]),
   },
   OPERATION_FAILED: {
-    ...PAYLOAD_FIELDS_V2.OPERATION_FAILED,
-    failure_kind: oneOf([...FAILURE_KINDS_V2, ...ADDITION_FAILURE_KINDS]),
+    ...PAYLOAD_FIELDS.OPERATION_FAILED,
+    failure_kind: oneOf([...FAILURE_KINDS, ...ADDITION_FAILURE_KINDS]),
   },
   RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS_WITH_REPLAY), message: string },
   REPLAY_STARTED: { dependency: string, cassette: string, interactions: nonNegativeInteger },
@@ -77,4 +77,4 @@ export const PAYLOAD_FIELDS_ADDITIONS = {
   CANARY_SEEN: { fault_id: string, sink: string, operation_id: stringOrNull },
   MCP_CANCELLED: { dependency: string, session: positiveIntegerOrNull, operation_id: string },
   TOKENS_COUNTED: { fault_id: string, operation_id: string, tokens: nonNegativeInteger },
-} as const satisfies Record<EventTypeV2, Record<string, FieldCheck>>;
+} as const satisfies Record<EventType, Record<string, FieldCheck>>;

@@ -5,15 +5,15 @@
  * takes the value that means "not recorded" (`null`, `false`). Envelope and payload keys keep the
  * internal model's order. See docs/events.md.
  */
+import type { LegacyEvent, LegacyEventPayload } from "./legacy/types.js";
 import type { AgentChaosEvent, EventPayload } from "./types.js";
-import type { AgentChaosEventV2, EventPayloadV2 } from "./types-v2.js";
 
 /** The name of a schema-1 run's one dependency in the internal model. */
 export const SCHEMA_1_DEPENDENCY = "api";
 /** The id of a schema-1 run's one fault in the internal model (schema 2's default for a first fault). */
 export const SCHEMA_1_FAULT_ID = "f1";
 
-function liftPayload(payload: EventPayload): EventPayloadV2 {
+function liftPayload(payload: LegacyEventPayload): EventPayload {
   const dependency = SCHEMA_1_DEPENDENCY;
   switch (payload.kind) {
     case "DEPENDENCY_STARTED":
@@ -75,7 +75,7 @@ function liftPayload(payload: EventPayload): EventPayloadV2 {
 }
 
 /** The internal-model event of a schema-1 event (the input is not modified). */
-export function liftSchema1Event(event: AgentChaosEvent): AgentChaosEventV2 {
+export function liftSchema1Event(event: LegacyEvent): AgentChaosEvent {
   // The envelope is schema 1's: spreading it keeps every key in its place.
   return { ...event, schema_version: 2, payload: liftPayload(event.payload) };
 }

@@ -75,7 +75,7 @@ export function fileError(cause: unknown): EventsError {
 }
 
 /**
- * Reads an events file line by line, strictly (the rules and errors of `readEvents`), handing
+ * Reads an events file line by line, strictly (the rules and errors of `readLegacyEvents`), handing
  * each parsed event to `take` as soon as its line is read. `take` returning false stops the
  * reading early; the result says whether every line was read.
  */

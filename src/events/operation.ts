@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { CanaryType } from "./addition-types.js";
+import type { LegacyEventPayload, LegacyFailureKind } from "./legacy/types.js";
 import { RetryCorrelation } from "./retry-correlation.js";
-import type { EventPayload, FailureKind } from "./types.js";
-import type { EventPayloadV2, FailureKindV2, NotAppliedReason } from "./types-v2.js";
+import type { EventPayload, FailureKind, NotAppliedReason } from "./types.js";
 import { UuidSource } from "./uuid-source.js";
 
 /** Operation ids: unique in the process, so across every dependency of a run (docs/evidence.md). */
@@ -26,7 +26,7 @@ export interface OperationIdentity {
 
 /** What records operation events: the run's recorder (either schema) or a test sink. */
 export interface PayloadSink {
-  emit(payload: EventPayload | EventPayloadV2): unknown;
+  emit(payload: LegacyEventPayload | EventPayload): unknown;
   /** Writes what was emitted and not yet written (a recorder's group commit); absent = nothing buffered. */
   flush?(): void;
 }
@@ -126,7 +126,7 @@ export class OperationLedger {
   }
 
   /** @internal */
-  emit(payload: EventPayload | EventPayloadV2): void {
+  emit(payload: LegacyEventPayload | EventPayload): void {
     if (!this.#sealed) this.#sink.emit(payload);
   }
 
@@ -303,7 +303,7 @@ export class Operation {
 
   /** Fault-related exactly when this operation was itself injected. */
   fail(
-    failureKind: FailureKind | FailureKindV2,
+    failureKind: LegacyFailureKind | FailureKind,
     statusCode: number | null,
     details: FailureDetails = {},
   ): boolean {

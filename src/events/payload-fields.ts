@@ -1,3 +1,7 @@
+/** The payload keys and value checks of event schema 2 (docs/events.md "Events schema 2"). */
+import { ADDITION_FAULT_TYPES } from "../scenario/additions.js";
+import { FAULT_TYPES } from "../scenario/types.js";
+import type { AdditionEventType, AdditionFailureKind, AdditionNotAppliedReason } from "./addition-types.js";
 import {
   boolean,
   type FieldCheck,
@@ -5,90 +9,102 @@ import {
   integerOrNull,
   integerRecord,
   nonNegativeInteger,
+  nonNegativeIntegerOrNull,
   oneOf,
   positiveInteger,
+  positiveIntegerOrNull,
   string,
   stringOrNull,
 } from "./field-checks.js";
-import type { EventType, FailureKind, RunErrorReason, RunResult } from "./types.js";
+import { LEGACY_FAILURE_KINDS, LEGACY_PAYLOAD_FIELDS } from "./legacy/payload-fields.js";
+import type { EventType, FailureKind, NotAppliedReason } from "./types.js";
 
-export const FAILURE_KINDS = Object.keys({
-  injected_http_error: true,
-  injected_rate_limit: true,
-  injected_malformed_json: true,
-  injected_disconnect: true,
-  client_disconnected: true,
-  client_timeout_inferred: true,
-  upstream_http_error: true,
-  proxy_error: true,
-  request_body_too_large: true,
-  upstream_stream_interrupted: true,
-} satisfies Record<FailureKind, true>);
+export const FAILURE_KINDS = [
+  ...LEGACY_FAILURE_KINDS,
+  ...Object.keys({
+    injected_llm_error: true,
+    injected_stream_truncated: true,
+    injected_stream_reset: true,
+    injected_stream_error_event: true,
+    injected_response_lost: true,
+    tool_error: true,
+    rpc_error: true,
+    client_cancelled: true,
+    connection_closed: true,
+    injected_rpc_error: true,
+    injected_tool_error: true,
+    injected_no_response: true,
+  } satisfies Record<
+    Exclude<FailureKind, (typeof LEGACY_FAILURE_KINDS)[number] | AdditionFailureKind>,
+    true
+  >),
+];
 
-const RUN_ERROR_REASONS = Object.keys({
-  DEPENDENCY_START_FAILED: true,
-  PROXY_START_FAILED: true,
-  WORKLOAD_SPAWN_FAILED: true,
-  INTERNAL_ERROR: true,
-} satisfies Record<Exclude<RunErrorReason, "REPLAY_MISMATCH">, true>);
-/** Events schema 3 adds the reason of a replay mismatch (docs/replay.md). */
-export const RUN_ERROR_REASONS_WITH_REPLAY = [...RUN_ERROR_REASONS, "REPLAY_MISMATCH"];
+export const NOT_APPLIED_REASONS = Object.keys({
+  upstream_status: true,
+  not_a_stream: true,
+  ended_before_cut: true,
+  upstream_failed: true,
+  another_fault_acted: true,
+} satisfies Record<Exclude<NotAppliedReason, AdditionNotAppliedReason>, true>) as NotAppliedReason[];
 
-const RUN_RESULTS = Object.keys({ PASSED: true, RECOVERED: true, FAILED: true } satisfies Record<
-  RunResult,
-  true
->);
-
-const http: FieldCheck = { test: (v) => v === "http", expected: '"http"' };
+const protocol = oneOf(["http", "mcp"]);
 
 /**
- * The payload keys of every event type after `kind`, in documented order (docs/events.md), with the
- * check each value must pass.
+ * The payload keys of every schema-2 event type after `kind`, in documented order, with the check
+ * each value must pass. Types whose payload is unchanged reuse the schema-1 entry.
  */
 export const PAYLOAD_FIELDS = {
-  RUN_STARTED: { scenario_name: string },
-  DEPENDENCY_STARTED: { base_url: string, pid: integer },
-  DEPENDENCY_READY: { base_url: string, readiness_path: string },
-  INJECTOR_STARTED: { proxy_url: string, upstream_url: string },
-  WORKLOAD_STARTED: { name: string, pid: integer },
+  RUN_STARTED: LEGACY_PAYLOAD_FIELDS.RUN_STARTED,
+  DEPENDENCY_STARTED: { dependency: string, base_url: string, pid: integer },
+  DEPENDENCY_READY: { dependency: string, base_url: string, readiness_path: string },
+  INJECTOR_STARTED: { dependency: string, proxy_url: stringOrNull, upstream_url: stringOrNull },
+  SESSION_STARTED: { dependency: string, session: positiveInteger, pid: integer },
+  SESSION_ENDED: { dependency: string, session: positiveInteger, exit_code: integerOrNull },
+  WORKLOAD_STARTED: LEGACY_PAYLOAD_FIELDS.WORKLOAD_STARTED,
   OPERATION_OBSERVED: {
     operation_id: string,
-    protocol: http,
+    dependency: string,
+    protocol,
     method: string,
     path: string,
-    query_hash: string,
+    query_hash: stringOrNull,
     body_hash: string,
     fingerprint: string,
+    session: positiveIntegerOrNull,
+    idempotency_key_hash: stringOrNull,
   },
-  FAULT_INJECTED: { operation_id: string, fault_type: string, parameters: integerRecord },
+  FAULT_INJECTED: {
+    operation_id: string,
+    fault_id: string,
+    // The additions' fault types exist only in schema 3.
+    fault_type: oneOf(FAULT_TYPES.filter((type) => !ADDITION_FAULT_TYPES.includes(type))),
+    parameters: integerRecord,
+  },
+  FAULT_NOT_APPLIED: { operation_id: string, fault_id: string, reason: oneOf(NOT_APPLIED_REASONS) },
+  RETRY_OBSERVED: LEGACY_PAYLOAD_FIELDS.RETRY_OBSERVED,
   OPERATION_FAILED: {
     operation_id: string,
     fingerprint: string,
     failure_kind: oneOf(FAILURE_KINDS),
     status_code: integerOrNull,
     fault_related: boolean,
-  },
-  RETRY_OBSERVED: {
-    operation_id: string,
-    retry_of_operation_id: string,
-    fingerprint: string,
-    attempt: positiveInteger,
+    retry_after_ms: nonNegativeIntegerOrNull,
+    upstream_status: integerOrNull,
+    rpc_error_code: integerOrNull,
+    relayed_events: nonNegativeIntegerOrNull,
   },
   OPERATION_SUCCEEDED: {
     operation_id: string,
     fingerprint: string,
-    status_code: integer,
+    status_code: integerOrNull,
     duration_ms: nonNegativeInteger,
     fault_related: boolean,
+    relayed_events: nonNegativeIntegerOrNull,
+    closed_by_client: boolean,
   },
-  WORKLOAD_COMPLETED: {
-    exit_code: integerOrNull,
-    timed_out: boolean,
-    interrupted: boolean,
-    duration_ms: nonNegativeInteger,
-    error: stringOrNull,
-  },
-  DEPENDENCY_STOPPED: { exit_code: integerOrNull },
-  RUN_ERROR: { reason_code: oneOf(RUN_ERROR_REASONS), message: string },
-  RUN_COMPLETED: { result: oneOf(RUN_RESULTS), reason_code: string, duration_ms: nonNegativeInteger },
-} as const satisfies Record<EventType, Record<string, FieldCheck>>;
+  WORKLOAD_COMPLETED: LEGACY_PAYLOAD_FIELDS.WORKLOAD_COMPLETED,
+  DEPENDENCY_STOPPED: { dependency: string, exit_code: integerOrNull },
+  RUN_ERROR: LEGACY_PAYLOAD_FIELDS.RUN_ERROR,
+  RUN_COMPLETED: LEGACY_PAYLOAD_FIELDS.RUN_COMPLETED,
+} as const satisfies Record<Exclude<EventType, AdditionEventType>, Record<string, FieldCheck>>;

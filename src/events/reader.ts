@@ -11,11 +11,11 @@ import {
   uuid,
 } from "./field-checks.js";
 import { parseJsonLine } from "./json-line.js";
+import { LEGACY_PAYLOAD_FIELDS } from "./legacy/payload-fields.js";
+import { LEGACY_EVENT_COMPONENT, type LegacyEvent } from "./legacy/types.js";
 import { type ReadEventsOptions, streamEventLines, truncatedTail } from "./line-stream.js";
 import { PAYLOAD_FIELDS } from "./payload-fields.js";
-import { PAYLOAD_FIELDS_V2 } from "./payload-fields-v2.js";
 import { type AgentChaosEvent, EVENT_COMPONENT } from "./types.js";
-import { type AgentChaosEventV2, EVENT_COMPONENT_V2 } from "./types-v2.js";
 
 export { EventsError, type EventsErrorCode } from "./events-error.js";
 export type { ReadEventsOptions } from "./line-stream.js";
@@ -73,9 +73,9 @@ function profileOf(
   return { envelope, payloads, components };
 }
 
-const V1 = profileOf(1, PAYLOAD_FIELDS, EVENT_COMPONENT);
-const V2 = profileOf(2, PAYLOAD_FIELDS_V2, EVENT_COMPONENT_V2);
-const V3 = profileOf(3, PAYLOAD_FIELDS_ADDITIONS, EVENT_COMPONENT_V2);
+const SCHEMA_1_PROFILE = profileOf(1, LEGACY_PAYLOAD_FIELDS, LEGACY_EVENT_COMPONENT);
+const SCHEMA_2_PROFILE = profileOf(2, PAYLOAD_FIELDS, EVENT_COMPONENT);
+const SCHEMA_3_PROFILE = profileOf(3, PAYLOAD_FIELDS_ADDITIONS, EVENT_COMPONENT);
 
 /** Whether a parsed object has exactly `keys` (it has no inherited enumerable keys). */
 function hasExactly(object: Record<string, unknown>, keys: readonly string[]): boolean {
@@ -150,23 +150,23 @@ function parseWith(profile: Profile, line: string, lineNumber: number): unknown 
  * the type, integers written as integers. Throws `EventsError` (`EVENTS_INVALID`) naming the
  * line and the key path. Key order is not checked.
  */
+export function parseLegacyEventLine(line: string, lineNumber: number): LegacyEvent {
+  return parseWith(SCHEMA_1_PROFILE, line, lineNumber) as LegacyEvent;
+}
+
+/** `parseLegacyEventLine` for event schema 2 (docs/events.md): the same rules with the schema-2 payloads. */
 export function parseEventLine(line: string, lineNumber: number): AgentChaosEvent {
-  return parseWith(V1, line, lineNumber) as AgentChaosEvent;
+  return parseWith(SCHEMA_2_PROFILE, line, lineNumber) as AgentChaosEvent;
 }
 
-/** `parseEventLine` for event schema 2 (docs/events.md): the same rules with the schema-2 payloads. */
-export function parseEventLineV2(line: string, lineNumber: number): AgentChaosEventV2 {
-  return parseWith(V2, line, lineNumber) as AgentChaosEventV2;
-}
-
-/** `parseEventLine` for events schema 3, the schema of runs that use an addition (docs/events.md). */
-export function parseEventLine3(line: string, lineNumber: number): AgentChaosEventV2 {
-  return parseWith(V3, line, lineNumber) as AgentChaosEventV2;
+/** `parseLegacyEventLine` for events schema 3, the schema of runs that use an addition (docs/events.md). */
+export function parseEventLine3(line: string, lineNumber: number): AgentChaosEvent {
+  return parseWith(SCHEMA_3_PROFILE, line, lineNumber) as AgentChaosEvent;
 }
 
 /** The line parser of an internal-model events schema (2, or 3 with the additions). */
-export function eventLineParser(schema: 2 | 3): (line: string, lineNumber: number) => AgentChaosEventV2 {
-  return schema === 3 ? parseEventLine3 : parseEventLineV2;
+export function eventLineParser(schema: 2 | 3): (line: string, lineNumber: number) => AgentChaosEvent {
+  return schema === 3 ? parseEventLine3 : parseEventLine;
 }
 
 /**
@@ -175,12 +175,12 @@ export function eventLineParser(schema: 2 | 3): (line: string, lineNumber: numbe
  * `allowTruncatedTail`. An empty text is an empty stream. Cross-line rules (sequence order,
  * duplicates) are left to the analyzer, which reports them as a result.
  */
-export function parseEventsText(text: string, options: ReadEventsOptions = {}): AgentChaosEvent[] {
-  const events: AgentChaosEvent[] = [];
+export function parseLegacyEventsText(text: string, options: ReadEventsOptions = {}): LegacyEvent[] {
+  const events: LegacyEvent[] = [];
   let start = 0;
   // Line by line, so no array of every line's text is ever held next to the parsed events.
   for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-    events.push(parseEventLine(text.slice(start, end), events.length + 1));
+    events.push(parseLegacyEventLine(text.slice(start, end), events.length + 1));
     start = end + 1;
   }
   if (start < text.length && options.allowTruncatedTail !== true) throw truncatedTail(events.length + 1);
@@ -201,28 +201,31 @@ async function readAll<E>(
 /**
  * Reads and strictly validates an events.jsonl file of event schema 1. Errors:
  * `EVENTS_NOT_FOUND`, `EVENTS_UNREADABLE`, `EVENTS_INVALID`, `EVENTS_TRUNCATED` (see
- * `parseEventsText`).
+ * `parseLegacyEventsText`).
  */
-export async function readEvents(path: string, options: ReadEventsOptions = {}): Promise<AgentChaosEvent[]> {
-  return readAll(path, parseEventLine, options);
+export async function readLegacyEvents(
+  path: string,
+  options: ReadEventsOptions = {},
+): Promise<LegacyEvent[]> {
+  return readAll(path, parseLegacyEventLine, options);
 }
 
 /**
- * `readEvents` for event schema 2, or 3 when `schema` says so: every line must be a valid event
+ * `readLegacyEvents` for event schema 2, or 3 when `schema` says so: every line must be a valid event
  * of that schema.
  */
-export async function readEventsV2(
+export async function readEvents(
   path: string,
   options: ReadEventsOptions = {},
   schema: 2 | 3 = 2,
-): Promise<AgentChaosEventV2[]> {
+): Promise<AgentChaosEvent[]> {
   return readAll(path, eventLineParser(schema), options);
 }
 
 /** The events of a file of either schema, tagged with it. */
 export type AnyEvents =
-  | { readonly schema: 1; readonly events: AgentChaosEvent[] }
-  | { readonly schema: 2 | 3; readonly events: AgentChaosEventV2[] };
+  | { readonly schema: 1; readonly events: LegacyEvent[] }
+  | { readonly schema: 2 | 3; readonly events: AgentChaosEvent[] };
 
 /**
  * The schema of a file, from its first complete line: 2 or 3 when that line is a JSON object with
@@ -242,20 +245,22 @@ function schemaOf(firstLine: string): 1 | 2 | 3 {
  * Reads an events.jsonl file of event schema 1 or 2, strictly. The first line decides the
  * schema and every line must have it (a line of the other schema is `EVENTS_INVALID` at
  * `schema_version`). A file without a complete line reads as schema 1 with no events. Errors as
- * `readEvents`.
+ * `readLegacyEvents`.
  */
 export async function readEventsAny(path: string, options: ReadEventsOptions = {}): Promise<AnyEvents> {
   // Set by the parser of the first line (a closure the compiler does not follow).
   let schema = null as 1 | 2 | 3 | null;
   const events = await readAll(
     path,
-    (line, lineNumber): AgentChaosEvent | AgentChaosEventV2 => {
+    (line, lineNumber): LegacyEvent | AgentChaosEvent => {
       schema ??= schemaOf(line);
-      return schema === 1 ? parseEventLine(line, lineNumber) : eventLineParser(schema)(line, lineNumber);
+      return schema === 1
+        ? parseLegacyEventLine(line, lineNumber)
+        : eventLineParser(schema)(line, lineNumber);
     },
     options,
   );
   return schema === 2 || schema === 3
-    ? { schema, events: events as AgentChaosEventV2[] }
-    : { schema: 1, events: events as AgentChaosEvent[] };
+    ? { schema, events: events as AgentChaosEvent[] }
+    : { schema: 1, events: events as LegacyEvent[] };
 }

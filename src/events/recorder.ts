@@ -1,31 +1,26 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type { AgentChaosEvent, EventPayload, EventSink } from "./types.js";
-import {
-  type AgentChaosEventV2,
-  EVENT_COMPONENT_V2,
-  type EventPayloadV2,
-  type EventSinkV2,
-} from "./types-v2.js";
+import type { LegacyEvent, LegacyEventPayload, LegacyEventSink } from "./legacy/types.js";
+import { type AgentChaosEvent, EVENT_COMPONENT, type EventPayload, type EventSink } from "./types.js";
 import { UuidSource } from "./uuid-source.js";
 import { toSchema2Payload, toSchema3Payload } from "./wire-additions.js";
 import { toSchema1Payload } from "./wire-schema-1.js";
 
-export type EventListener = (event: AgentChaosEvent | AgentChaosEventV2) => void;
+export type EventListener = (event: LegacyEvent | AgentChaosEvent) => void;
 
 /** Bytes one batch holds before it is written early (a longer line is written on its own). */
 const BATCH_BYTES = 256 * 1024;
 
 /** Per event type, the envelope's text from `,"type"` to `"payload":`. */
 const TYPE_PARTS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(EVENT_COMPONENT_V2).map(([type, component]) => [
+  Object.entries(EVENT_COMPONENT).map(([type, component]) => [
     type,
     `,"type":"${type}","component":"${component}","payload":`,
   ]),
 );
 
 /** An event's whole line (for a line longer than a batch). */
-function lineOf(event: AgentChaosEvent | AgentChaosEventV2, payloadJson: string): string {
+function lineOf(event: LegacyEvent | AgentChaosEvent, payloadJson: string): string {
   return `{"schema_version":${event.schema_version},"event_id":"${event.event_id}","run_id":${JSON.stringify(event.run_id)},"sequence":${event.sequence},"timestamp":"${event.timestamp}","elapsed_ms":${event.elapsed_ms}${TYPE_PARTS[event.type]}${payloadJson}}\n`;
 }
 
@@ -55,7 +50,7 @@ function writeAllOnExit(): void {
  * the recorder stops writing, so the file stays a prefix of the run (its last line possibly
  * cut), and tells its write-error listeners once.
  */
-export class Recorder implements EventSink, EventSinkV2 {
+export class Recorder implements LegacyEventSink, EventSink {
   readonly runId: string;
   readonly path: string;
   /** The events schema every line of this file carries (1, 2, or 3 for a run with additions). */
@@ -68,7 +63,9 @@ export class Recorder implements EventSink, EventSinkV2 {
   #writeError: string | null = null;
   readonly #ids = new UuidSource();
   /** The run's wire form of an internal payload, chosen once by schema. */
-  readonly #wireForm: (payload: EventPayload | EventPayloadV2) => EventPayload | EventPayloadV2 | null;
+  readonly #wireForm: (
+    payload: LegacyEventPayload | EventPayload,
+  ) => LegacyEventPayload | EventPayload | null;
   /** The envelope's constant parts, in documented order (the text JSON.stringify(event) gives). */
   readonly #opening: string;
   readonly #afterId: string;
@@ -91,8 +88,8 @@ export class Recorder implements EventSink, EventSinkV2 {
       schemaVersion === 1
         ? toSchema1Payload
         : schemaVersion === 2
-          ? (payload) => toSchema2Payload(payload as EventPayloadV2)
-          : (payload) => toSchema3Payload(payload as EventPayloadV2);
+          ? (payload) => toSchema2Payload(payload as EventPayload)
+          : (payload) => toSchema3Payload(payload as EventPayload);
     this.#opening = `{"schema_version":${schemaVersion},"event_id":"`;
     this.#afterId = `","run_id":${JSON.stringify(runId)},"sequence":`;
     this.#fd = openSync(path, "a");
@@ -127,9 +124,9 @@ export class Recorder implements EventSink, EventSinkV2 {
     return Math.floor(performance.now() - this.#origin);
   }
 
+  emit<P extends LegacyEventPayload>(payload: P): LegacyEvent<P>;
   emit<P extends EventPayload>(payload: P): AgentChaosEvent<P>;
-  emit<P extends EventPayloadV2>(payload: P): AgentChaosEventV2<P>;
-  emit(internal: EventPayload | EventPayloadV2): AgentChaosEvent | AgentChaosEventV2 {
+  emit(internal: LegacyEventPayload | EventPayload): LegacyEvent | AgentChaosEvent {
     if (this.#fd === null) throw new Error("recorder is closed");
     const wire = this.#wireForm(internal);
     const payload = wire ?? internal;
@@ -146,9 +143,9 @@ export class Recorder implements EventSink, EventSinkV2 {
       timestamp: this.#stamp,
       elapsed_ms: this.elapsedMs(),
       type: payload.kind,
-      component: EVENT_COMPONENT_V2[payload.kind],
+      component: EVENT_COMPONENT[payload.kind],
       payload,
-    } as AgentChaosEvent | AgentChaosEventV2;
+    } as LegacyEvent | AgentChaosEvent;
     // An event the file's schema does not have is returned unwritten: not numbered, not shown.
     if (wire === null) return event;
     this.#append(event, JSON.stringify(payload));
@@ -188,7 +185,7 @@ export class Recorder implements EventSink, EventSinkV2 {
    * is built). A line that does not fit the batch's free space goes after a flush; one longer
    * than a whole batch is written on its own.
    */
-  #append(event: AgentChaosEvent | AgentChaosEventV2, payloadJson: string): void {
+  #append(event: LegacyEvent | AgentChaosEvent, payloadJson: string): void {
     if (this.#writeError !== null) return;
     const sequence = String(event.sequence);
     const elapsed = String(event.elapsed_ms);

@@ -3,10 +3,10 @@
  * internal FAULT_INJECTED may carry the corruption keys; schema 3 always writes them (null when
  * the fault is not a corruption), schema 2 never does.
  */
-import type { EventPayloadV2, FaultInjectedPayloadV2 } from "./types-v2.js";
+import type { EventPayload, FaultInjectedPayload } from "./types.js";
 
 /** Schema 2: the payload as it is, without the keys only schema 3 has. */
-export function toSchema2Payload(payload: EventPayloadV2): EventPayloadV2 {
+export function toSchema2Payload(payload: EventPayload): EventPayload {
   if (payload.kind !== "FAULT_INJECTED" || (!("pointer" in payload) && !("canary_type" in payload)))
     return payload;
   const { pointer: _pointer, canary_type: _canaryType, ...rest } = payload;
@@ -14,9 +14,9 @@ export function toSchema2Payload(payload: EventPayloadV2): EventPayloadV2 {
 }
 
 /** Schema 3: FAULT_INJECTED with its keys in documented order, the corruption keys always present. */
-export function toSchema3Payload(payload: EventPayloadV2): EventPayloadV2 {
+export function toSchema3Payload(payload: EventPayload): EventPayload {
   if (payload.kind !== "FAULT_INJECTED") return payload;
-  const faultInjected: FaultInjectedPayloadV2 = {
+  const faultInjected: FaultInjectedPayload = {
     kind: payload.kind,
     operation_id: payload.operation_id,
     fault_id: payload.fault_id,

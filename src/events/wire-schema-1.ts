@@ -1,5 +1,5 @@
-import type { EventPayload, FailureKind } from "./types.js";
-import type { EventPayloadV2 } from "./types-v2.js";
+import type { LegacyEventPayload, LegacyFailureKind } from "./legacy/types.js";
+import type { EventPayload } from "./types.js";
 
 /** The events schema 1 has that keep their internal form as they are. */
 const SAME_IN_SCHEMA_1: ReadonlySet<string> = new Set([
@@ -19,7 +19,7 @@ const SAME_IN_SCHEMA_1: ReadonlySet<string> = new Set([
  * http dependency) succeeds with status 0. Pure; a payload already in schema-1 form gives itself.
  * See docs/events.md.
  */
-export function toSchema1Payload(payload: EventPayload | EventPayloadV2): EventPayload | null {
+export function toSchema1Payload(payload: LegacyEventPayload | EventPayload): LegacyEventPayload | null {
   switch (payload.kind) {
     case "DEPENDENCY_STARTED":
     case "DEPENDENCY_READY":
@@ -27,7 +27,7 @@ export function toSchema1Payload(payload: EventPayload | EventPayloadV2): EventP
     case "DEPENDENCY_STOPPED": {
       if (!("dependency" in payload)) return payload;
       const { dependency: _dependency, ...rest } = payload;
-      return rest as EventPayload;
+      return rest as LegacyEventPayload;
     }
     case "OPERATION_OBSERVED":
       return {
@@ -62,11 +62,11 @@ export function toSchema1Payload(payload: EventPayload | EventPayloadV2): EventP
         kind: payload.kind,
         operation_id: payload.operation_id,
         fingerprint: payload.fingerprint,
-        failure_kind: payload.failure_kind as FailureKind,
+        failure_kind: payload.failure_kind as LegacyFailureKind,
         status_code: payload.status_code,
         fault_related: payload.fault_related,
       };
     default:
-      return SAME_IN_SCHEMA_1.has(payload.kind) ? (payload as EventPayload) : null;
+      return SAME_IN_SCHEMA_1.has(payload.kind) ? (payload as LegacyEventPayload) : null;
   }
 }

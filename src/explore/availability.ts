@@ -4,10 +4,10 @@
  * themselves once the build can run them.
  */
 import { unsupportedFeature } from "../runtime/support.js";
-import type { DependencyV2, FaultV2, ScenarioV2 } from "../scenario/types-v2.js";
-import { DEFAULT_CHECKS } from "../scenario/v2/checks.js";
+import { DEFAULT_CHECKS } from "../scenario/checks.js";
+import type { Dependency, Fault, Scenario } from "../scenario/types.js";
 
-const PROBE_HTTP: DependencyV2 = {
+const PROBE_HTTP: Dependency = {
   name: "probe",
   type: "http",
   baseUrl: "http://127.0.0.1:1",
@@ -17,12 +17,12 @@ const PROBE_HTTP: DependencyV2 = {
   ignoreJsonFields: [],
   usesPortPlaceholder: false,
 };
-const PROBE_MCP: DependencyV2 = { name: "probe", type: "mcp_stdio", command: ["probe"], cwd: "/", env: {} };
+const PROBE_MCP: Dependency = { name: "probe", type: "mcp_stdio", command: ["probe"], cwd: "/", env: {} };
 
 /** Null when this build can run the fault's type, else why not (one line). */
-export function unavailableFault(fault: FaultV2): string | null {
+export function unavailableFault(fault: Fault): string | null {
   const dependency = fault.type.startsWith("mcp_") ? PROBE_MCP : PROBE_HTTP;
-  const probe: ScenarioV2 = {
+  const probe: Scenario = {
     schemaVersion: 2,
     name: "probe",
     dependencies: [dependency],

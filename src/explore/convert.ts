@@ -6,11 +6,11 @@
  * `retry_after` enforced). What schema 2 cannot say is refused.
  */
 
+import { DEFAULT_CHECKS } from "../scenario/checks.js";
+import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { LEGACY_DEPENDENCY, upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { Scenario } from "../scenario/types.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
-import { DEFAULT_CHECKS } from "../scenario/v2/checks.js";
 import { ExploreError } from "./errors.js";
 
 /** The name a schema-1 scenario's dependency gets in schema 2. */
@@ -18,7 +18,7 @@ export const CONVERTED_DEPENDENCY = LEGACY_DEPENDENCY;
 
 const PORT = "{port}";
 
-function fromSchema1(scenario: Scenario): ScenarioV2 {
+function fromSchema1(scenario: LegacyScenario): Scenario {
   const { dependency, workload } = scenario;
   const start = dependency.start;
   const portTexts = [dependency.baseUrl, ...(start?.command ?? []), ...Object.values(start?.env ?? {})];
@@ -52,7 +52,7 @@ function fromSchema1(scenario: Scenario): ScenarioV2 {
 }
 
 /** The scenario as schema 2 without its faults (the baseline every experiment adds to). */
-export function baseScenario(scenario: AnyScenario): ScenarioV2 {
+export function baseScenario(scenario: AnyScenario): Scenario {
   if (scenario.legacy !== undefined) return fromSchema1(scenario.legacy.source);
   return { ...scenario, faults: [] };
 }

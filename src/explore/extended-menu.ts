@@ -4,10 +4,10 @@
  * model at each model call, and an outage of each dependency. Pure, but for the evidence read
  * from the baseline's and the experiments' events.
  */
-import type { AgentChaosEventV2, NotAppliedReason } from "../events/types-v2.js";
+import type { AgentChaosEvent, NotAppliedReason } from "../events/types.js";
+import { STDOUT_SINK } from "../scenario/corruption.js";
 import type { MisbehaveKind, MisbehaveProvider } from "../scenario/model-faults.js";
-import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
-import { STDOUT_SINK } from "../scenario/v2/corruption.js";
+import type { Dependency, Fault } from "../scenario/types.js";
 import { HTTP_TARGET, MCP_TARGET, type MenuEntry, menuLabel, PLACEHOLDER } from "./menu.js";
 import { type InjectionPoint, type ObservedPoint, operationKey } from "./points.js";
 import type { PlannedExperiment } from "./records.js";
@@ -37,7 +37,7 @@ export function modelProvider(point: ObservedPoint): MisbehaveProvider | null {
  * When each dependency was first observed in one run, in milliseconds after WORKLOAD_STARTED
  * (never negative).
  */
-export function dependencyStarts(events: readonly AgentChaosEventV2[]): Map<string, number> {
+export function dependencyStarts(events: readonly AgentChaosEvent[]): Map<string, number> {
   const starts = new Map<string, number>();
   let workloadAt: number | null = null;
   for (const event of events) {
@@ -59,7 +59,7 @@ export function earliestStarts(runs: readonly ReadonlyMap<string, number>[]): Ma
 }
 
 export interface ExtendedContext {
-  readonly dependencies: readonly DependencyV2[];
+  readonly dependencies: readonly Dependency[];
   readonly points: readonly InjectionPoint[];
   /** From `earliestStarts`. */
   readonly starts: ReadonlyMap<string, number>;
@@ -68,7 +68,7 @@ export interface ExtendedContext {
 const HTTP = { ...PLACEHOLDER, target: HTTP_TARGET };
 
 function entry(
-  fault: FaultV2,
+  fault: Fault,
   rest: Omit<MenuEntry, "id" | "fault" | "scope" | "label">,
   label?: string,
 ): MenuEntry {
@@ -77,7 +77,7 @@ function entry(
 
 /** The corruption entry: the first leaf value, sinks stdout and every other dependency. */
 function corruptionEntry(context: ExtendedContext): MenuEntry {
-  const fault: FaultV2 = {
+  const fault: Fault = {
     ...HTTP,
     type: "http_corrupt",
     expect: "handle",
@@ -105,7 +105,7 @@ function misbehaveEntries(): MenuEntry[] {
   const entries: MenuEntry[] = [];
   for (const kind of MISBEHAVE_KINDS) {
     for (const provider of Object.values(MODEL_ENDPOINTS)) {
-      const fault: FaultV2 = { ...HTTP, type: "llm_misbehave", provider, kind };
+      const fault: Fault = { ...HTTP, type: "llm_misbehave", provider, kind };
       entries.push(
         entry(fault, {
           fitsPoint: (point) => modelProvider(point) === provider,
@@ -130,7 +130,7 @@ function outageEntries(context: ExtendedContext): MenuEntry[] {
   const isFirst = (point: ObservedPoint): boolean =>
     context.starts.has(point.dependency) &&
     first.get(point.dependency) === `${operationKey(point)}\u0000${point.k}`;
-  const outage = (placed: FaultV2, point: ObservedPoint): FaultV2 =>
+  const outage = (placed: Fault, point: ObservedPoint): Fault =>
     ({
       ...placed,
       id: `${placed.id}-outage`,
@@ -143,9 +143,9 @@ function outageEntries(context: ExtendedContext): MenuEntry[] {
         startMs: context.starts.get(point.dependency) ?? 0,
         durationMs: OUTAGE_DURATION_MS,
       },
-    }) as FaultV2;
-  const http: FaultV2 = { ...HTTP, type: "http_error", statusCode: 503 };
-  const mcp: FaultV2 = {
+    }) as Fault;
+  const http: Fault = { ...HTTP, type: "http_error", statusCode: 503 };
+  const mcp: Fault = {
     ...PLACEHOLDER,
     target: MCP_TARGET,
     type: "mcp_error",
@@ -177,7 +177,7 @@ export function extendedEntries(context: ExtendedContext): MenuEntry[] {
  * hold no bodies), so explore learns it from the experiment itself.
  */
 export function foundNothingToActOn(
-  events: readonly AgentChaosEventV2[],
+  events: readonly AgentChaosEvent[],
   reasons: readonly NotAppliedReason[],
 ): boolean {
   let notApplied = false;

@@ -7,12 +7,12 @@
 import { LineCounter } from "yaml";
 import type * as z from "zod";
 import { ScenarioError } from "../scenario/errors.js";
+import { validateFaults } from "../scenario/faults.js";
 import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { toProblems } from "../scenario/problems.js";
 import { readYamlDocument, toPlainData } from "../scenario/read-yaml.js";
 import { secretMasks } from "../scenario/secret-masks.js";
-import type { DependencyV2, FaultV2 } from "../scenario/types-v2.js";
-import { validateFaults } from "../scenario/v2/faults.js";
+import type { Dependency, Fault } from "../scenario/types.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { ExploreError } from "./errors.js";
 import { type MenuEntry, menuLabel } from "./menu.js";
@@ -29,7 +29,7 @@ const EXPLORE_KEYS: Readonly<Record<string, string>> = {
 
 const MAX_ENTRIES = 64;
 
-const HTTP_PLACEHOLDER: DependencyV2 = {
+const HTTP_PLACEHOLDER: Dependency = {
   name: "menu",
   type: "http",
   baseUrl: "http://127.0.0.1:1",
@@ -39,7 +39,7 @@ const HTTP_PLACEHOLDER: DependencyV2 = {
   ignoreJsonFields: [],
   usesPortPlaceholder: false,
 };
-const MCP_PLACEHOLDER: DependencyV2 = {
+const MCP_PLACEHOLDER: Dependency = {
   name: "menu",
   type: "mcp_stdio",
   command: ["menu"],
@@ -70,7 +70,7 @@ function menuKeysMessage(message: string, type: unknown): string {
 }
 
 /** Validates one entry as a fault with placeholder target and trigger; issues are re-based on `index`. */
-function validateEntry(raw: Record<string, unknown>, index: number, issues: Issue[]): FaultV2 | undefined {
+function validateEntry(raw: Record<string, unknown>, index: number, issues: Issue[]): Fault | undefined {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     const why = EXPLORE_KEYS[key];
@@ -108,7 +108,7 @@ function validateEntry(raw: Record<string, unknown>, index: number, issues: Issu
 
 export interface MenuChecks {
   /** Why this build cannot run the fault (one line), or null when it can. */
-  readonly unavailable?: (fault: FaultV2) => string | null;
+  readonly unavailable?: (fault: Fault) => string | null;
 }
 
 /** Validates a menu file's bytes; throws `ExploreError` (`MENU_INVALID`, with problems when positioned). */

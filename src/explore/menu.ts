@@ -4,9 +4,9 @@
  * point. The default menu depends on the point; a menu file's entries apply wherever their type
  * fits. Pure.
  */
-import type { NotAppliedReason } from "../events/types-v2.js";
+import type { NotAppliedReason } from "../events/types.js";
 import { faultParameters } from "../report/v4/fault-parameters.js";
-import type { DependencyV2, FaultV2, McpTarget } from "../scenario/types-v2.js";
+import type { Dependency, Fault, McpTarget } from "../scenario/types.js";
 import type { ObservedPoint } from "./points.js";
 
 /** Where a default-menu entry applies (a menu file's entries use `fits` only). */
@@ -18,12 +18,12 @@ export interface MenuEntry {
   /** The type and its keys, e.g. `http_error status_code=503`: the matrix's column heading. */
   readonly label: string;
   /** The body as a validated fault; its id, dependency, target and trigger are placeholders. */
-  readonly fault: FaultV2;
+  readonly fault: Fault;
   readonly scope: MenuScope;
   /** Extended-menu entries (extended-menu.ts): a further condition on the point. */
   readonly fitsPoint?: (point: ObservedPoint) => boolean;
   /** Extended-menu entries: the fault as placed at the point (its target, trigger or sinks). */
-  readonly atPoint?: (fault: FaultV2, point: ObservedPoint) => FaultV2;
+  readonly atPoint?: (fault: Fault, point: ObservedPoint) => Fault;
   /**
    * Extended-menu entries: FAULT_NOT_APPLIED reasons that show the fault has nothing to act on at
    * the point (a response without a JSON leaf, a model answer without a tool call); a run whose
@@ -33,7 +33,7 @@ export interface MenuEntry {
 }
 
 /** The body as a menu file writes it: type, own keys, and `expect` unless it is `recover`. */
-export function menuBody(fault: FaultV2): Record<string, unknown> {
+export function menuBody(fault: Fault): Record<string, unknown> {
   return {
     type: fault.type,
     ...faultParameters(fault),
@@ -41,7 +41,7 @@ export function menuBody(fault: FaultV2): Record<string, unknown> {
   };
 }
 
-export function menuLabel(fault: FaultV2): string {
+export function menuLabel(fault: Fault): string {
   const parts: string[] = [fault.type];
   for (const [key, value] of Object.entries(faultParameters(fault))) parts.push(`${key}=${String(value)}`);
   if (fault.expect !== "recover") parts.push(`expect=${fault.expect}`);
@@ -57,7 +57,7 @@ const CLASSIC_HTTP = new Set([
 ]);
 
 /** Whether the fault's type can act on the point (docs/scenario.md pairings, docs/faults.md cut points). */
-export function typeFits(fault: FaultV2, point: ObservedPoint, dependency: DependencyV2): boolean {
+export function typeFits(fault: Fault, point: ObservedPoint, dependency: Dependency): boolean {
   if (fault.type.startsWith("mcp_")) {
     if (point.protocol !== "mcp") return false;
     return fault.type !== "mcp_tool_error" || point.method === "tools/call";
@@ -86,7 +86,7 @@ function inScope(scope: MenuScope, point: ObservedPoint): boolean {
 }
 
 /** Whether a menu entry applies to a point of the given dependency. */
-export function applies(entry: MenuEntry, point: ObservedPoint, dependency: DependencyV2): boolean {
+export function applies(entry: MenuEntry, point: ObservedPoint, dependency: Dependency): boolean {
   return (
     inScope(entry.scope, point) &&
     typeFits(entry.fault, point, dependency) &&
@@ -108,7 +108,7 @@ const CUT = { afterEvents: 1, afterBytes: null } as const;
 export function defaultMenu(): MenuEntry[] {
   const http = { ...PLACEHOLDER, target: HTTP_TARGET };
   const mcp = { ...PLACEHOLDER, target: MCP_TARGET };
-  const bodies: [FaultV2, MenuScope][] = [
+  const bodies: [Fault, MenuScope][] = [
     [{ ...http, type: "http_error", statusCode: 503 }, "http_points"],
     [{ ...http, type: "http_rate_limit", retryAfterSeconds: 1 }, "http_points"],
     [{ ...http, type: "http_disconnect" }, "http_points"],

@@ -8,7 +8,7 @@
  *   lands on the second point; a pair whose second point the first experiment no longer
  *   reached is not a candidate.
  */
-import type { DependencyV2, FaultV2, ScenarioV2, TargetV2 } from "../scenario/types-v2.js";
+import type { Dependency, Fault, Scenario, Target } from "../scenario/types.js";
 import { applies, type MenuEntry } from "./menu.js";
 import { type InjectionPoint, operationKey, pointLabel } from "./points.js";
 
@@ -42,7 +42,7 @@ function candidate(faults: readonly PlannedFault[]): Candidate {
 export function depthOneCandidates(
   points: readonly InjectionPoint[],
   menu: readonly MenuEntry[],
-  dependencyOf: (name: string) => DependencyV2,
+  dependencyOf: (name: string) => Dependency,
 ): Candidate[] {
   const candidates: Candidate[] = [];
   for (const point of points) {
@@ -82,24 +82,24 @@ export function depthTwoCandidates(
   return pairs;
 }
 
-function targetOf(point: InjectionPoint): TargetV2 {
+function targetOf(point: InjectionPoint): Target {
   if (point.protocol === "http") return { kind: "http", method: point.method, path: point.path };
   return { kind: "mcp", method: point.method, name: point.path === "" ? null : point.path };
 }
 
 /** The fault of one planned injection, id `p<point number>-<type>` (e.g. `p4-http-error`). */
-export function plannedFault(planned: PlannedFault): FaultV2 {
+export function plannedFault(planned: PlannedFault): Fault {
   const fault = {
     ...planned.entry.fault,
     id: `p${planned.point.index + 1}-${planned.entry.fault.type.replaceAll("_", "-")}`,
     dependency: planned.point.dependency,
     target: targetOf(planned.point),
     trigger: { kind: "occurrence_schedule", occurrences: [planned.occurrence] },
-  } as FaultV2;
+  } as Fault;
   return planned.entry.atPoint?.(fault, planned.point) ?? fault;
 }
 
 /** The experiment's scenario: the base scenario with exactly the candidate's faults, in order. */
-export function experimentScenario(base: ScenarioV2, experiment: Candidate): ScenarioV2 {
+export function experimentScenario(base: Scenario, experiment: Candidate): Scenario {
   return { ...base, faults: experiment.faults.map(plannedFault) };
 }

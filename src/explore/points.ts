@@ -4,7 +4,7 @@
  * with the same dependency, protocol, method and path. Pure functions of the events.
  */
 import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 
 export interface ObservedPoint {
   readonly dependency: string;
@@ -49,7 +49,7 @@ export function pointLabel(point: Pick<ObservedPoint, "dependency" | "method" | 
 }
 
 /** Every operation of one run, in observation order, with its ordinal and stream evidence. */
-export function observedPoints(events: readonly AgentChaosEventV2[]): ObservedPoint[] {
+export function observedPoints(events: readonly AgentChaosEvent[]): ObservedPoint[] {
   const relayed = new Map<string, number | null>();
   for (const event of events) {
     const payload = event.payload;

@@ -5,7 +5,7 @@
 
 import type { ExperimentRecord, RunRecord } from "../report/explore-document.js";
 import { type TrialsRecord, type TrialsSummary, trialPassed, trialsVerdict } from "../report/trials.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { Scenario } from "../scenario/types.js";
 import type { Candidate } from "./plan.js";
 import { plannedFault } from "./plan.js";
 import { type InjectionPoint, pointLabel, type SkippedPoint } from "./points.js";
@@ -15,7 +15,7 @@ import { faultData } from "./scenario-text.js";
 export interface PlannedExperiment {
   readonly id: string;
   readonly candidate: Candidate;
-  readonly scenario: ScenarioV2;
+  readonly scenario: Scenario;
   run: RunRecord | null;
   /** An absolute run folder whose events show the experiment passing or failing as `run` says. */
   runFolder: string | null;

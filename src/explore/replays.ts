@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { makeFolders } from "../runtime/run-folder.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { Scenario } from "../scenario/types.js";
 import { writeFileAtomically } from "../support/write-file.js";
 import { scenarioText } from "./scenario-text.js";
 
@@ -27,7 +27,7 @@ export function replayNumber(index: number, total: number): string {
 }
 
 export interface ReplayInput {
-  readonly scenario: ScenarioV2;
+  readonly scenario: Scenario;
   readonly label: string;
   readonly experimentId: string;
   readonly observed: string;

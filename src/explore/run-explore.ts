@@ -23,7 +23,7 @@ import { createFolderOr } from "../runtime/run-folder.js";
 import { unsupportedFeature } from "../runtime/support.js";
 import { fileSchemaOf } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import type { DependencyV2 } from "../scenario/types-v2.js";
+import type { Dependency } from "../scenario/types.js";
 import { writeFileAtomically } from "../support/write-file.js";
 import { trialSettings } from "../trials/options.js";
 import { unavailableFault } from "./availability.js";
@@ -137,8 +137,8 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   };
   const textDir = dirname(base.sourcePath);
   const interrupted = (): boolean => signal?.aborted === true;
-  const dependencyOf = (name: string): DependencyV2 =>
-    base.dependencies.find((dependency) => dependency.name === name) as DependencyV2;
+  const dependencyOf = (name: string): Dependency =>
+    base.dependencies.find((dependency) => dependency.name === name) as Dependency;
 
   // What the document will say; filled in as the explore goes.
   const baseline: RunRecord[] = [];

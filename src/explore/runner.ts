@@ -6,14 +6,14 @@
 
 import { join, relative } from "node:path";
 import { readEventsAny } from "../events/reader.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 import type { RunRecord } from "../report/explore-document.js";
 import { verifyRecord } from "../report/v4/truth.js";
 import type { ReporterName } from "../reporters/names.js";
 import { experiment } from "../runtime/experiment.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { Scenario } from "../scenario/types.js";
 
 export interface RunSettings {
   /** The explore folder (absolute): run folders are made in it. */
@@ -26,7 +26,7 @@ export interface RunSettings {
 }
 
 export interface Job {
-  readonly scenario: ScenarioV2;
+  readonly scenario: Scenario;
   /** The run folder's `scenario.yaml`. */
   readonly text: string;
 }
@@ -114,7 +114,7 @@ export async function runAll<T>(
 }
 
 /** The events of a finished run folder, or null when they cannot be read. */
-export async function runEvents(runFolder: string): Promise<AgentChaosEventV2[] | null> {
+export async function runEvents(runFolder: string): Promise<AgentChaosEvent[] | null> {
   try {
     const read = await readEventsAny(join(runFolder, "events.jsonl"));
     return read.schema === 1 ? null : read.events;

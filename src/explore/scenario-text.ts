@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
 import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
-import type { ChecksConfig, DependencyV2, FaultV2, ScenarioV2, TriggerV2 } from "../scenario/types-v2.js";
+import type { ChecksConfig, Dependency, Fault, Scenario, Trigger } from "../scenario/types.js";
 
 type Data = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ function command(
 }
 
 /** `replay` with its cassette relative to the file's folder (docs/replay.md), or nothing. */
-function replayData(baseDir: string, dependency: DependencyV2): Data {
+function replayData(baseDir: string, dependency: Dependency): Data {
   const replay = dependency.replay;
   if (replay === undefined) return {};
   return {
@@ -46,7 +46,7 @@ function replayData(baseDir: string, dependency: DependencyV2): Data {
   };
 }
 
-function dependencyData(baseDir: string, dependency: DependencyV2): Data {
+function dependencyData(baseDir: string, dependency: Dependency): Data {
   if (dependency.type === "mcp_stdio")
     return { type: "mcp_stdio", ...command(baseDir, dependency), ...replayData(baseDir, dependency) };
   const start = dependency.start;
@@ -75,7 +75,7 @@ function probability(millionths: number): number {
   return Number((millionths / 1_000_000).toFixed(6));
 }
 
-function triggerData(trigger: TriggerV2): Data {
+function triggerData(trigger: Trigger): Data {
   if (trigger.kind === "outage")
     return { outage: { start_ms: trigger.startMs, duration_ms: trigger.durationMs } };
   if (trigger.kind === "quota") return { quota: { [trigger.unit]: trigger.limit, per_ms: trigger.perMs } };
@@ -100,7 +100,7 @@ function withoutNulls(data: Data): Data {
 }
 
 /** One fault as a scenario file writes it (also the form explore.json records). */
-export function faultData(fault: FaultV2): Data {
+export function faultData(fault: Fault): Data {
   return {
     id: fault.id,
     dependency: fault.dependency,
@@ -131,7 +131,7 @@ function checksData(checks: ChecksConfig): Data {
 }
 
 /** The scenario as plain file data, keys in the order docs/scenario.md writes them. */
-export function scenarioData(scenario: ScenarioV2, baseDir: string): Data {
+export function scenarioData(scenario: Scenario, baseDir: string): Data {
   return {
     schema_version: 2,
     name: scenario.name,
@@ -162,11 +162,7 @@ const FLOW_MAPPINGS = new Set(["target", "trigger", "readiness", "window", "iden
  * The scenario file text for a file placed in `baseDir` (relative `cwd`s are written from
  * there), after `comments` (each becomes a `# ` line).
  */
-export function scenarioText(
-  scenario: ScenarioV2,
-  baseDir: string,
-  comments: readonly string[] = [],
-): string {
+export function scenarioText(scenario: Scenario, baseDir: string, comments: readonly string[] = []): string {
   const document = new Document(scenarioData(scenario, baseDir));
   visit(document, {
     Seq(_, node) {

@@ -8,7 +8,7 @@
  * (`delay_ms`, with `jitter_seed`) and can be replayed by setting that seed.
  */
 import { createHash } from "node:crypto";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { Scenario } from "../scenario/types.js";
 
 /** The seed a run without `jitter_seed` uses: 0 to 2^32 − 1, from its run id. */
 export function seedFromRunId(runId: string): number {
@@ -37,7 +37,7 @@ export function jitterDraws(
 }
 
 /** The scenario with every jittered latency's missing `jitter_seed` taken from the run id. */
-export function withJitterSeeds<S extends ScenarioV2>(scenario: S, runId: string): S {
+export function withJitterSeeds<S extends Scenario>(scenario: S, runId: string): S {
   if (
     !scenario.faults.some(
       (fault) => fault.type === "http_latency" && fault.jitterMs !== null && fault.jitterSeed === null,

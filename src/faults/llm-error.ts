@@ -1,4 +1,4 @@
-import type { LlmErrorFault } from "../scenario/types-v2.js";
+import type { LlmErrorFault } from "../scenario/types.js";
 import type { FaultExecutor, FaultOf, SyntheticResponse } from "./types.js";
 
 type Provider = LlmErrorFault["provider"];

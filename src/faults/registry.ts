@@ -1,7 +1,7 @@
 import type { InjectedFault, InjectionDetails, OperationIdentity } from "../events/operation.js";
+import type { LegacyFault } from "../scenario/legacy/types.js";
 import { compileTarget } from "../scenario/target.js";
-import type { Fault } from "../scenario/types.js";
-import type { FaultV2, HttpFaultTypeV2 } from "../scenario/types-v2.js";
+import type { Fault, HttpFaultType } from "../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../triggers/index.js";
 import { authExpired } from "./auth-expired.js";
 import { disconnect } from "./disconnect.js";
@@ -36,7 +36,7 @@ export const FAULT_EXECUTORS = {
   llm_misbehave: llmMisbehave,
   http_auth_expired: authExpired,
   http_corrupt: httpCorrupt,
-} satisfies { [K in HttpFaultTypeV2]: FaultExecutor<FaultOf<K>> };
+} satisfies { [K in HttpFaultType]: FaultExecutor<FaultOf<K>> };
 
 export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;
 
@@ -54,7 +54,7 @@ export interface ArmedFault extends InjectedFault {
 }
 
 /** A fault the HTTP proxy can execute: schema 1's, or a schema-2 one of an executable type. */
-export type ArmableHttpFault = Fault | Extract<FaultV2, { type: HttpExecutableFaultType }>;
+export type ArmableHttpFault = LegacyFault | Extract<Fault, { type: HttpExecutableFaultType }>;
 type HttpFault = ArmableHttpFault;
 
 /**
@@ -104,6 +104,6 @@ function autoRetryAfter(
 }
 
 /** Whether the HTTP proxy has an executor for this schema-2 fault. */
-export function isArmable(fault: FaultV2): fault is Extract<FaultV2, { type: HttpExecutableFaultType }> {
+export function isArmable(fault: Fault): fault is Extract<Fault, { type: HttpExecutableFaultType }> {
   return Object.hasOwn(FAULT_EXECUTORS, fault.type);
 }

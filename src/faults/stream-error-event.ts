@@ -1,4 +1,4 @@
-import type { StreamErrorEventFault } from "../scenario/types-v2.js";
+import type { StreamErrorEventFault } from "../scenario/types.js";
 import { relayWithCut } from "./stream/cut-relay.js";
 import { cutParameters } from "./stream/parameters.js";
 import type { FaultExecutor, FaultOf } from "./types.js";

@@ -1,7 +1,7 @@
+import type { LegacyFailureKind } from "../events/legacy/types.js";
 import type { FailureDetails } from "../events/operation.js";
-import type { FailureKind } from "../events/types.js";
-import type { FailureKindV2, NotAppliedReason } from "../events/types-v2.js";
-import type { FaultV2 } from "../scenario/types-v2.js";
+import type { FailureKind, NotAppliedReason } from "../events/types.js";
+import type { Fault } from "../scenario/types.js";
 import type { CanaryType, CanaryValues } from "./corruption/canary.js";
 
 /** A fixed response a fault answers with; never built from dependency traffic. */
@@ -66,14 +66,14 @@ export interface FaultContext {
   /** Records the failure (`failureKind`, the response status) and answers with `response`; the upstream is never contacted. */
   respond(
     response: SyntheticResponse,
-    failureKind: FailureKind | FailureKindV2,
+    failureKind: LegacyFailureKind | FailureKind,
     details?: FailureDetails,
   ): void;
   /** Records the failure (status `null`), then ends the workload's connection without a single byte. */
-  disconnect(failureKind: FailureKind | FailureKindV2, details?: FailureDetails): void;
+  disconnect(failureKind: LegacyFailureKind | FailureKind, details?: FailureDetails): void;
   /** Records the operation's terminal failure now, without touching the workload's side; false when it already had one. */
   fail(
-    failureKind: FailureKind | FailureKindV2,
+    failureKind: LegacyFailureKind | FailureKind,
     statusCode: number | null,
     details?: FailureDetails,
   ): boolean;
@@ -121,7 +121,7 @@ export interface FaultCanary {
 type SharedFaultKeys = "id" | "dependency" | "target" | "trigger" | "expect";
 
 /** A fault of type `K` as its executor sees it (schema-1 and schema-2 faults alike). */
-export type FaultOf<K extends FaultV2["type"]> = Omit<Extract<FaultV2, { type: K }>, SharedFaultKeys>;
+export type FaultOf<K extends Fault["type"]> = Omit<Extract<Fault, { type: K }>, SharedFaultKeys>;
 
 /** One fault type's behaviour; one file per fault, mapped by `registry.ts`. */
 export interface FaultExecutor<F extends { readonly type: string }> {

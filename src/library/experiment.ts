@@ -3,14 +3,14 @@
  * optional reporter files.
  */
 import { resolve } from "node:path";
-import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent } from "../events/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { DEFAULT_RUNS_DIR, type ExperimentResult, experiment } from "../runtime/experiment.js";
 import { liveOutput } from "../runtime/live-output.js";
+import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { toRunScenario } from "../scenario/legacy/upgrade.js";
 import { loadScenario } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
 
 export type { ExperimentResult };
 
@@ -34,7 +34,7 @@ export interface RunExperimentOptions {
  * `RunFolderError` when no run folder can be made.
  */
 export async function runExperiment(
-  scenario: string | AnyScenario | Scenario,
+  scenario: string | AnyScenario | LegacyScenario,
   options: RunExperimentOptions = {},
 ): Promise<ExperimentResult> {
   const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);

@@ -3,10 +3,10 @@
  * command is a thin shell over the same engine).
  */
 
+import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { toRunScenario } from "../scenario/legacy/upgrade.js";
 import { loadScenario } from "../scenario/load.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import type { Scenario } from "../scenario/types.js";
 import { type RunTrialsOptions, type TrialsDone, trials } from "../trials/run-trials.js";
 
 export type { RunTrialsOptions, TrialsDone };
@@ -22,7 +22,7 @@ export type { RunTrialsOptions, TrialsDone };
  * `RunFolderError` (no trials folder), before anything runs.
  */
 export async function runTrials(
-  scenario: string | AnyScenario | Scenario,
+  scenario: string | AnyScenario | LegacyScenario,
   options: RunTrialsOptions,
 ): Promise<TrialsDone> {
   const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);

@@ -3,7 +3,7 @@
  * then one interaction per line in the order the upstream answered. Every object is written
  * with its keys in the order listed here, so two recordings of the same traffic diff cleanly.
  */
-import type { ReplayMatchField } from "../scenario/types-v2.js";
+import type { ReplayMatchField } from "../scenario/types.js";
 
 export const CASSETTE_VERSION = 1;
 

@@ -4,21 +4,21 @@
  * every one to exist. A cassette outside the scenario's folder tree is allowed, and said.
  */
 import { dirname, isAbsolute, relative } from "node:path";
-import type { DependencyV2, ReplayConfig } from "../scenario/types-v2.js";
+import type { Dependency, ReplayConfig } from "../scenario/types.js";
 import { CassetteError } from "./errors.js";
 import { type Cassette, readCassette } from "./reader.js";
 
 /** A dependency that has `replay`. */
-export type ReplayedDependency = DependencyV2 & { readonly replay: ReplayConfig };
+export type ReplayedDependency = Dependency & { readonly replay: ReplayConfig };
 
-export function replayedDependencies(dependencies: readonly DependencyV2[]): ReplayedDependency[] {
+export function replayedDependencies(dependencies: readonly Dependency[]): ReplayedDependency[] {
   return dependencies.filter(
     (dependency): dependency is ReplayedDependency => dependency.replay !== undefined,
   );
 }
 
 /** The protocol a dependency's cassette is recorded in. */
-export function cassetteProtocol(dependency: DependencyV2): "http" | "mcp" {
+export function cassetteProtocol(dependency: Dependency): "http" | "mcp" {
   return dependency.type === "http" ? dependency.protocol : "mcp";
 }
 
@@ -58,7 +58,7 @@ export interface CassetteCheck {
  * outside the scenario's folder tree, gets a note.
  */
 export async function checkCassettes(
-  dependencies: readonly DependencyV2[],
+  dependencies: readonly Dependency[],
   sourcePath: string,
   scenarioShown: string,
 ): Promise<CassetteCheck> {

@@ -6,7 +6,7 @@
  */
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { ReplayMatchField } from "../scenario/types-v2.js";
+import type { ReplayMatchField } from "../scenario/types.js";
 import { packageVersion } from "../support/version.js";
 import {
   CASSETTE_VERSION,

@@ -4,7 +4,7 @@
  * (baselines and occurrence schedules), the shape the Python tool 0.4.0 writes.
  */
 import type { AnalysisOutcome, ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
-import type { Scenario } from "../scenario/types.js";
+import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { AgentChaosError } from "../support/errors.js";
 import type {
   ReportArtifacts,
@@ -16,7 +16,7 @@ import type {
 } from "./types.js";
 
 export interface BuildReportInput {
-  readonly scenario: Scenario;
+  readonly scenario: LegacyScenario;
   readonly analysis: Schema1Analysis;
   readonly runId: string;
   /** Whether the scenario started its dependency (`dependency.start`), which adds its two logs. */

@@ -4,7 +4,7 @@
  */
 import { CHECK_NAMES } from "../checks/registry.js";
 import type { Finding } from "../checks/types.js";
-import { FAULT_TYPES_V2 } from "../scenario/types-v2.js";
+import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt } from "./errors.js";
 import { readFaultTrigger } from "./read-trigger.js";
 import { REASON_CODES_V4 } from "./rules/reasons.js";
@@ -112,7 +112,7 @@ function fault(item: StrictObject): ReportFaultV4 {
   return {
     id: named(item, "id", FAULT_ID),
     dependency: named(item, "dependency", DEPENDENCY_NAME),
-    type: item.oneOf("type", FAULT_TYPES_V2),
+    type: item.oneOf("type", FAULT_TYPES),
     expect: item.oneOf("expect", ["recover", "handle", "give_up"]),
     target: target(item),
     parameters: parameters(item),

@@ -3,7 +3,7 @@
  * tree into a typed `Report`.
  * Value and cross-field rules (negative counts, schedules, outcome, ...) live in `rules/`.
  */
-import { FAULT_TYPES } from "../scenario/types.js";
+import { LEGACY_FAULT_TYPES } from "../scenario/legacy/types.js";
 import { invalidAt, ReportError } from "./errors.js";
 import { parseReportShapeV4 } from "./parse-shape-v4.js";
 import { readScheduleOrWindow } from "./read-trigger.js";
@@ -81,7 +81,7 @@ export function parseReportShape(document: unknown): Report {
 function faultHead(fault: StrictObject): ReportFaultV1 {
   return {
     configured: fault.boolean("configured"),
-    type: fault.nullableOneOf("type", FAULT_TYPES),
+    type: fault.nullableOneOf("type", LEGACY_FAULT_TYPES),
     injected: fault.boolean("injected"),
   };
 }

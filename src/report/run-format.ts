@@ -11,13 +11,13 @@ import type { AnalysisPlan } from "../analysis/plan.js";
 import { runAnalysisOf } from "../analysis/run-analysis.js";
 import { schema1AnalysisOf, schema1Plan } from "../analysis/schema-1.js";
 import type { RunAnalysis, Schema1Analysis } from "../analysis/types.js";
+import type { LegacyEvent } from "../events/legacy/types.js";
 import { liftSchema1Event } from "../events/lift-schema-1.js";
-import { eventLineParser, parseEventLine, readEvents, readEventsV2 } from "../events/reader.js";
-import type { AgentChaosEvent, RunResult } from "../events/types.js";
-import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import { eventLineParser, parseLegacyEventLine, readEvents, readLegacyEvents } from "../events/reader.js";
+import type { AgentChaosEvent, AnyAgentChaosEvent, RunResult } from "../events/types.js";
 import { eventsSchemaOf } from "../scenario/additions.js";
 import type { LegacyParts, RunScenario } from "../scenario/legacy/upgrade.js";
-import type { ScenarioV2 } from "../scenario/types-v2.js";
+import type { Scenario } from "../scenario/types.js";
 import { buildReport } from "./build.js";
 import type { Report } from "./types.js";
 import { buildReportV4 } from "./v4/build.js";
@@ -29,11 +29,11 @@ export interface RunFormat {
   /** What the analysis reads of the scenario. */
   readonly plan: AnalysisPlan;
   /** An event as recorded, in the internal model. */
-  readonly lift: (event: AnyAgentChaosEvent) => AgentChaosEventV2;
+  readonly lift: (event: AnyAgentChaosEvent) => AgentChaosEvent;
   /** A line of events.jsonl as an event of the internal model (throws on an invalid line). */
-  readonly parseLine: (line: string, lineNumber: number) => AgentChaosEventV2;
+  readonly parseLine: (line: string, lineNumber: number) => AgentChaosEvent;
   /** Every event of an events.jsonl, in the internal model, sorted by sequence. */
-  readonly readAll: (path: string) => Promise<AgentChaosEventV2[]>;
+  readonly readAll: (path: string) => Promise<AgentChaosEvent[]>;
   /** The verdict and the analysis in the format's shape. */
   readonly conclude: (evidence: RunEvidence) => FormatAnalysis & { readonly result: RunResult };
   /** The report of an analysis this format concluded. */
@@ -43,9 +43,9 @@ export interface RunFormat {
 function schema1Format({ source }: LegacyParts): RunFormat {
   return {
     plan: schema1Plan(source),
-    lift: (event) => liftSchema1Event(event as AgentChaosEvent),
-    parseLine: (line, lineNumber) => liftSchema1Event(parseEventLine(line, lineNumber)),
-    readAll: async (path) => (await readEvents(path)).map(liftSchema1Event),
+    lift: (event) => liftSchema1Event(event as LegacyEvent),
+    parseLine: (line, lineNumber) => liftSchema1Event(parseLegacyEventLine(line, lineNumber)),
+    readAll: async (path) => (await readLegacyEvents(path)).map(liftSchema1Event),
     conclude: schema1AnalysisOf,
     report: (analysis, runId) =>
       buildReport({
@@ -58,16 +58,16 @@ function schema1Format({ source }: LegacyParts): RunFormat {
   };
 }
 
-function internalFormat(scenario: ScenarioV2): RunFormat {
+function internalFormat(scenario: Scenario): RunFormat {
   const schema = eventsSchemaOf(scenario) === 3 ? 3 : 2;
   const managedDependencies = scenario.dependencies.flatMap((dependency) =>
     dependency.type === "http" && dependency.start !== null ? [dependency.name] : [],
   );
   return {
     plan: scenario,
-    lift: (event) => event as AgentChaosEventV2,
+    lift: (event) => event as AgentChaosEvent,
     parseLine: eventLineParser(schema),
-    readAll: (path) => readEventsV2(path, {}, schema),
+    readAll: (path) => readEvents(path, {}, schema),
     conclude: runAnalysisOf,
     // Concluded by `runAnalysisOf` above.
     report: (analysis, runId) =>

@@ -4,7 +4,7 @@
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */
 import type { Finding } from "../checks/types.js";
-import type { CheckName, Expectation, FaultTypeV2, RecoveryMode } from "../scenario/types-v2.js";
+import type { CheckName, Expectation, FaultType, RecoveryMode } from "../scenario/types.js";
 import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
@@ -38,7 +38,7 @@ export type ReportFaultParametersV4 = Readonly<Record<string, number | string | 
 export interface ReportFaultV4 {
   readonly id: string;
   readonly dependency: string;
-  readonly type: FaultTypeV2;
+  readonly type: FaultType;
   readonly expect: Expectation;
   readonly target: ReportTargetV4;
   readonly parameters: ReportFaultParametersV4;

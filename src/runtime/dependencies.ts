@@ -1,10 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { PORT_PLACEHOLDER } from "../scenario/dependencies.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safePath, safeUrl } from "../scenario/safe-url.js";
-import type { DependencyStart } from "../scenario/types.js";
-import type { HttpDependencyV2 } from "../scenario/types-v2.js";
-import { PORT_PLACEHOLDER } from "../scenario/v2/dependencies.js";
+import type { DependencyStart, HttpDependency } from "../scenario/types.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { watchUnexpectedExit } from "./exit-watcher.js";
@@ -17,7 +16,7 @@ import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 /** An http dependency with `{port}` resolved for this run. */
 export interface ResolvedHttpDependency {
-  readonly dependency: HttpDependencyV2;
+  readonly dependency: HttpDependency;
   /** The real base URL (may hold user info: never print it; use `safeUrl`). */
   readonly baseUrl: string;
   readonly start: DependencyStart | null;
@@ -37,7 +36,7 @@ export interface StartedDependency {
 }
 
 /** Replaces `{port}` in base_url, start.command items and start.env values (docs/scenario.md). */
-export function resolvePort(dependency: HttpDependencyV2, port: number | null): ResolvedHttpDependency {
+export function resolvePort(dependency: HttpDependency, port: number | null): ResolvedHttpDependency {
   if (port === null) return { dependency, baseUrl: dependency.baseUrl, start: dependency.start };
   const fill = (text: string): string => text.replaceAll(PORT_PLACEHOLDER, String(port));
   const start = dependency.start;

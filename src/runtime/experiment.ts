@@ -2,8 +2,7 @@
  * One experiment as `agentchaos run`, `suite`, `explore` and the library's `runExperiment` carry
  * it out (the CLI command is a thin shell over `experiment` below), plus the optional reporter files.
  */
-import type { RunResult } from "../events/types.js";
-import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent, RunResult } from "../events/types.js";
 import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { isReportV4, type Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";

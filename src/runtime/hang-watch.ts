@@ -6,7 +6,7 @@
  * recorder's clock (`elapsed_ms`), so what it decides is what the recorded events show.
  */
 import { Silences } from "../checks/silences.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 
 /** The recorder's clock and a timer, injectable for tests. */
 export interface WatchClock {
@@ -44,7 +44,7 @@ export class HangWatch {
   }
 
   /** Takes one recorded event (`fail_fast` is a check of schema 2 and later, so of their events). */
-  take(event: AgentChaosEventV2): void {
+  take(event: AgentChaosEvent): void {
     if (this.#done) return;
     this.#silences.take(event, 0);
     this.#arm(this.#silences.deadline(this.#maxMs));

@@ -15,8 +15,7 @@ import { AnalysisStream } from "../analysis/analysis-stream.js";
 import { evidenceOf } from "../analysis/evidence.js";
 import { analyzeEvents } from "../analysis/run-analysis.js";
 import { streamEventLines } from "../events/line-stream.js";
-import type { RunResult } from "../events/types.js";
-import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AgentChaosEvent, AnyAgentChaosEvent, RunResult } from "../events/types.js";
 import { type FormatAnalysis, type RunFormat, runFormatOf } from "../report/run-format.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 
@@ -56,7 +55,7 @@ export async function judgeWith(
     return read === "read" ? analysis : null;
   };
   let analysis: AnalysisStream | null = null;
-  let events: AgentChaosEventV2[] = [];
+  let events: AgentChaosEvent[] = [];
   try {
     // Bounded first; a log it cannot judge is read again into the whole-log form, and read into
     // memory and sorted only when its events are out of sequence order.

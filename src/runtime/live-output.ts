@@ -1,12 +1,12 @@
-import type { AgentChaosEvent } from "../events/types.js";
-import type { AgentChaosEventV2, AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { LegacyEvent } from "../events/legacy/types.js";
+import type { AgentChaosEvent, AnyAgentChaosEvent } from "../events/types.js";
 import type { LogExcerpt } from "../report/failure-excerpts.js";
 import { renderSummary } from "../report/summary.js";
 import type { Report } from "../report/types.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { CliStream } from "../support/cli-io.js";
 import { terminalSafe } from "../support/terminal-text.js";
-import { formatHeader, formatLiveLine, liveLinesV2, useColour } from "./terminal.js";
+import { formatHeader, formatLiveLine, liveLines, useColour } from "./terminal.js";
 
 /** Where and how `agentchaos run`'s terminal output goes (docs/cli.md "Terminal output"). */
 export interface LiveTerminal {
@@ -28,11 +28,11 @@ export function liveOutput(scenario: AnyScenario, terminal: LiveTerminal): LiveO
   const label = terminalSafe(scenario.workload.name ?? "workload");
   // The file format decides the live lines (a schema-1 file keeps its own, docs/cli.md), as it
   // decides the events the recorder writes.
-  const linesV2 = liveLinesV2(colour);
+  const lines = liveLines(colour);
   const lineOf: (event: AnyAgentChaosEvent) => string | null =
     scenario.legacy === undefined
-      ? (event) => linesV2(event as AgentChaosEventV2)
-      : (event) => formatLiveLine(event as AgentChaosEvent, colour);
+      ? (event) => lines(event as AgentChaosEvent)
+      : (event) => formatLiveLine(event as LegacyEvent, colour);
   return {
     header: () => {
       terminal.stream.write(

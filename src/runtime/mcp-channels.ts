@@ -5,7 +5,7 @@ import type { UpstreamPort } from "../proxy/forward.js";
 import type { RunningProxy } from "../proxy/server.js";
 import { eventsSchemaOf } from "../scenario/additions.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
-import type { HttpDependencyV2 } from "../scenario/types-v2.js";
+import type { HttpDependency } from "../scenario/types.js";
 import type { ReplayPlan } from "./replay-steps.js";
 import { stdioReplay } from "./stdio-replay.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
@@ -27,7 +27,7 @@ function setupFailure(error: unknown, name: string): SetupFailure {
 /** The proxy of a `protocol: mcp` http dependency (docs/mcp.md, Streamable HTTP). */
 export async function startMcpProxy(
   context: StepContext,
-  dependency: HttpDependencyV2,
+  dependency: HttpDependency,
   upstreamBaseUrl: string,
   replayed: { upstream?: UpstreamPort; replayMismatchStatus?: number } = {},
 ): Promise<RunningProxy> {

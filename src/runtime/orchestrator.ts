@@ -1,7 +1,7 @@
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Recorder } from "../events/recorder.js";
-import type { AnyAgentChaosEvent } from "../events/types-v2.js";
+import type { AnyAgentChaosEvent } from "../events/types.js";
 import { withJitterSeeds } from "../faults/jitter.js";
 import { exitCodeFor } from "../report/exit-code.js";
 import type { FormatAnalysis } from "../report/run-format.js";

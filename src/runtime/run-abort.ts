@@ -1,4 +1,5 @@
-import type { EventSink, RunErrorReason } from "../events/types.js";
+import type { LegacyEventSink } from "../events/legacy/types.js";
+import type { RunErrorReason } from "../events/types.js";
 import { AgentChaosError } from "../support/errors.js";
 import { errorLabel } from "./error-label.js";
 
@@ -32,11 +33,11 @@ export class RunIoError extends AgentChaosError {
  */
 export class RunAbort {
   readonly #controller = new AbortController();
-  readonly #sink: EventSink;
+  readonly #sink: LegacyEventSink;
   #failure: RunFailure | null = null;
   #recording = true;
 
-  constructor(sink: EventSink) {
+  constructor(sink: LegacyEventSink) {
     this.#sink = sink;
   }
 

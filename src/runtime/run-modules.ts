@@ -6,8 +6,8 @@
  */
 export interface RunModules {
   readonly startProxy: typeof import("../proxy/server.js").startProxy;
+  readonly readLegacyEvents: typeof import("../events/reader.js").readLegacyEvents;
   readonly readEvents: typeof import("../events/reader.js").readEvents;
-  readonly readEventsV2: typeof import("../events/reader.js").readEventsV2;
   readonly runFormatOf: typeof import("../report/run-format.js").runFormatOf;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
   readonly judgeWith: typeof import("./judge.js").judgeWith;
@@ -24,8 +24,8 @@ export function loadRunModules(withFaults: boolean): Promise<RunModules> {
     import("./judge.js"),
   ]).then(([proxy, reader, format, writer, judge]) => ({
     startProxy: proxy.startProxy,
+    readLegacyEvents: reader.readLegacyEvents,
     readEvents: reader.readEvents,
-    readEventsV2: reader.readEventsV2,
     runFormatOf: format.runFormatOf,
     writeReport: writer.writeReport,
     judgeWith: judge.judgeWith,

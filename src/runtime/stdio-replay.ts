@@ -4,7 +4,7 @@
  */
 import { StdioCassetteServer, type StdioReplay } from "../mcp/stdio/cassette-lines.js";
 import { shownCassette } from "../replay/scenario-cassettes.js";
-import type { McpStdioDependency } from "../scenario/types-v2.js";
+import type { McpStdioDependency } from "../scenario/types.js";
 import { mismatchReporter, type ReplayPlan } from "./replay-steps.js";
 import type { StepContext } from "./step-context.js";
 

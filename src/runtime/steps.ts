@@ -4,7 +4,7 @@ import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
-import type { CorruptionFault, HttpDependencyV2 } from "../scenario/types-v2.js";
+import type { CorruptionFault, HttpDependency } from "../scenario/types.js";
 import { maskCanariesInLogs } from "./canary-masks.js";
 import {
   awaitReadiness,
@@ -36,7 +36,7 @@ export type { StepContext } from "./step-context.js";
  * The fault registry is loaded only for a dependency that has faults (a scenario with faults
  * has loaded it already, to check them before anything started).
  */
-async function faultsOf(scenario: RunScenario, dependency: HttpDependencyV2) {
+async function faultsOf(scenario: RunScenario, dependency: HttpDependency) {
   const own = scenario.faults.filter((fault) => fault.dependency === dependency.name);
   if (own.length === 0) return [];
   const { isArmable } = await import("../faults/registry.js");

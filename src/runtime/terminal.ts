@@ -1,7 +1,7 @@
 import { verifyOutcomeOf, verifyWording } from "../analysis/truth.js";
+import type { LegacyEvent } from "../events/legacy/types.js";
 import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
 import type { AgentChaosEvent } from "../events/types.js";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
 import { terminalSafe } from "../support/terminal-text.js";
 
 /** Whether live output may use colour: stdout is a terminal and NO_COLOR is unset. */
@@ -42,7 +42,7 @@ export function formatElapsed(elapsedMs: number): string {
 
 /** One live line; `shownLabel` replaces the label's text (schema 2 shows the dependency name). */
 function line(
-  event: AgentChaosEvent | AgentChaosEventV2,
+  event: LegacyEvent | AgentChaosEvent,
   label: Label,
   detail: string,
   colour: boolean,
@@ -72,7 +72,7 @@ interface NamedOperation {
  *
  * It keeps the labels of the run's operations, so one formatter serves one run.
  */
-export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => string | null {
+export function liveLines(colour: boolean): (event: AgentChaosEvent) => string | null {
   const ordinals = new OperationOrdinals();
   const operations = new Map<string, NamedOperation>();
   const named = (operationId: string): NamedOperation =>
@@ -82,7 +82,7 @@ export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => stri
     return name.slice(name.lastIndexOf(" ") + 1);
   };
   const operationLine = (
-    event: AgentChaosEventV2,
+    event: AgentChaosEvent,
     kind: Label,
     operationId: string,
     detail: string,
@@ -198,9 +198,9 @@ export function liveLinesV2(colour: boolean): (event: AgentChaosEventV2) => stri
 
 /**
  * Schema 1's live terminal line for an operation event or a RUN_ERROR, or null for events that
- * have none (schema 2's lines come from `liveLinesV2`).
+ * have none (schema 2's lines come from `liveLines`).
  */
-export function formatLiveLine(event: AgentChaosEvent, colour: boolean): string | null {
+export function formatLiveLine(event: LegacyEvent, colour: boolean): string | null {
   const payload = event.payload;
   switch (payload.kind) {
     case "OPERATION_OBSERVED":

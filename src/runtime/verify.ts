@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { VerifySpec } from "../scenario/types-v2.js";
+import type { VerifySpec } from "../scenario/types.js";
 import { ManagedProcess, SpawnError } from "./child-process.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
 import { createArtifact } from "./run-abort.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { AgentChaosEventV2 } from "../events/types-v2.js";
+import type { AgentChaosEvent } from "../events/types.js";
 import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { HangWatch, systemTimer } from "./hang-watch.js";
@@ -129,6 +129,6 @@ function hangWatch(context: StepContext): HangWatch | null {
   if (failFast.mode !== "enforce" || recorded === undefined) return null;
   const watch = new HangWatch(failFast.maxMs, { now: () => recorded.elapsedMs(), schedule: systemTimer });
   // `fail_fast` is a check of schema 2 and later: its runs record the internal events as they are.
-  recorded.onEvent((event) => watch.take(event as AgentChaosEventV2));
+  recorded.onEvent((event) => watch.take(event as AgentChaosEvent));
   return watch;
 }

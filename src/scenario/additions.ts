@@ -5,7 +5,7 @@
  * (docs/events.md "Versions").
  */
 import type { LegacyParts } from "./legacy/upgrade.js";
-import type { ScenarioV2 } from "./types-v2.js";
+import type { Scenario } from "./types.js";
 
 /** Fault types that exist only in the additions. */
 export const ADDITION_FAULT_TYPES: readonly string[] = [
@@ -32,7 +32,7 @@ function present(holder: object, key: string): boolean {
   return !(typeof value === "object" && (value as { mode?: unknown }).mode === "off");
 }
 
-export function usesAdditions(scenario: ScenarioV2): boolean {
+export function usesAdditions(scenario: Scenario): boolean {
   return (
     present(scenario, "verify") ||
     scenario.dependencies.some((dependency) => present(dependency, "replay")) ||
@@ -48,7 +48,7 @@ export function usesAdditions(scenario: ScenarioV2): boolean {
  * or 3 with the additions.
  */
 export function eventsSchemaOf(
-  scenario: { readonly schemaVersion: 1 } | (ScenarioV2 & { readonly legacy?: LegacyParts }),
+  scenario: { readonly schemaVersion: 1 } | (Scenario & { readonly legacy?: LegacyParts }),
 ): 1 | 2 | 3 {
   if (scenario.schemaVersion === 1 || scenario.legacy !== undefined) return 1;
   return usesAdditions(scenario) ? 3 : 2;

@@ -1,7 +1,7 @@
 /** The schema-2 triggers that last (docs/triggers.md, "Outages and quotas"): `outage` and `quota`. */
 import * as z from "zod";
 import { expecting, integer, mapping, positiveInteger } from "./fields.js";
-import type { OutageTrigger, QuotaTrigger } from "./types-v2.js";
+import type { OutageTrigger, QuotaTrigger } from "./types.js";
 
 const NON_NEGATIVE = "an integer of at least 0";
 

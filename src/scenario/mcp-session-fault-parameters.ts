@@ -1,4 +1,4 @@
-import type { McpMalformedFault, McpOversizedFault, McpToolsChangedFault } from "./types-v2.js";
+import type { McpMalformedFault, McpOversizedFault, McpToolsChangedFault } from "./types.js";
 
 /**
  * The keys `mcp_malformed`, `mcp_oversized` and `mcp_tools_changed` record, both in

@@ -2,14 +2,14 @@ import { dirname, resolve } from "node:path";
 import { LineCounter } from "yaml";
 import type * as z from "zod";
 import { ScenarioError } from "./errors.js";
+import { legacyScenarioSchema } from "./legacy/schema.js";
 import { type RunScenario, upgradeScenario } from "./legacy/upgrade.js";
 import { SCENARIO_LIMITS } from "./limits.js";
 import { writtenPlainScalar } from "./locate.js";
 import { toProblems } from "./problems.js";
 import { readYamlDocument, toPlainData } from "./read-yaml.js";
-import { scenarioSchema } from "./schema.js";
+import { validateScenario } from "./schema.js";
 import { secretMasks } from "./secret-masks.js";
-import { validateScenarioV2 } from "./v2/schema.js";
 
 /**
  * A loaded scenario of either schema, in the internal model: a schema-2 file as validated, a
@@ -61,11 +61,11 @@ export function parseScenario(bytes: Uint8Array, sourcePath: string): AnyScenari
     });
   };
   if (schemaTwo) {
-    const result = validateScenarioV2(data as Record<string, unknown>, context);
+    const result = validateScenario(data as Record<string, unknown>, context);
     if (result.scenario === null) throw invalid(result.issues);
     return { ...result.scenario, sourcePath: absolutePath };
   }
-  const result = scenarioSchema(context).safeParse(data);
+  const result = legacyScenarioSchema(context).safeParse(data);
   if (!result.success) throw invalid(result.error.issues);
   return upgradeScenario({ ...result.data, sourcePath: absolutePath });
 }

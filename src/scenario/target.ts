@@ -1,5 +1,5 @@
+import type { LegacyTarget } from "./legacy/types.js";
 import type { Target } from "./types.js";
-import type { TargetV2 } from "./types-v2.js";
 
 /** A glob where `*` matches any run of characters (`/` included); everything else is literal. */
 function globPattern(glob: string): RegExp {
@@ -17,7 +17,7 @@ function globPattern(glob: string): RegExp {
  * included; everything else is literal and case-sensitive. The method is compared
  * case-insensitively. The query string never takes part (callers pass the path only).
  */
-function compileHttpTarget(target: Target): (method: string, path: string) => boolean {
+function compileHttpTarget(target: LegacyTarget): (method: string, path: string) => boolean {
   const pattern = globPattern(target.path);
   const method = target.method?.toUpperCase() ?? null;
   return (requestMethod, path) =>
@@ -31,7 +31,7 @@ function compileHttpTarget(target: Target): (method: string, path: string) => bo
  * (docs/scenario.md, docs/mcp.md).
  */
 export function compileTarget(
-  target: TargetV2,
+  target: Target,
 ): (identity: {
   readonly protocol?: "http" | "mcp";
   readonly method: string;

@@ -1,8 +1,7 @@
 import * as z from "zod";
 import { bigintInRange, describe, expecting, mapping, positiveInteger } from "./fields.js";
 import { LASTING_TRIGGER_KEYS } from "./lasting-trigger-schema.js";
-import type { Trigger } from "./types.js";
-import type { OutageTrigger, QuotaTrigger, TriggerV2 } from "./types-v2.js";
+import type { OccurrenceTrigger, OutageTrigger, QuotaTrigger, Trigger } from "./types.js";
 import { decimalPlaces, parseWrittenDecimal, toMillionths } from "./written-decimal.js";
 
 /** Reads the number exactly as written at a key path (an unquoted scalar), or null. */
@@ -110,16 +109,16 @@ const LASTING_FORMS =
  * `fault.trigger`: exactly one of the three forms of docs/triggers.md; with `lasting` (schema 2)
  * also `outage` or `quota`.
  */
-export function triggerSchema(
+export function legacyTriggerSchema(
   writtenNumberAt: WrittenNumberAt,
   probabilityPath: readonly PropertyKey[] = PROBABILITY_PATH,
-): z.ZodType<Trigger, unknown> {
+): z.ZodType<OccurrenceTrigger, unknown> {
   // Without `lasting` the outage and quota forms are not accepted: the output is schema 1's.
-  return anyTriggerSchema(writtenNumberAt, probabilityPath, false) as z.ZodType<Trigger, unknown>;
+  return anyTriggerSchema(writtenNumberAt, probabilityPath, false) as z.ZodType<OccurrenceTrigger, unknown>;
 }
 
 /** `fault.trigger` of a schema-2 fault: schema 1's forms, an outage or a quota. */
-export function triggerSchemaV2(writtenNumberAt: WrittenNumberAt, probabilityPath: readonly PropertyKey[]) {
+export function triggerSchema(writtenNumberAt: WrittenNumberAt, probabilityPath: readonly PropertyKey[]) {
   return anyTriggerSchema(writtenNumberAt, probabilityPath, true);
 }
 
@@ -163,7 +162,7 @@ function anyTriggerSchema(
       },
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     )
-    .transform((trigger, ctx): TriggerV2 => {
+    .transform((trigger, ctx): Trigger => {
       const lastingForm =
         (trigger as { outage?: OutageTrigger; quota?: QuotaTrigger }).outage ??
         (trigger as { quota?: QuotaTrigger }).quota;

@@ -1,4 +1,4 @@
-import type { TriggerV2 } from "../scenario/types-v2.js";
+import type { Trigger } from "../scenario/types.js";
 import { clockStartedNow } from "./clock.js";
 import { createOccurrenceState } from "./occurrence.js";
 import { createOutageState } from "./outage.js";
@@ -10,10 +10,7 @@ export { clockStartedNow } from "./clock.js";
 export type { TriggerClock, TriggerState } from "./types.js";
 
 /** A fresh trigger state (counter at zero) for one fault's trigger. */
-export function createTriggerState(
-  trigger: TriggerV2,
-  clock: TriggerClock = clockStartedNow(),
-): TriggerState {
+export function createTriggerState(trigger: Trigger, clock: TriggerClock = clockStartedNow()): TriggerState {
   switch (trigger.kind) {
     case "occurrence_schedule":
       return createOccurrenceState(trigger);

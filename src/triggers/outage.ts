@@ -1,4 +1,4 @@
-import type { OutageTrigger } from "../scenario/types-v2.js";
+import type { OutageTrigger } from "../scenario/types.js";
 import type { TriggerClock, TriggerState } from "./types.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { QuotaTrigger } from "../scenario/types-v2.js";
+import type { QuotaTrigger } from "../scenario/types.js";
 import type { TriggerClock, TriggerState } from "./types.js";
 
 /**

@@ -4,17 +4,17 @@ import { evidenceOf } from "../../src/analysis/evidence.js";
 import { analyzeRun, runAnalysisOf } from "../../src/analysis/run-analysis.js";
 import { analyzeSchema1, schema1AnalysisOf, schema1Plan } from "../../src/analysis/schema-1.js";
 import type { RunAnalysis, Schema1Analysis } from "../../src/analysis/types.js";
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
 import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
-import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { buildReport } from "../../src/report/build.js";
 import { buildReportV4 } from "../../src/report/v4/build.js";
 import { serializeReport } from "../../src/report/writer.js";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import type { RunScenario } from "../../src/scenario/legacy/upgrade.js";
 import type { Scenario } from "../../src/scenario/types.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 
-export type AnyEvent = AgentChaosEvent | AgentChaosEventV2;
+export type AnyEvent = LegacyEvent | AgentChaosEvent;
 export type AnyAnalysis = Schema1Analysis | RunAnalysis;
 
 /** An analysis as text, the trigger's bigint seed written `<digits>n`. */
@@ -23,37 +23,37 @@ export function analysisText(value: unknown): string {
 }
 
 /** A scenario as its file says it: a loaded schema-1 file's own scenario, else the scenario. */
-function asWritten(given: Scenario | RunScenario): Scenario | ScenarioV2 {
+function asWritten(given: LegacyScenario | RunScenario): LegacyScenario | Scenario {
   return given.schemaVersion === 2 && given.legacy !== undefined ? given.legacy.source : given;
 }
 
 /** The batch analysis of a whole log. */
-export function analyzeAny(given: Scenario | RunScenario, events: readonly AnyEvent[]): AnyAnalysis {
+export function analyzeAny(given: LegacyScenario | RunScenario, events: readonly AnyEvent[]): AnyAnalysis {
   const scenario = asWritten(given);
   return scenario.schemaVersion === 1
-    ? analyzeSchema1(scenario, events as AgentChaosEvent[])
-    : analyzeRun(scenario, events as AgentChaosEventV2[]);
+    ? analyzeSchema1(scenario, events as LegacyEvent[])
+    : analyzeRun(scenario, events as AgentChaosEvent[]);
 }
 
 /**
  * A bounded analysis stream for a run of either schema: `push` takes the events as recorded,
  * `result` concludes with the schema's verdict.
  */
-export function streamAny(given: Scenario | RunScenario) {
+export function streamAny(given: LegacyScenario | RunScenario) {
   const scenario = asWritten(given);
   const v1 = scenario.schemaVersion === 1;
   const stream = new AnalysisStream(v1 ? schema1Plan(scenario) : scenario, { whole: false });
   return {
     stream,
     push: (event: AnyEvent) =>
-      stream.push(v1 ? liftSchema1Event(event as AgentChaosEvent) : (event as AgentChaosEventV2)),
+      stream.push(v1 ? liftSchema1Event(event as LegacyEvent) : (event as AgentChaosEvent)),
     result: (): AnyAnalysis =>
       v1 ? schema1AnalysisOf(evidenceOf(stream)) : runAnalysisOf(evidenceOf(stream)),
   };
 }
 
 /** The report's bytes, or the error code of a report the evidence cannot make. */
-export function reportText(given: Scenario | RunScenario, analysis: AnyAnalysis): string {
+export function reportText(given: LegacyScenario | RunScenario, analysis: AnyAnalysis): string {
   const scenario = asWritten(given);
   try {
     if (scenario.schemaVersion === 1) {

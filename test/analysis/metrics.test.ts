@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
-import { runBuilder } from "../helpers/events.js";
+import { legacyRunBuilder } from "../helpers/legacy-events.js";
 import { injectedFailure, recoveredFault } from "./run-fixtures.js";
 import { baselineScenario, scheduleScenario } from "./scenarios.js";
 
 describe("metrics and timing", () => {
   it("counts each kind of operation event and takes the duration from the last event", () => {
-    const run = recoveredFault(runBuilder().setup(), "op-1", "op-2");
+    const run = recoveredFault(legacyRunBuilder().setup(), "op-1", "op-2");
     run.observed("op-3", "fp-b").failed("op-3", "upstream_http_error");
     run.workloadCompleted({ exitCode: 0 }).at(1434).runCompleted("RECOVERED", "RECOVERY_OBSERVED");
     expect(analyzeSchema1(scheduleScenario([1]), run.events()).metrics).toEqual({
@@ -23,7 +23,7 @@ describe("metrics and timing", () => {
   });
 
   it("takes the workload outcome from the last WORKLOAD_COMPLETED", () => {
-    const run = runBuilder().setup().workloadCompleted({ exitCode: 0 });
+    const run = legacyRunBuilder().setup().workloadCompleted({ exitCode: 0 });
     run.workloadCompleted({ exitCode: -15, timedOut: true, error: "process exceeded 0.5 second timeout" });
     const analysis = analyzeSchema1(baselineScenario(), run.events());
     expect(analysis.metrics).toMatchObject({ workloadExitCode: -15, workloadTimedOut: true });
@@ -31,7 +31,7 @@ describe("metrics and timing", () => {
   });
 
   it("without a WORKLOAD_COMPLETED the exit code is null and the flags are false", () => {
-    const analysis = analyzeSchema1(baselineScenario(), runBuilder().setup().events());
+    const analysis = analyzeSchema1(baselineScenario(), legacyRunBuilder().setup().events());
     expect(analysis.metrics).toMatchObject({
       workloadExitCode: null,
       workloadTimedOut: false,
@@ -40,7 +40,7 @@ describe("metrics and timing", () => {
   });
 
   it("reports the first and last timestamps as timing", () => {
-    const run = runBuilder({ origin: "2026-11-29T18:38:21.000Z" }).setup().at(1434).workloadCompleted();
+    const run = legacyRunBuilder({ origin: "2026-11-29T18:38:21.000Z" }).setup().at(1434).workloadCompleted();
     expect(analyzeSchema1(baselineScenario(), run.events()).timing).toEqual({
       startedAt: "2026-11-29T18:38:21.000Z",
       completedAt: "2026-11-29T18:38:22.434Z",
@@ -54,7 +54,7 @@ describe("metrics and timing", () => {
   });
 
   it("analyses events in sequence order whatever the order of the input, without changing the input", () => {
-    const run = injectedFailure(runBuilder().setup(), "op-1");
+    const run = injectedFailure(legacyRunBuilder().setup(), "op-1");
     run.observed("op-2", "fp-a").retry("op-2", "op-1").succeeded("op-2").workloadCompleted();
     const events = run.events();
     const shuffled = [...events].reverse();

@@ -6,19 +6,20 @@
  * way a hand-edited or foreign file could be (events out of order or duplicated, retries of
  * unknown operations, a second success, an id observed twice, …), every line still valid.
  */
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
-import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
-import { EVENT_COMPONENT_V2 } from "../../src/events/types-v2.js";
+import { EVENT_COMPONENT } from "../../src/events/types.js";
+import type { LegacyScenario, LegacyTarget } from "../../src/scenario/legacy/types.js";
 import { compileTarget } from "../../src/scenario/target.js";
-import type { Scenario, Target, Trigger } from "../../src/scenario/types.js";
 import type {
   CheckMode,
   Expectation,
-  FaultV2,
-  HttpDependencyV2,
-  ScenarioV2,
-  TargetV2,
-} from "../../src/scenario/types-v2.js";
+  Fault,
+  HttpDependency,
+  OccurrenceTrigger,
+  Scenario,
+  Target,
+} from "../../src/scenario/types.js";
 import { createTriggerState } from "../../src/triggers/index.js";
 
 type Random = () => number;
@@ -42,7 +43,7 @@ const PATHS = ["/a/1", "/a/2", "/b/x", "/c", ""];
 const SCOPED_PATHS = [...PATHS, "/v1/chat/completions"];
 const TARGET_PATHS = ["/a/*", "/b/*", "/*", "/c"];
 
-function randomTrigger(random: Random): Trigger {
+function randomTrigger(random: Random): OccurrenceTrigger {
   if (chance(random, 0.5)) {
     const occurrences = [
       ...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => 1 + Math.floor(random() * 10))),
@@ -60,11 +61,11 @@ function randomTrigger(random: Random): Trigger {
   };
 }
 
-function randomTarget(random: Random): Target {
+function randomTarget(random: Random): LegacyTarget {
   return { method: pick(random, [null, "GET", "POST"]), path: pick(random, TARGET_PATHS) };
 }
 
-function dependencyV2(name: string): HttpDependencyV2 {
+function dependencyV2(name: string): HttpDependency {
   return {
     name,
     type: "http",
@@ -86,14 +87,14 @@ const FAULT_TYPES = [
   "http_response_lost",
 ] as const;
 
-function randomScenarioV2(random: Random, scoped: boolean): ScenarioV2 {
+function randomScenario(random: Random, scoped: boolean): Scenario {
   const dependencies = chance(random, 0.5) ? ["api"] : ["api", "llm"];
-  const faults: FaultV2[] = Array.from({ length: Math.floor(random() * 4) }, (_, i) => {
+  const faults: Fault[] = Array.from({ length: Math.floor(random() * 4) }, (_, i) => {
     const type = pick(random, FAULT_TYPES);
     const base = {
       id: `f${i + 1}`,
       dependency: pick(random, dependencies),
-      target: { kind: "http", ...randomTarget(random) } as TargetV2,
+      target: { kind: "http", ...randomTarget(random) } as Target,
       trigger: randomTrigger(random),
       expect: pick(random, ["recover", "recover", "give_up", "handle"] as Expectation[]),
     };
@@ -151,7 +152,7 @@ function randomScenarioV2(random: Random, scoped: boolean): ScenarioV2 {
   };
 }
 
-function randomScenarioV1(random: Random): Scenario {
+function randomScenarioV1(random: Random): LegacyScenario {
   const roll = random();
   return {
     schemaVersion: 1,
@@ -181,14 +182,14 @@ interface Op {
   readonly fingerprint: string;
   readonly protocol: "http" | "mcp";
   readonly keyHash: string | null;
-  injected: FaultV2["type"] | null;
+  injected: Fault["type"] | null;
   retry: boolean;
   held: boolean;
 }
 
 interface Armed {
   readonly id: string;
-  readonly type: FaultV2["type"];
+  readonly type: Fault["type"];
   readonly dependency: string;
   readonly parameters: Record<string, number>;
   readonly matches: (op: Op) => boolean;
@@ -204,9 +205,9 @@ export function randomRun(
   schema: 1 | 2,
   wild: boolean,
   scoped = true,
-): { scenario: Scenario | ScenarioV2; events: (AgentChaosEvent | AgentChaosEventV2)[] } {
+): { scenario: LegacyScenario | Scenario; events: (LegacyEvent | AgentChaosEvent)[] } {
   const random = seeded(seed);
-  const scenario = schema === 1 ? randomScenarioV1(random) : randomScenarioV2(random, scoped);
+  const scenario = schema === 1 ? randomScenarioV1(random) : randomScenario(random, scoped);
   const v2 = schema === 2;
   const dependencies = scenario.schemaVersion === 2 ? scenario.dependencies.map((d) => d.name) : ["api"];
   const armed: Armed[] =
@@ -248,7 +249,7 @@ export function randomRun(
             })(),
           ];
 
-  const events: (AgentChaosEvent | AgentChaosEventV2)[] = [];
+  const events: (LegacyEvent | AgentChaosEvent)[] = [];
   let elapsed = 0;
   let counter = 0;
   const origin = Date.parse("2026-11-29T18:38:21.000Z");
@@ -261,9 +262,9 @@ export function randomRun(
       timestamp: new Date(origin + elapsed).toISOString(),
       elapsed_ms: elapsed,
       type: payload.kind,
-      component: EVENT_COMPONENT_V2[payload.kind as keyof typeof EVENT_COMPONENT_V2],
+      component: EVENT_COMPONENT[payload.kind as keyof typeof EVENT_COMPONENT],
       payload,
-    } as unknown as AgentChaosEventV2);
+    } as unknown as AgentChaosEvent);
   };
 
   const open: Op[] = [];
@@ -514,13 +515,13 @@ export function randomRun(
 }
 
 /** Damages a log in ways the recorder never writes; every line stays a valid event. */
-function damage(events: (AgentChaosEvent | AgentChaosEventV2)[], random: Random, ops: readonly Op[]): void {
+function damage(events: (LegacyEvent | AgentChaosEvent)[], random: Random, ops: readonly Op[]): void {
   const times = 1 + Math.floor(random() * 3);
   const anyId = () => (ops.length === 0 || chance(random, 0.1) ? "op-unknown" : pick(random, ops).id);
   const at = () => Math.floor(random() * (events.length + 1));
   const template = (kind: string) => events.find((event) => event.type === kind);
-  const copy = (event: AgentChaosEvent | AgentChaosEventV2, payload: Record<string, unknown>) =>
-    ({ ...event, payload: { ...event.payload, ...payload } }) as AgentChaosEventV2;
+  const copy = (event: LegacyEvent | AgentChaosEvent, payload: Record<string, unknown>) =>
+    ({ ...event, payload: { ...event.payload, ...payload } }) as AgentChaosEvent;
   for (let i = 0; i < times; i++) {
     const roll = random();
     const position = at();
@@ -533,10 +534,10 @@ function damage(events: (AgentChaosEvent | AgentChaosEventV2)[], random: Random,
     }
     if (roll < 0.2 && events.length > 2) {
       const index = 1 + Math.floor(random() * (events.length - 1));
-      (events[index] as AgentChaosEventV2).sequence = (events[index - 1] as AgentChaosEventV2).sequence;
+      (events[index] as AgentChaosEvent).sequence = (events[index - 1] as AgentChaosEvent).sequence;
       return;
     }
-    let inserted: AgentChaosEventV2 | null = null;
+    let inserted: AgentChaosEvent | null = null;
     const retry = template("RETRY_OBSERVED");
     const success = template("OPERATION_SUCCEEDED");
     const observed = template("OPERATION_OBSERVED");

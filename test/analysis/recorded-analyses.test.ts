@@ -10,9 +10,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 import { ROOT } from "../helpers/cli.js";
 import { type AnyEvent, analysisText, analyzeAny, reportText } from "./any-schema.js";
 import { randomRun } from "./random-logs.js";
@@ -27,7 +27,7 @@ interface Recorded {
   readonly report_sha256: string;
 }
 
-function record(run: string, scenario: Scenario | ScenarioV2, events: readonly AnyEvent[]): Recorded {
+function record(run: string, scenario: LegacyScenario | Scenario, events: readonly AnyEvent[]): Recorded {
   const analysis = analyzeAny(scenario, events);
   return {
     run,

@@ -1,8 +1,12 @@
 /** Event-stream fragments shared by the analyzer tests. */
-import type { RunBuilder } from "../helpers/events.js";
+import type { LegacyRunBuilder } from "../helpers/legacy-events.js";
 
 /** A request that is injected with a 503 and fails (one fault-related failure). */
-export function injectedFailure(run: RunBuilder, operationId: string, fingerprint = "fp-a"): RunBuilder {
+export function injectedFailure(
+  run: LegacyRunBuilder,
+  operationId: string,
+  fingerprint = "fp-a",
+): LegacyRunBuilder {
   return run
     .observed(operationId, fingerprint)
     .injected(operationId)
@@ -11,20 +15,20 @@ export function injectedFailure(run: RunBuilder, operationId: string, fingerprin
 
 /** A retry of `failedId` that succeeds. */
 export function successfulRetry(
-  run: RunBuilder,
+  run: LegacyRunBuilder,
   operationId: string,
   failedId: string,
   fingerprint = "fp-a",
-): RunBuilder {
+): LegacyRunBuilder {
   return run.observed(operationId, fingerprint).retry(operationId, failedId).succeeded(operationId);
 }
 
 /** An injected failure of `failedId` followed by a successful retry `retryId`. */
 export function recoveredFault(
-  run: RunBuilder,
+  run: LegacyRunBuilder,
   failedId: string,
   retryId: string,
   fingerprint = "fp-a",
-): RunBuilder {
+): LegacyRunBuilder {
   return successfulRetry(injectedFailure(run, failedId, fingerprint), retryId, failedId, fingerprint);
 }

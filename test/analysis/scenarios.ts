@@ -1,9 +1,9 @@
 /** Validated scenarios (plain data) for analyzer tests. */
-import type { Fault, Scenario, Target } from "../../src/scenario/types.js";
+import type { LegacyFault, LegacyScenario, LegacyTarget } from "../../src/scenario/legacy/types.js";
 
-const DEFAULT_TARGET: Target = { method: "GET", path: "/customer/*" };
+const DEFAULT_TARGET: LegacyTarget = { method: "GET", path: "/customer/*" };
 
-function scenario(fault: Fault | null, expectedExitCode = 0): Scenario {
+function scenario(fault: LegacyFault | null, expectedExitCode = 0): LegacyScenario {
   return {
     schemaVersion: 1,
     name: "test-scenario",
@@ -16,14 +16,14 @@ function scenario(fault: Fault | null, expectedExitCode = 0): Scenario {
   };
 }
 
-export function baselineScenario(expectedExitCode = 0): Scenario {
+export function baselineScenario(expectedExitCode = 0): LegacyScenario {
   return scenario(null, expectedExitCode);
 }
 
 export function scheduleScenario(
   occurrences: readonly number[],
-  options: { target?: Target; expectedExitCode?: number } = {},
-): Scenario {
+  options: { target?: LegacyTarget; expectedExitCode?: number } = {},
+): LegacyScenario {
   return scenario(
     {
       type: "http_error",
@@ -40,8 +40,8 @@ export function probabilityScenario(options: {
   seed: bigint;
   start: number;
   end: number;
-  target?: Target;
-}): Scenario {
+  target?: LegacyTarget;
+}): LegacyScenario {
   return scenario({
     type: "http_error",
     statusCode: 503,

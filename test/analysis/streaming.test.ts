@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import type { Scenario } from "../../src/scenario/types.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 import { type AnyEvent, analyzeAny as batch, streamAny, analysisText as text } from "./any-schema.js";
 import { randomRun } from "./random-logs.js";
 
 /** Streams a log through the bounded analysis; null when it hands the log to the whole-log analysis. */
-function streamed(scenario: Scenario | ScenarioV2, events: readonly AnyEvent[]) {
+function streamed(scenario: LegacyScenario | Scenario, events: readonly AnyEvent[]) {
   const stream = streamAny(scenario);
   return events.every((event) => stream.push(event)) ? stream.result() : null;
 }

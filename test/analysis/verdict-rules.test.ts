@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeSchema1 } from "../../src/analysis/schema-1.js";
 import type { Schema1Analysis } from "../../src/analysis/types.js";
-import { runBuilder } from "../helpers/events.js";
+import { legacyRunBuilder } from "../helpers/legacy-events.js";
 import { injectedFailure, recoveredFault, successfulRetry } from "./run-fixtures.js";
 import { baselineScenario, probabilityScenario, scheduleScenario } from "./scenarios.js";
 
@@ -12,7 +12,7 @@ const verdict = (analysis: Schema1Analysis) => ({
 });
 
 /** A run that recovered from one injected failure: rule 16 unless something else is wrong. */
-const recoveredRun = () => recoveredFault(runBuilder().setup(), "op-1", "op-2");
+const recoveredRun = () => recoveredFault(legacyRunBuilder().setup(), "op-1", "op-2");
 
 describe("the result precedence of docs/evidence.md", () => {
   it("rule 1: the last RUN_ERROR fails the run with its reason code and message", () => {
@@ -91,7 +91,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 7: a run without a configured fault passes as BASELINE_SUCCEEDED", () => {
-    const events = runBuilder()
+    const events = legacyRunBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .succeeded("op-1")
@@ -106,7 +106,7 @@ describe("the result precedence of docs/evidence.md", () => {
 
   it("rule 8: an injection at an ordinal the selector did not pick fails as INTERNAL_ERROR", () => {
     // seed 10, probability 0.5 selects ordinal 2 among 1-3; ordinal 3 is injected as well
-    const run = runBuilder().setup().observed("op-1", "fp-a").succeeded("op-1");
+    const run = legacyRunBuilder().setup().observed("op-1", "fp-a").succeeded("op-1");
     injectedFailure(run, "op-2", "fp-b");
     injectedFailure(run, "op-3", "fp-c");
     const scenario = probabilityScenario({ probabilityMillionths: 500_000, seed: 10n, start: 1, end: 3 });
@@ -118,7 +118,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 9: a configured fault that never injected fails as FAULT_NOT_TRIGGERED", () => {
-    const events = runBuilder()
+    const events = legacyRunBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .succeeded("op-1")
@@ -132,7 +132,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 10: one operation injected twice fails as INTERNAL_ERROR", () => {
-    const run = injectedFailure(runBuilder().setup(), "op-1").injected("op-1");
+    const run = injectedFailure(legacyRunBuilder().setup(), "op-1").injected("op-1");
     const events = successfulRetry(run, "op-2", "op-1").workloadCompleted().events();
     expect(verdict(analyzeSchema1(scheduleScenario([1, 2]), events))).toEqual({
       result: "FAILED",
@@ -142,7 +142,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 11: more injections than the schedule has entries fails as INTERNAL_ERROR", () => {
-    const run = runBuilder().setup();
+    const run = legacyRunBuilder().setup();
     for (const op of ["op-1", "op-2", "op-3"]) injectedFailure(run, op, `fp-${op}`);
     expect(verdict(analyzeSchema1(scheduleScenario([1, 2]), run.workloadCompleted().events()))).toEqual({
       result: "FAILED",
@@ -161,7 +161,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 13: a probability window that was not fully evaluated fails as TRIGGER_WINDOW_INCOMPLETE", () => {
-    const run = runBuilder().setup(); // probability 1 selects every evaluated ordinal: 1, 2 and 3
+    const run = legacyRunBuilder().setup(); // probability 1 selects every evaluated ordinal: 1, 2 and 3
     for (const op of ["op-1", "op-2", "op-3"]) injectedFailure(run, op, `fp-${op}`);
     const scenario = probabilityScenario({ probabilityMillionths: 1_000_000, seed: 7n, start: 1, end: 5 });
     expect(verdict(analyzeSchema1(scenario, run.workloadCompleted().events()))).toEqual({
@@ -172,7 +172,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 14: a fault without any fault-related failure passes as FAULT_TOLERATED", () => {
-    const events = runBuilder()
+    const events = legacyRunBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1", "http_latency", { latency_ms: 200 })
@@ -187,7 +187,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 15: an unresolved fault-related failure fails as RECOVERY_NOT_OBSERVED", () => {
-    const run = recoveredFault(runBuilder().setup(), "op-1", "op-2");
+    const run = recoveredFault(legacyRunBuilder().setup(), "op-1", "op-2");
     injectedFailure(run, "op-3", "fp-b");
     expect(verdict(analyzeSchema1(scheduleScenario([1, 3]), run.workloadCompleted().events()))).toEqual({
       result: "FAILED",

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { analyzeRun } from "../../src/analysis/run-analysis.js";
 import { checksConfig, scenarioV2 } from "../analysis/schema-2/scenarios.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 import { findingsOf } from "./check-runs.js";
 
 const config = checksConfig({ cancellation: "report" }).cancellation;
 const mcp = { protocol: "mcp", method: "tools/call", path: "search", dependency: "tools" } as const;
 
 function withheld(cancelled: boolean) {
-  const run = runBuilderV2()
+  const run = runBuilder()
     .setup(["tools"])
     .at(10)
     .observed("op-1", "fp-a", mcp)
@@ -26,7 +26,7 @@ describe("the cancellation check", () => {
   });
 
   it("finds a delayed answer given up by a repeat or a closed session, not one waited for or cancelled", () => {
-    const run = runBuilderV2().setup(["tools"]).at(0);
+    const run = runBuilder().setup(["tools"]).at(0);
     const delayed = (id: string, fp: string) => run.observed(id, fp, mcp).injected(id, "f1", "mcp_latency");
     delayed("op-1", "fp-a").observed("op-2", "fp-a", mcp).failed("op-1", "client_timeout_inferred");
     run.retry("op-2", "op-1").succeeded("op-2");
@@ -42,7 +42,7 @@ describe("the cancellation check", () => {
   });
 
   it("leaves HTTP operations and answered faults alone", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup(["api", "tools"])
       .at(0)
       .observed("op-1", "fp-a")

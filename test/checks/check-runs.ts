@@ -1,14 +1,14 @@
 /** Small runs for the check tests, built from schema-2 events with exact times. */
 import { analyzeEvents } from "../../src/analysis/run-analysis.js";
 import type { FindingOf } from "../../src/checks/types.js";
-import type { CheckName, ChecksConfig } from "../../src/scenario/types-v2.js";
+import type { CheckName, ChecksConfig } from "../../src/scenario/types.js";
 import { checksConfig } from "../analysis/schema-2/scenarios.js";
-import { type RunBuilderV2, runBuilderV2 } from "../helpers/events-v2.js";
+import { type RunBuilder, runBuilder } from "../helpers/events.js";
 
 /** What one check finds in a run, analysed with only that check on and no fault. */
 export function findingsOf<N extends CheckName>(
   name: N,
-  run: RunBuilderV2,
+  run: RunBuilder,
   config: ChecksConfig[N],
 ): FindingOf[N][] {
   const checks = checksConfig({ retry_after: "off", retry_storm: "off", duplicate_writes: "off" });
@@ -28,7 +28,7 @@ export function findingsOf<N extends CheckName>(
 }
 
 /** How the analysis of a run names its operations (`api GET /customer/123 #1`). */
-export function labelOf(run: RunBuilderV2): (operationId: string) => string {
+export function labelOf(run: RunBuilder): (operationId: string) => string {
   return analyzeEvents(
     {
       dependencies: [],
@@ -45,8 +45,8 @@ export function labelOf(run: RunBuilderV2): (operationId: string) => string {
  * op-1 fails at 1000 ms asking for `retryAfterMs`; its retry op-2 is observed `gapMs` later and
  * succeeds.
  */
-export function retriedAfter(gapMs: number, retryAfterMs: number | null): RunBuilderV2 {
-  return runBuilderV2()
+export function retriedAfter(gapMs: number, retryAfterMs: number | null): RunBuilder {
+  return runBuilder()
     .setup()
     .at(900)
     .observed("op-1", "fp-a")
@@ -60,8 +60,8 @@ export function retriedAfter(gapMs: number, retryAfterMs: number | null): RunBui
 }
 
 /** A chain of `length` operations on one fingerprint, `gapMs` apart, the last one succeeding. */
-export function chainOf(length: number, gapMs = 1000, retryAfterMs: number | null = null): RunBuilderV2 {
-  const run = runBuilderV2().setup();
+export function chainOf(length: number, gapMs = 1000, retryAfterMs: number | null = null): RunBuilder {
+  const run = runBuilder().setup();
   let t = 0;
   for (let i = 1; i <= length; i++) {
     run.at(t).observed(`op-${i}`, "fp-a");

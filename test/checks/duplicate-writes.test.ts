@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { duplicateWritesCheck } from "../../src/checks/duplicate-writes.js";
 import { checksConfig } from "../analysis/schema-2/scenarios.js";
-import { type ObservedOptions, runBuilderV2 } from "../helpers/events-v2.js";
+import { type ObservedOptions, runBuilder } from "../helpers/events.js";
 import { findingsOf } from "./check-runs.js";
 
 const config = checksConfig().duplicate_writes;
@@ -27,7 +27,7 @@ function lostAndRepeated(write: Write = {}) {
     idempotencyKeyHash: key ?? null,
     dependency,
   });
-  const run = runBuilderV2()
+  const run = runBuilder()
     .setup(["api", "crm"])
     .observed("op-1", "fp-w", request(write.lostKey))
     .injected("op-1", "f1", "http_response_lost", {})
@@ -102,7 +102,7 @@ describe("the duplicate_writes check", () => {
   });
 
   it("ignores an equal write observed before the response was lost", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .observed("op-1", "fp-w", { method: "POST", path: "/tickets" })
       .observed("op-2", "fp-w", { method: "POST", path: "/tickets" })

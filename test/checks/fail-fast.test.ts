@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { analyzeRun } from "../../src/analysis/run-analysis.js";
 import { Silences } from "../../src/checks/silences.js";
 import { checksConfig, httpError, scenarioV2, schedule } from "../analysis/schema-2/scenarios.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 import { findingsOf } from "./check-runs.js";
 
 const config = checksConfig({ maxMs: 1000 }).fail_fast;
 
 /** op-1 fails at 1000 ms (asking for `retryAfterMs`); the workload next observes op-2 at `nextAt`. */
 function failedThenActed(nextAt: number, retryAfterMs: number | null = null) {
-  return runBuilderV2()
+  return runBuilder()
     .setup()
     .at(900)
     .observed("op-1", "fp-a")
@@ -37,7 +37,7 @@ describe("the fail_fast check", () => {
   });
 
   it("measures to WORKLOAD_COMPLETED when the workload makes no request after the failure", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .at(0)
       .observed("op-1", "fp-a", { protocol: "mcp", method: "tools/call", path: "search" })
@@ -50,7 +50,7 @@ describe("the fail_fast check", () => {
   });
 
   it("ignores failures that are not fault-related, a stall waited out, and a repeat that inferred a timeout", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .at(0)
       .observed("op-1", "fp-a")
@@ -73,7 +73,7 @@ describe("the fail_fast check", () => {
   });
 
   it("one act ends every wait, each measured from its own failure", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .at(0)
       .observed("op-1", "fp-a")
@@ -108,7 +108,7 @@ describe("AGENT_HUNG", () => {
       checks: { fail_fast: mode, maxMs: 1000 },
     });
   const hung = () =>
-    runBuilderV2()
+    runBuilder()
       .setup()
       .at(900)
       .observed("op-1", "fp-a")
@@ -141,7 +141,7 @@ describe("AGENT_HUNG", () => {
   });
 
   it("without a timeout an enforced finding fails the run by rule 18, after retry_after", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup()
       .at(900)
       .observed("op-1", "fp-a")

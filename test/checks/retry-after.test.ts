@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isTooEarly, retryAfterCheck } from "../../src/checks/retry-after.js";
 import { checksConfig } from "../analysis/schema-2/scenarios.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 import { findingsOf, labelOf, retriedAfter } from "./check-runs.js";
 
 const config = checksConfig().retry_after;
@@ -50,7 +50,7 @@ describe("the retry_after check", () => {
   });
 
   it("keeps interleaved chains apart: each retry is measured against its own chain", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .at(0)
       .observed("a-1", "fp-a")

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { retryStormCheck } from "../../src/checks/retry-storm.js";
 import { checksConfig } from "../analysis/schema-2/scenarios.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 import { chainOf, findingsOf, labelOf, retriedAfter } from "./check-runs.js";
 
 const config = checksConfig().retry_storm;
@@ -53,7 +53,7 @@ describe("the retry_storm check", () => {
   });
 
   it("keeps interleaved chains apart: each counts its own operations and measures its own gaps", () => {
-    const run = runBuilderV2().setup();
+    const run = runBuilder().setup();
     const attempt = (id: string, fp: string, at: number, retryOf?: string, n = 2) => {
       run.at(at).observed(id, fp);
       if (retryOf !== undefined) run.retry(id, retryOf, n);

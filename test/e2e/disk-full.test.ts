@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEventLine } from "../../src/events/reader.js";
+import { parseLegacyEventLine } from "../../src/events/reader.js";
 import { groupAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
@@ -84,7 +84,7 @@ timeout_seconds: 30
       .split("\n")
       .slice(0, -1);
     expect(complete.length).toBeGreaterThanOrEqual(4);
-    for (const [index, line] of complete.entries()) parseEventLine(line, index + 1);
+    for (const [index, line] of complete.entries()) parseLegacyEventLine(line, index + 1);
     // … and the verdict they support can be read.
     const recovered = await runBuiltCli(["inspect", "--recover", onlyRunDir(out)]);
     expect(recovered.code).toBe(0);

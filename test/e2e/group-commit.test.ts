@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEventsV2 } from "../../src/events/reader.js";
+import { readEvents } from "../../src/events/reader.js";
 import { BIN, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
@@ -123,7 +123,7 @@ describe("group commit", () => {
     child.kill("SIGKILL");
     await exited;
 
-    const recorded = await readEventsV2(events(), { allowTruncatedTail: true });
+    const recorded = await readEvents(events(), { allowTruncatedTail: true });
     expect(recorded.length).toBeGreaterThan(300);
     expect(recorded.map((event) => event.sequence)).toEqual(recorded.map((_, index) => index + 1));
     expect(recorded.some((event) => event.type === "RUN_COMPLETED")).toBe(false);

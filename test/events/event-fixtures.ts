@@ -1,12 +1,12 @@
 /** Event lines for reader tests: a run with every event type, and ways to break one event. */
 import { expect } from "vitest";
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
 import { EventsError } from "../../src/events/reader.js";
-import type { AgentChaosEvent } from "../../src/events/types.js";
-import { runBuilder } from "../helpers/events.js";
+import { legacyRunBuilder } from "../helpers/legacy-events.js";
 
 /** One event of every type, in a realistic order. */
 export function everyTypeRun() {
-  return runBuilder()
+  return legacyRunBuilder()
     .setup({ managedDependency: true })
     .observed("op-1", "fp-a")
     .injected("op-1", "http_error", { status_code: 503 })
@@ -20,7 +20,7 @@ export function everyTypeRun() {
     .runCompleted("FAILED", "INTERNAL_ERROR");
 }
 
-export function eventOf(type: AgentChaosEvent["type"]): AgentChaosEvent {
+export function eventOf(type: LegacyEvent["type"]): LegacyEvent {
   const event = everyTypeRun()
     .events()
     .find((e) => e.type === type);
@@ -35,7 +35,7 @@ interface Editable {
 }
 
 /** The JSON line of an event after an edit of its (plain JSON) object. */
-export function edited(type: AgentChaosEvent["type"], edit: (event: Editable) => void): string {
+export function edited(type: LegacyEvent["type"], edit: (event: Editable) => void): string {
   const event = structuredClone(eventOf(type)) as unknown as Editable;
   edit(event);
   return JSON.stringify(event);

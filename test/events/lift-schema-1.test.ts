@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { LEGACY_EVENT_COMPONENT, type LegacyEventType } from "../../src/events/legacy/types.js";
 import { liftSchema1Event, SCHEMA_1_DEPENDENCY, SCHEMA_1_FAULT_ID } from "../../src/events/lift-schema-1.js";
-import { PAYLOAD_FIELDS_V2 } from "../../src/events/payload-fields-v2.js";
-import { parseEventLine, parseEventLineV2 } from "../../src/events/reader.js";
-import { EVENT_COMPONENT, type EventType } from "../../src/events/types.js";
+import { PAYLOAD_FIELDS } from "../../src/events/payload-fields.js";
+import { parseEventLine, parseLegacyEventLine } from "../../src/events/reader.js";
 import { everyTypeRun } from "./event-fixtures.js";
 
 const events = everyTypeRun().events();
 
-function eventOf(type: EventType) {
+function eventOf(type: LegacyEventType) {
   const event = events.find((candidate) => candidate.type === type);
   if (event === undefined) throw new Error(`no ${type} in the fixture`);
   return event;
@@ -16,14 +16,14 @@ function eventOf(type: EventType) {
 describe("lifting a schema-1 event into the internal model", () => {
   it("gives a valid schema-2 event with the documented key order for every event type", () => {
     const types = new Set(events.map((event) => event.type));
-    expect([...types].sort()).toEqual(Object.keys(EVENT_COMPONENT).sort());
+    expect([...types].sort()).toEqual(Object.keys(LEGACY_EVENT_COMPONENT).sort());
     for (const [i, event] of events.entries()) {
       const lifted = liftSchema1Event(event);
       const line = JSON.stringify(lifted);
-      expect(parseEventLineV2(line, i + 1), event.type).toEqual(lifted);
+      expect(parseEventLine(line, i + 1), event.type).toEqual(lifted);
       expect(Object.keys(lifted.payload), event.type).toEqual([
         "kind",
-        ...Object.keys(PAYLOAD_FIELDS_V2[event.type as EventType] ?? {}),
+        ...Object.keys(PAYLOAD_FIELDS[event.type as LegacyEventType] ?? {}),
       ]);
     }
   });
@@ -40,7 +40,7 @@ describe("lifting a schema-1 event into the internal model", () => {
   });
 
   it("fills what schema 1 does not record with the values that mean not recorded", () => {
-    const lift = (type: EventType) => liftSchema1Event(eventOf(type)).payload;
+    const lift = (type: LegacyEventType) => liftSchema1Event(eventOf(type)).payload;
     expect(lift("OPERATION_OBSERVED")).toMatchObject({ session: null, idempotency_key_hash: null });
     expect(lift("OPERATION_FAILED")).toMatchObject({
       retry_after_ms: null,
@@ -56,7 +56,7 @@ describe("lifting a schema-1 event into the internal model", () => {
       const before = JSON.stringify(event);
       liftSchema1Event(event);
       expect(JSON.stringify(event)).toBe(before);
-      expect(parseEventLine(before, i + 1)).toEqual(event);
+      expect(parseLegacyEventLine(before, i + 1)).toEqual(event);
     }
   });
 });

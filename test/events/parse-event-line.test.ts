@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type EventsError, parseEventLine } from "../../src/events/reader.js";
+import { type EventsError, parseLegacyEventLine } from "../../src/events/reader.js";
 import { AgentChaosError } from "../../src/support/errors.js";
 import { edited, errorOf, eventOf, everyTypeRun } from "./event-fixtures.js";
 
 function expectInvalid(line: string, keyPath: string, lineNumber = 7): EventsError {
-  const error = errorOf(() => parseEventLine(line, lineNumber));
+  const error = errorOf(() => parseLegacyEventLine(line, lineNumber));
   expect(error).toBeInstanceOf(AgentChaosError);
   expect({ code: error.code, line: error.line, keyPath: error.keyPath }).toEqual({
     code: "EVENTS_INVALID",
@@ -20,7 +20,7 @@ describe("parseEventLine", () => {
     const events = everyTypeRun().events();
     expect(new Set(events.map((e) => e.type)).size).toBe(14);
     for (const [index, event] of events.entries()) {
-      expect(parseEventLine(JSON.stringify(event), index + 1)).toEqual(event);
+      expect(parseLegacyEventLine(JSON.stringify(event), index + 1)).toEqual(event);
     }
   });
 
@@ -35,21 +35,24 @@ describe("parseEventLine", () => {
     const stopped = edited("DEPENDENCY_STOPPED", (e) => {
       e.payload.exit_code = null;
     });
-    for (const line of [failed, completed, stopped]) expect(() => parseEventLine(line, 1)).not.toThrow();
+    for (const line of [failed, completed, stopped])
+      expect(() => parseLegacyEventLine(line, 1)).not.toThrow();
   });
 
   it("accepts the extension failure kind upstream_stream_interrupted", () => {
     const line = edited("OPERATION_FAILED", (e) => {
       e.payload.failure_kind = "upstream_stream_interrupted";
     });
-    expect(parseEventLine(line, 1).payload).toMatchObject({ failure_kind: "upstream_stream_interrupted" });
+    expect(parseLegacyEventLine(line, 1).payload).toMatchObject({
+      failure_kind: "upstream_stream_interrupted",
+    });
   });
 
   it("accepts strings that merely look like non-integer numbers", () => {
     const line = edited("OPERATION_OBSERVED", (e) => {
       e.payload.path = '/items/1,2.5/"x":3e4';
     });
-    expect(parseEventLine(line, 1).payload).toMatchObject({ path: '/items/1,2.5/"x":3e4' });
+    expect(parseLegacyEventLine(line, 1).payload).toMatchObject({ path: '/items/1,2.5/"x":3e4' });
   });
 
   it("rejects an unknown envelope key", () => {
@@ -210,7 +213,7 @@ describe("parseEventLine", () => {
       );
     }
     expect(() =>
-      parseEventLine(
+      parseLegacyEventLine(
         edited("RUN_STARTED", (e) => (e.timestamp = "2026-11-29T18:38:21Z")),
         1,
       ),
@@ -245,7 +248,7 @@ describe("parseEventLine", () => {
       "payload.name",
     );
     expect(error.message).not.toContain("sk-live");
-    const notJson = errorOf(() => parseEventLine(`{"authorization": "${secret}"`, 3));
+    const notJson = errorOf(() => parseLegacyEventLine(`{"authorization": "${secret}"`, 3));
     expect(notJson.message).not.toContain("sk-live");
     expect(notJson.cause).toBeUndefined();
   });

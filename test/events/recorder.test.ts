@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../src/events/reader.js";
+import { readLegacyEvents } from "../../src/events/reader.js";
 import { Recorder } from "../../src/events/recorder.js";
 import { ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
@@ -81,7 +81,7 @@ describe("Recorder", () => {
     for (let i = 0; i < 50; i++)
       recorder.emit({ kind: "DEPENDENCY_STOPPED", exit_code: i % 2 === 0 ? null : -15 });
     recorder.close();
-    const events = await readEvents(path);
+    const events = await readLegacyEvents(path);
     expect(events.map((event) => event.sequence)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(new Set(events.map((event) => event.event_id)).size).toBe(50);
     expect(events.every((event) => event.component === "dependency")).toBe(true);
@@ -109,7 +109,7 @@ describe("Recorder", () => {
     recorder.emit({ kind: "RUN_STARTED", scenario_name: "short again" });
     for (let i = 0; i < 3000; i++) recorder.emit({ kind: "DEPENDENCY_STOPPED", exit_code: i });
     recorder.close();
-    const events = await readEvents(path);
+    const events = await readLegacyEvents(path);
     expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
     expect(
       events.slice(0, 3).map((event) => (event.payload as { scenario_name: string }).scenario_name),
@@ -128,7 +128,7 @@ describe("Recorder", () => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
     const [code] = await once(child, "exit");
     expect(code).toBe(3);
-    expect((await readEvents(path)).map((event) => event.type)).toEqual([
+    expect((await readLegacyEvents(path)).map((event) => event.type)).toEqual([
       "RUN_STARTED",
       "DEPENDENCY_STOPPED",
     ]);

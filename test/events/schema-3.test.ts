@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseEventLine3, parseEventLineV2, readEventsAny } from "../../src/events/reader.js";
+import { parseEventLine, parseEventLine3, readEventsAny } from "../../src/events/reader.js";
 import { Recorder } from "../../src/events/recorder.js";
 import { readReport } from "../../src/report/reader.js";
 import { eventsSchemaOf, usesAdditions } from "../../src/scenario/additions.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
+import type { Scenario } from "../../src/scenario/types.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -82,7 +82,7 @@ describe("events schema 3", () => {
     );
     expect(parseEventLine3(replay ?? "", 1).payload).toMatchObject({ interactions: 4 });
     const asSchema2 = (replay ?? "").replace('"schema_version":3', '"schema_version":2');
-    expect(() => parseEventLineV2(asSchema2, 1)).toThrow(/type/);
+    expect(() => parseEventLine(asSchema2, 1)).toThrow(/type/);
   });
 
   it("reads every addition event and refuses unknown keys and values", async () => {
@@ -113,7 +113,7 @@ describe("events schema 3", () => {
       "OPERATION_FAILED",
     ]);
     const failedAsSchema2 = (lines[3] ?? "").replace('"schema_version":3', '"schema_version":2');
-    expect(() => parseEventLineV2(failedAsSchema2, 4)).toThrow(/failure_kind/);
+    expect(() => parseEventLine(failedAsSchema2, 4)).toThrow(/failure_kind/);
     const canaryValue = (lines[1] ?? "").replace('"operation_id":null', '"operation_id":null,"value":"x"');
     expect(() => parseEventLine3(canaryValue, 2)).toThrow(/value/);
     await writeFile(
@@ -130,7 +130,7 @@ describe("which runs use the additions", () => {
     faults: [],
     dependencies: [],
     checks: { retry_after: { mode: "off", dependencies: null } },
-  } as unknown as ScenarioV2;
+  } as unknown as Scenario;
 
   it("is false for a scenario with none of them, so it keeps events 2 and report 4", () => {
     expect(usesAdditions(base)).toBe(false);
@@ -148,12 +148,12 @@ describe("which runs use the additions", () => {
     ["an outage trigger", { ...base, faults: [{ type: "http_error", trigger: { kind: "outage" } }] }],
     ["the fail_fast check", { ...base, checks: { ...base.checks, fail_fast: { mode: "report" } } }],
   ])("is true with %s", (_name, scenario) => {
-    expect(eventsSchemaOf(scenario as unknown as ScenarioV2)).toBe(3);
+    expect(eventsSchemaOf(scenario as unknown as Scenario)).toBe(3);
   });
 
   it("is false for a lifecycle check that is off", () => {
     const off = { ...base, checks: { ...base.checks, cancellation: { mode: "off" } } };
-    expect(usesAdditions(off as unknown as ScenarioV2)).toBe(false);
+    expect(usesAdditions(off as unknown as Scenario)).toBe(false);
   });
 });
 

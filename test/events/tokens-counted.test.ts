@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseEventLine3, parseEventLineV2 } from "../../src/events/reader.js";
+import { parseEventLine, parseEventLine3 } from "../../src/events/reader.js";
 import { Recorder } from "../../src/events/recorder.js";
 
 let dir: string;
@@ -28,9 +28,7 @@ describe("TOKENS_COUNTED", () => {
       operation_id: "op-1",
       tokens: 13,
     });
-    expect(() => parseEventLineV2(line.replace('"schema_version":3', '"schema_version":2'), 1)).toThrow(
-      /type/,
-    );
+    expect(() => parseEventLine(line.replace('"schema_version":3', '"schema_version":2'), 1)).toThrow(/type/);
     expect(() => parseEventLine3(line.replace('"tokens":13', '"tokens":-1'), 1)).toThrow(/tokens/);
   });
 });

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
 import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
-import type { AgentChaosEvent } from "../../src/events/types.js";
-import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 
 const GOLDEN = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/golden");
@@ -25,10 +25,10 @@ function goldenPayloads(): Record<string, unknown>[] {
 }
 
 /** The internal event the runtime emits for a schema-1 payload: the dependency `api` named after `kind`. */
-function internalOf(payload: Record<string, unknown>): EventPayloadV2 {
-  if (!NAMED.has(payload.kind as string)) return payload as unknown as EventPayloadV2;
+function internalOf(payload: Record<string, unknown>): EventPayload {
+  if (!NAMED.has(payload.kind as string)) return payload as unknown as EventPayload;
   const { kind, ...rest } = payload;
-  return { kind, dependency: "api", ...rest } as unknown as EventPayloadV2;
+  return { kind, dependency: "api", ...rest } as unknown as EventPayload;
 }
 
 describe("toSchema1Payload", () => {
@@ -59,7 +59,7 @@ describe("toSchema1Payload", () => {
   });
 
   it("drops the dependency name of the runtime's events, keeping every other key in place", () => {
-    const internal: EventPayloadV2[] = [
+    const internal: EventPayload[] = [
       { kind: "DEPENDENCY_STARTED", dependency: "api", base_url: "http://127.0.0.1:1/v1", pid: 7 },
       {
         kind: "DEPENDENCY_READY",
@@ -90,7 +90,7 @@ describe("toSchema1Payload", () => {
         readFileSync(join(GOLDEN, name), "utf8")
           .split("\n")
           .filter((line) => line !== "")
-          .map((line) => JSON.parse(line) as AgentChaosEvent),
+          .map((line) => JSON.parse(line) as LegacyEvent),
       );
     expect(events.length).toBeGreaterThan(100);
     for (const event of events) {
@@ -100,7 +100,7 @@ describe("toSchema1Payload", () => {
   });
 
   it("drops every key schema 1 does not have from the operation events", () => {
-    const internal: EventPayloadV2[] = [
+    const internal: EventPayload[] = [
       {
         kind: "OPERATION_OBSERVED",
         operation_id: "op",
@@ -153,7 +153,7 @@ describe("toSchema1Payload", () => {
   });
 
   it("has no schema-1 form for the events schema 1 does not have", () => {
-    const none: EventPayloadV2[] = [
+    const none: EventPayload[] = [
       { kind: "FAULT_NOT_APPLIED", operation_id: "op", fault_id: "fault", reason: "another_fault_acted" },
       { kind: "SESSION_STARTED", dependency: "tools", session: 1, pid: 9 },
     ];

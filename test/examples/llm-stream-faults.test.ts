@@ -3,8 +3,8 @@
  * front of the fake LLM: the behaviour the v2 LLM examples and their rows in docs/examples.md rely on.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
-import { MemorySinkV2, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
+import type { Fault } from "../../src/scenario/types.js";
+import { faults, MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
 import { runProgram, startFakeLlm, stopAll } from "./helpers/programs.js";
 
 afterEach(stopAll);
@@ -13,16 +13,16 @@ const OPENAI = "llm-agents/openai-agent.mjs";
 const ANTHROPIC = "llm-agents/anthropic-agent.mjs";
 const FULL_ANSWER = "Answer: Echo: Say hello to Agent Chaos";
 
-async function behind(fault: FaultV2, paceMs = 25): Promise<{ url: string; sink: MemorySinkV2 }> {
+async function behind(fault: Fault, paceMs = 25): Promise<{ url: string; sink: MemorySink }> {
   const llm = await startFakeLlm(["--token-delay-ms", String(paceMs)]);
-  const sink = new MemorySinkV2();
-  const proxy = await startV2Proxy(llm.url, [fault], sink);
+  const sink = new MemorySink();
+  const proxy = await startFaultProxy(llm.url, [fault], sink);
   return { url: proxy.url, sink };
 }
 
 describe("official SDKs under mid-stream faults", () => {
   it("openai: a stream cut before [DONE] ends the iteration quietly; the agent prints a partial answer and exits 0", async () => {
-    const { url, sink } = await behind(v2.truncate({ afterEvents: 4 }));
+    const { url, sink } = await behind(faults.truncate({ afterEvents: 4 }));
     const result = await runProgram(OPENAI, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(0);
     expect(result.lines[0]).toBe("Answer: Echo: Say hello ");
@@ -30,7 +30,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("openai: an agent that requires a finish_reason calls again and gets the whole answer", async () => {
-    const { url, sink } = await behind(v2.truncate({ afterEvents: 4 }));
+    const { url, sink } = await behind(faults.truncate({ afterEvents: 4 }));
     const result = await runProgram(OPENAI, {
       LLM_API_URL: url,
       LLM_MODE: "stream",
@@ -45,14 +45,14 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("anthropic: a stream cut before message_stop also ends quietly with a partial answer", async () => {
-    const { url } = await behind(v2.truncate({ afterEvents: 4 }));
+    const { url } = await behind(faults.truncate({ afterEvents: 4 }));
     const result = await runProgram(ANTHROPIC, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(0);
     expect(result.lines[0]).toBe("Answer: Echo: ");
   });
 
   it("anthropic: an overloaded_error event mid-stream throws, and the SDK never retries a started stream", async () => {
-    const { url, sink } = await behind(v2.errorEvent({ afterEvents: 3 }, "anthropic"));
+    const { url, sink } = await behind(faults.errorEvent({ afterEvents: 3 }, "anthropic"));
     const result = await runProgram(ANTHROPIC, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("anthropic-agent: LLM call failed: APIError\n");
@@ -60,7 +60,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("anthropic: an agent that makes the whole call again survives the error event", async () => {
-    const { url, sink } = await behind(v2.errorEvent({ afterEvents: 3 }, "anthropic"));
+    const { url, sink } = await behind(faults.errorEvent({ afterEvents: 3 }, "anthropic"));
     const result = await runProgram(ANTHROPIC, {
       LLM_API_URL: url,
       LLM_MODE: "stream",
@@ -73,7 +73,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("openai: an error object in the stream throws APIError, without a retry", async () => {
-    const { url, sink } = await behind(v2.errorEvent({ afterEvents: 2 }, "openai"));
+    const { url, sink } = await behind(faults.errorEvent({ afterEvents: 2 }, "openai"));
     const result = await runProgram(OPENAI, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("openai-agent: LLM call failed: APIError\n");
@@ -81,7 +81,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("openai: a connection reset mid-stream is a transport error the SDK does not retry", async () => {
-    const { url, sink } = await behind(v2.reset({ afterEvents: 4 }));
+    const { url, sink } = await behind(faults.reset({ afterEvents: 4 }));
     const result = await runProgram(OPENAI, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(1);
     expect(result.lines).toEqual([]);
@@ -89,7 +89,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("openai: with no idle timeout the SDK waits out a stall and gets the whole answer", async () => {
-    const { url, sink } = await behind(v2.stall({ afterEvents: 3 }, 600), 50);
+    const { url, sink } = await behind(faults.stall({ afterEvents: 3 }, 600), 50);
     const result = await runProgram(OPENAI, { LLM_API_URL: url, LLM_MODE: "stream" });
     expect(result.code).toBe(0);
     expect(result.lines[0]).toBe(FULL_ANSWER);
@@ -98,7 +98,7 @@ describe("official SDKs under mid-stream faults", () => {
   });
 
   it("openai: an agent with a stream idle timeout gives up on the stall and calls again", async () => {
-    const { url, sink } = await behind(v2.stall({ afterEvents: 3 }, 10_000), 50);
+    const { url, sink } = await behind(faults.stall({ afterEvents: 3 }, 10_000), 50);
     const result = await runProgram(OPENAI, {
       LLM_API_URL: url,
       LLM_MODE: "stream",
@@ -119,7 +119,7 @@ describe("official SDKs under mid-stream faults", () => {
 describe("official SDKs under provider-shaped errors", () => {
   it("openai: a 429 with retry-after-ms is retried after that many milliseconds", async () => {
     const { url, sink } = await behind(
-      v2.llmError({ provider: "openai", statusCode: 429, retryAfterMs: 400 }),
+      faults.llmError({ provider: "openai", statusCode: 429, retryAfterMs: 400 }),
     );
     const started = performance.now();
     const result = await runProgram(OPENAI, { LLM_API_URL: url });
@@ -132,7 +132,7 @@ describe("official SDKs under provider-shaped errors", () => {
 
   it("anthropic: a 529 with x-should-retry: false is not retried", async () => {
     const { url, sink } = await behind(
-      v2.llmError({ provider: "anthropic", statusCode: 529, shouldRetry: false }),
+      faults.llmError({ provider: "anthropic", statusCode: 529, shouldRetry: false }),
     );
     const result = await runProgram(ANTHROPIC, { LLM_API_URL: url });
     expect(result.code).toBe(1);
@@ -141,7 +141,7 @@ describe("official SDKs under provider-shaped errors", () => {
   });
 
   it("anthropic: the same 529 without the header is retried by the SDK", async () => {
-    const { url, sink } = await behind(v2.llmError({ provider: "anthropic", statusCode: 529 }));
+    const { url, sink } = await behind(faults.llmError({ provider: "anthropic", statusCode: 529 }));
     const result = await runProgram(ANTHROPIC, { LLM_API_URL: url });
     expect(result.code).toBe(0);
     expect(sink.ofKind("RETRY_OBSERVED")).toHaveLength(1);

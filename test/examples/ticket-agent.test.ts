@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MemorySinkV2, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
+import { faults, MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
 import { runProgram, startServer, stopAll } from "./helpers/programs.js";
 
 afterEach(stopAll);
 
-async function deskBehindLostResponse(): Promise<{ url: string; sink: MemorySinkV2 }> {
+async function deskBehindLostResponse(): Promise<{ url: string; sink: MemorySink }> {
   const api = await startServer("fake-api.mjs");
-  const sink = new MemorySinkV2();
-  const proxy = await startV2Proxy(api.url, [v2.responseLost()], sink);
+  const sink = new MemorySink();
+  const proxy = await startFaultProxy(api.url, [faults.responseLost()], sink);
   return { url: proxy.url, sink };
 }
 

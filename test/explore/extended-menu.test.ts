@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentChaosEventV2, EventPayloadV2 } from "../../src/events/types-v2.js";
+import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
 import {
   dependencyStarts,
   earliestStarts,
@@ -11,11 +11,11 @@ import { applies, defaultMenu, type MenuEntry } from "../../src/explore/menu.js"
 import { depthOneCandidates, plannedFault } from "../../src/explore/plan.js";
 import type { InjectionPoint } from "../../src/explore/points.js";
 import { faultData, scenarioText } from "../../src/explore/scenario-text.js";
+import { DEFAULT_CHECKS } from "../../src/scenario/checks.js";
 import { parseScenario } from "../../src/scenario/load.js";
-import type { DependencyV2 } from "../../src/scenario/types-v2.js";
-import { DEFAULT_CHECKS } from "../../src/scenario/v2/checks.js";
+import type { Dependency } from "../../src/scenario/types.js";
 
-const http = (name: string): DependencyV2 => ({
+const http = (name: string): Dependency => ({
   name,
   type: "http",
   baseUrl: "http://127.0.0.1:{port}",
@@ -25,7 +25,7 @@ const http = (name: string): DependencyV2 => ({
   ignoreJsonFields: [],
   usesPortPlaceholder: true,
 });
-const NOTES: DependencyV2 = {
+const NOTES: Dependency = {
   name: "notes",
   type: "mcp_stdio",
   command: ["node", "n.mjs"],
@@ -33,8 +33,8 @@ const NOTES: DependencyV2 = {
   env: {},
 };
 const DEPENDENCIES = [http("llm"), http("crm"), NOTES];
-const dependencyOf = (name: string): DependencyV2 =>
-  DEPENDENCIES.find((dependency) => dependency.name === name) as DependencyV2;
+const dependencyOf = (name: string): Dependency =>
+  DEPENDENCIES.find((dependency) => dependency.name === name) as Dependency;
 
 function points(): InjectionPoint[] {
   const list = [
@@ -64,8 +64,8 @@ function labelsAt(index: number): string[] {
     .map((entry) => entry.label);
 }
 
-function event(elapsed: number, payload: Partial<EventPayloadV2> & { kind: string }): AgentChaosEventV2 {
-  return { elapsed_ms: elapsed, payload } as unknown as AgentChaosEventV2;
+function event(elapsed: number, payload: Partial<EventPayload> & { kind: string }): AgentChaosEvent {
+  return { elapsed_ms: elapsed, payload } as unknown as AgentChaosEvent;
 }
 
 describe("the extended menu's entries per point kind", () => {

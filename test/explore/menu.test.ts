@@ -3,9 +3,9 @@ import { ExploreError } from "../../src/explore/errors.js";
 import { applies, defaultMenu, type MenuEntry } from "../../src/explore/menu.js";
 import { parseMenu } from "../../src/explore/menu-file.js";
 import type { ObservedPoint } from "../../src/explore/points.js";
-import type { DependencyV2 } from "../../src/scenario/types-v2.js";
+import type { Dependency } from "../../src/scenario/types.js";
 
-const HTTP: DependencyV2 = {
+const HTTP: Dependency = {
   name: "api",
   type: "http",
   baseUrl: "http://127.0.0.1:{port}",
@@ -15,8 +15,8 @@ const HTTP: DependencyV2 = {
   ignoreJsonFields: [],
   usesPortPlaceholder: true,
 };
-const MCP_HTTP: DependencyV2 = { ...HTTP, name: "remote", protocol: "mcp" };
-const MCP_STDIO: DependencyV2 = {
+const MCP_HTTP: Dependency = { ...HTTP, name: "remote", protocol: "mcp" };
+const MCP_STDIO: Dependency = {
   name: "notes",
   type: "mcp_stdio",
   command: ["node", "server.mjs"],
@@ -43,7 +43,7 @@ const EMPTY_STREAM = point({ relayedEvents: 0 });
 const TOOL_CALL = point({ dependency: "notes", protocol: "mcp", method: "tools/call", path: "search" });
 const INITIALIZE = point({ dependency: "notes", protocol: "mcp", method: "initialize", path: "" });
 
-function labelsFor(menu: readonly MenuEntry[], at: ObservedPoint, dependency: DependencyV2): string[] {
+function labelsFor(menu: readonly MenuEntry[], at: ObservedPoint, dependency: Dependency): string[] {
   return menu.filter((entry) => applies(entry, at, dependency)).map((entry) => entry.label);
 }
 

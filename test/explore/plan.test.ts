@@ -9,10 +9,10 @@ import {
 } from "../../src/explore/plan.js";
 import { type InjectionPoint, operationKey } from "../../src/explore/points.js";
 import { seededSample } from "../../src/explore/sample.js";
-import type { DependencyV2, ScenarioV2 } from "../../src/scenario/types-v2.js";
-import { DEFAULT_CHECKS } from "../../src/scenario/v2/checks.js";
+import { DEFAULT_CHECKS } from "../../src/scenario/checks.js";
+import type { Dependency, Scenario } from "../../src/scenario/types.js";
 
-const http = (name: string): DependencyV2 => ({
+const http = (name: string): Dependency => ({
   name,
   type: "http",
   baseUrl: "http://127.0.0.1:{port}",
@@ -23,8 +23,8 @@ const http = (name: string): DependencyV2 => ({
   usesPortPlaceholder: true,
 });
 const DEPENDENCIES = [http("llm"), http("crm")];
-const dependencyOf = (name: string): DependencyV2 =>
-  DEPENDENCIES.find((dependency) => dependency.name === name) as DependencyV2;
+const dependencyOf = (name: string): Dependency =>
+  DEPENDENCIES.find((dependency) => dependency.name === name) as Dependency;
 
 function points(): InjectionPoint[] {
   const list = [
@@ -79,7 +79,7 @@ describe("depth 1", () => {
 
   it("builds a scenario with exactly that fault on the point's method, exact path and occurrence", () => {
     const [, , , , , , third] = depthOneCandidates(points(), menu(), dependencyOf);
-    const base: ScenarioV2 = {
+    const base: Scenario = {
       schemaVersion: 2,
       name: "agent",
       dependencies: DEPENDENCIES,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { observedPoints, operationCounts, pointLabel, stablePoints } from "../../src/explore/points.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 
 const LLM = { dependency: "llm", method: "POST", path: "/v1/chat/completions" } as const;
 const CRM = { dependency: "crm", method: "GET", path: "/customer/42" } as const;
 
 /** model, tool, model, tool (other path), tool (same path again), model — over two dependencies. */
 function agentRun(options: { streamed?: number | null; extra?: boolean } = {}) {
-  const run = runBuilderV2().setup(["llm", "crm"]);
+  const run = runBuilder().setup(["llm", "crm"]);
   const op = (
     id: string,
     fingerprint: string,
@@ -54,7 +54,7 @@ describe("injection points", () => {
   });
 
   it("keep MCP method and name as sent, and count retries as operations of their own", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup(["notes"])
       .observed("op-1", "fp-1", { dependency: "notes", protocol: "mcp", method: "initialize", path: "" })
       .succeeded("op-1", { statusCode: null })
@@ -119,7 +119,7 @@ describe("injection points", () => {
   });
 
   it("whose path a target cannot name exactly are skipped as untargetable", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup(["api"])
       .observed("op-1", "fp-1", { dependency: "api", method: "GET", path: "/files/*" })
       .succeeded("op-1")

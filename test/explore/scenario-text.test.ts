@@ -5,14 +5,14 @@ import { baseScenario, CONVERTED_DEPENDENCY } from "../../src/explore/convert.js
 import { ExploreError } from "../../src/explore/errors.js";
 import { scenarioText } from "../../src/explore/scenario-text.js";
 import { loadScenario, parseScenario } from "../../src/scenario/load.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
+import type { Scenario } from "../../src/scenario/types.js";
 import { ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 const V2 = join(ROOT, "examples", "scenarios", "v2");
 
 /** The text placed at `path` and parsed back from there. */
-function reparse(scenario: ScenarioV2, path: string): ScenarioV2 {
+function reparse(scenario: Scenario, path: string): Scenario {
   const text = scenarioText(scenario, join(path, ".."), ["a comment"]);
   const parsed = parseScenario(new TextEncoder().encode(text), path);
   if (parsed.schemaVersion !== 2) throw new Error("expected schema 2");
@@ -74,7 +74,7 @@ describe("scenario text", () => {
       const source = join(temp.path, "scenarios", "rich.yaml");
       await mkdir(join(temp.path, "scenarios"));
       await writeFile(source, RICH);
-      const scenario = (await loadScenario(source)) as ScenarioV2;
+      const scenario = (await loadScenario(source)) as Scenario;
       expect(reparse(scenario, source)).toEqual(scenario);
       // From another folder: the cwds are rewritten relative to the new place, and resolve the same.
       const elsewhere = join(temp.path, "out", "replays", "01.yaml");
@@ -88,13 +88,13 @@ describe("scenario text", () => {
   it("writes the bundled schema-2 examples back faithfully", async () => {
     for (const name of ["support_fault_on_each_dependency", "support_tool_503_twice_fifo"]) {
       const path = join(V2, `${name}.yaml`);
-      const scenario = (await loadScenario(path)) as ScenarioV2;
+      const scenario = (await loadScenario(path)) as Scenario;
       expect(reparse(scenario, path)).toEqual(scenario);
     }
   });
 
   it("starts with the comments, one '#' line each, control characters blanked", async () => {
-    const scenario = (await loadScenario(join(V2, "support_baseline.yaml"))) as ScenarioV2;
+    const scenario = (await loadScenario(join(V2, "support_baseline.yaml"))) as Scenario;
     const text = scenarioText(scenario, V2, ["first", "second\nline"]);
     expect(text.startsWith("# first\n# second line\nschema_version: 2\n")).toBe(true);
   });
@@ -102,7 +102,7 @@ describe("scenario text", () => {
 
 describe("the base scenario of an explore", () => {
   it("is a schema-2 scenario without its faults", async () => {
-    const scenario = (await loadScenario(join(V2, "support_fault_on_each_dependency.yaml"))) as ScenarioV2;
+    const scenario = (await loadScenario(join(V2, "support_fault_on_each_dependency.yaml"))) as Scenario;
     expect(baseScenario(scenario)).toEqual({ ...scenario, faults: [] });
   });
 

@@ -3,13 +3,13 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { AuthExpiredProvider } from "../../src/scenario/model-faults.js";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
+import type { Fault } from "../../src/scenario/types.js";
 import { closeFakeLlmsAfterEach, startFakeLlm } from "../fake-llm/helpers.js";
-import { MemorySinkV2, startV2Proxy } from "../helpers/v2-proxy.js";
+import { MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
 
 closeFakeLlmsAfterEach();
 
-function authExpired(provider: AuthExpiredProvider): FaultV2 {
+function authExpired(provider: AuthExpiredProvider): Fault {
   return {
     id: "f1",
     type: "http_auth_expired",
@@ -23,8 +23,8 @@ function authExpired(provider: AuthExpiredProvider): FaultV2 {
 
 async function behind(provider: AuthExpiredProvider) {
   const llm = await startFakeLlm();
-  const sink = new MemorySinkV2();
-  const proxy = await startV2Proxy(llm.url, [authExpired(provider)], sink);
+  const sink = new MemorySink();
+  const proxy = await startFaultProxy(llm.url, [authExpired(provider)], sink);
   return { url: proxy.url, sink };
 }
 

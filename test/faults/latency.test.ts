@@ -3,19 +3,19 @@ import { performance } from "node:perf_hooks";
 import { describe, expect, it, vi } from "vitest";
 import { jitterDraw, seedFromRunId } from "../../src/faults/jitter.js";
 import { startProxy } from "../../src/proxy/server.js";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
+import type { Fault } from "../../src/scenario/types.js";
 import { beforeDeadline, eventually } from "../helpers/eventually.js";
+import { MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
 import { send, sendWithNodeHttp } from "../helpers/proxy-client.js";
 import {
-  faults,
-  MemorySink,
+  LegacyMemorySink,
+  legacyFaults,
   onCleanup,
   SCHEMA_1_PROXY,
   schedule,
   startTestProxy,
   startUpstream,
 } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, startV2Proxy } from "../helpers/v2-proxy.js";
 
 /**
  * Fakes the global timers (the latency wait is one) for the rest of the test; sockets, and the
@@ -31,8 +31,8 @@ function fakeTimers(): void {
 describe("http_latency", () => {
   it("waits latency_ms, forwards, and records the tolerated success as fault-related", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.latency(150, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(150, schedule(1)), sink);
 
     const started = performance.now();
     const response = await send(`${proxy.url}/slow`);
@@ -56,8 +56,8 @@ describe("http_latency", () => {
   it("fails a waiting operation with client_disconnected when the workload hangs up, and never forwards it", async () => {
     fakeTimers();
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.latency(200, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(200, schedule(1)), sink);
 
     const request = httpRequest(`${proxy.url}/slow`, { agent: false });
     request.on("error", () => {});
@@ -88,9 +88,9 @@ describe("http_latency", () => {
 
   it("fails a waiting operation with client_timeout_inferred when the same request arrives, which is its retry", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     // Far longer than the test may run: only the retry can end the wait.
-    const proxy = await startTestProxy(upstream.url, faults.latency(600_000, schedule(1)), sink);
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(600_000, schedule(1)), sink);
 
     const first = sendWithNodeHttp(`${proxy.url}/customer/1?page=2`, { method: "POST", body: '{"q":1}' });
     await eventually(() => sink.ofKind("FAULT_INJECTED").length === 1);
@@ -129,8 +129,8 @@ describe("http_latency", () => {
       calls += 1;
       response.writeHead(calls === 1 ? 500 : 200).end("{}");
     });
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.latency(20, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(20, schedule(1)), sink);
 
     expect((await send(`${proxy.url}/x`)).status).toBe(500);
     expect((await send(`${proxy.url}/x`)).status).toBe(200);
@@ -150,8 +150,8 @@ describe("http_latency", () => {
   it("holds a request whose latency_ms exceeds the longest single Node timer for its whole latency_ms", async () => {
     fakeTimers();
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.latency(3_000_000_000, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(3_000_000_000, schedule(1)), sink);
 
     const outcome = sendWithNodeHttp(`${proxy.url}/slow`);
     await eventually(() => sink.ofKind("FAULT_INJECTED").length === 1);
@@ -172,8 +172,8 @@ describe("http_latency", () => {
   it("gives up a request held longer than the longest single Node timer when the proxy closes", async () => {
     fakeTimers();
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.latency(3_000_000_000, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.latency(3_000_000_000, schedule(1)), sink);
 
     const outcome = sendWithNodeHttp(`${proxy.url}/slow`);
     await eventually(() => sink.ofKind("FAULT_INJECTED").length === 1);
@@ -190,10 +190,10 @@ describe("http_latency", () => {
   it("ends pending waits on close: the timer is cleared, the workload's connection is ended, nothing is forwarded", async () => {
     fakeTimers();
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startProxy({
       upstreamBaseUrl: upstream.url,
-      faults: [faults.latency(60_000, schedule(1))],
+      faults: [legacyFaults.latency(60_000, schedule(1))],
       sink,
       ...SCHEMA_1_PROXY,
     });
@@ -214,7 +214,7 @@ describe("http_latency", () => {
 });
 
 describe("http_latency jitter_ms (schema 2)", () => {
-  const jittered = (seed: number): FaultV2 => ({
+  const jittered = (seed: number): Fault => ({
     id: "slow",
     dependency: "llm",
     target: { kind: "http", method: null, path: "/*" },
@@ -228,8 +228,8 @@ describe("http_latency jitter_ms (schema 2)", () => {
 
   async function delays(seed: number): Promise<{ drawn: number[]; took: number[] }> {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [jittered(seed)], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [jittered(seed)], sink);
     const took: number[] = [];
     for (let i = 0; i < 3; i++) {
       const started = performance.now();

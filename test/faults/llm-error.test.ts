@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { faults, MemorySink, rawGet, startFaultProxy } from "../helpers/fault-proxy.js";
 import { startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, rawGet, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
 
 /** status → [openai type, openai code, anthropic type] (docs/faults.md). */
 const TABLE: Record<number, [string, string, string]> = {
@@ -31,10 +31,10 @@ describe("http_llm_error", () => {
     it(`answers ${status} with the exact OpenAI and Anthropic bodies`, async () => {
       const upstream = await startUpstream();
       for (const provider of ["openai", "anthropic"] as const) {
-        const proxy = await startV2Proxy(
+        const proxy = await startFaultProxy(
           upstream.url,
-          [v2.llmError({ provider, statusCode: Number(status) })],
-          new MemorySinkV2(),
+          [faults.llmError({ provider, statusCode: Number(status) })],
+          new MemorySink(),
         );
         const { head, body } = await rawGet(proxy.url, "/v1/messages");
         expect(head.split("\r\n")[0]).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
@@ -58,11 +58,11 @@ describe("http_llm_error", () => {
 
   it("sends Retry-After, retry-after-ms and x-should-retry exactly when configured, and records the wait", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(
       upstream.url,
       [
-        v2.llmError({
+        faults.llmError({
           provider: "anthropic",
           statusCode: 529,
           retryAfterSeconds: 2,
@@ -104,16 +104,16 @@ describe("http_llm_error", () => {
 
   it("records Retry-After seconds as the wait when retry-after-ms is not configured, and none without either", async () => {
     const upstream = await startUpstream();
-    const seconds = new MemorySinkV2();
-    const none = new MemorySinkV2();
-    const withSeconds = await startV2Proxy(
+    const seconds = new MemorySink();
+    const none = new MemorySink();
+    const withSeconds = await startFaultProxy(
       upstream.url,
-      [v2.llmError({ provider: "openai", statusCode: 429, retryAfterSeconds: 3, shouldRetry: true })],
+      [faults.llmError({ provider: "openai", statusCode: 429, retryAfterSeconds: 3, shouldRetry: true })],
       seconds,
     );
-    const without = await startV2Proxy(
+    const without = await startFaultProxy(
       upstream.url,
-      [v2.llmError({ provider: "openai", statusCode: 500 })],
+      [faults.llmError({ provider: "openai", statusCode: 500 })],
       none,
     );
 

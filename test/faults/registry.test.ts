@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { armFault, FAULT_EXECUTORS } from "../../src/faults/registry.js";
-import { HTTP_FAULT_TYPES_V2 } from "../../src/scenario/types-v2.js";
-import { faults, schedule, target } from "../helpers/proxy-harness.js";
+import { HTTP_FAULT_TYPES } from "../../src/scenario/types.js";
+import { legacyFaults, schedule, target } from "../helpers/proxy-harness.js";
 
 describe("fault registry", () => {
   it("has an executor for every HTTP fault type of schema 2 (schema 1's five included)", () => {
-    expect(Object.keys(FAULT_EXECUTORS).sort()).toEqual([...HTTP_FAULT_TYPES_V2].sort());
+    expect(Object.keys(FAULT_EXECUTORS).sort()).toEqual([...HTTP_FAULT_TYPES].sort());
   });
 
   it("reports each fault's FAULT_INJECTED parameters as integers", () => {
-    expect(armFault(faults.latency(250, schedule(1))).parameters).toEqual({ latency_ms: 250 });
-    expect(armFault(faults.error(503, schedule(1))).parameters).toEqual({ status_code: 503 });
-    expect(armFault(faults.rateLimit(0, schedule(1))).parameters).toEqual({ retry_after_seconds: 0 });
-    expect(armFault(faults.malformedJson(schedule(1))).parameters).toEqual({});
-    expect(armFault(faults.disconnect(schedule(1))).parameters).toEqual({});
+    expect(armFault(legacyFaults.latency(250, schedule(1))).parameters).toEqual({ latency_ms: 250 });
+    expect(armFault(legacyFaults.error(503, schedule(1))).parameters).toEqual({ status_code: 503 });
+    expect(armFault(legacyFaults.rateLimit(0, schedule(1))).parameters).toEqual({ retry_after_seconds: 0 });
+    expect(armFault(legacyFaults.malformedJson(schedule(1))).parameters).toEqual({});
+    expect(armFault(legacyFaults.disconnect(schedule(1))).parameters).toEqual({});
   });
 
   it("gives every armed fault its own occurrence counter", () => {
-    const fault = faults.error(503, schedule(2));
+    const fault = legacyFaults.error(503, schedule(2));
     const a = armFault(fault);
     const b = armFault(fault);
     expect([a.decide(), a.decide(), a.decide()]).toEqual([false, true, false]);
@@ -27,7 +27,7 @@ describe("fault registry", () => {
 
 describe("target matching", () => {
   const matches = (path: string, method: string | null, requestMethod: string, requestPath: string) =>
-    armFault(faults.error(503, schedule(1), target(path, method))).matches({
+    armFault(legacyFaults.error(503, schedule(1), target(path, method))).matches({
       method: requestMethod,
       path: requestPath,
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { faults, MemorySink, rawGet, startFaultProxy } from "../helpers/fault-proxy.js";
 import { send, sendWithNodeHttp } from "../helpers/proxy-client.js";
 import { startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, rawGet, startV2Proxy, v2 } from "../helpers/v2-proxy.js";
 
 describe("http_response_lost", () => {
   it("lets the upstream process the request in full, then closes the workload's connection without a byte", async () => {
@@ -10,8 +10,8 @@ describe("http_response_lost", () => {
       tickets += 1;
       response.writeHead(201, { "Content-Type": "application/json" }).end(`{"ticket":${tickets}}`);
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.responseLost()], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.responseLost()], sink);
 
     const lost = await sendWithNodeHttp(`${proxy.url}/tickets`, { method: "POST", body: '{"title":"x"}' });
     const retried = await send(`${proxy.url}/tickets`, { method: "POST", body: '{"title":"x"}' });
@@ -41,7 +41,7 @@ describe("http_response_lost", () => {
 
   it("sends not a single byte to the workload", async () => {
     const upstream = await startUpstream();
-    const proxy = await startV2Proxy(upstream.url, [v2.responseLost()], new MemorySinkV2());
+    const proxy = await startFaultProxy(upstream.url, [faults.responseLost()], new MemorySink());
 
     const raw = await rawGet(proxy.url, "/tickets");
 
@@ -53,8 +53,8 @@ describe("http_response_lost", () => {
     const upstream = await startUpstream((_request, response) => {
       response.writeHead(500).end("boom");
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.responseLost()], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.responseLost()], sink);
 
     await sendWithNodeHttp(`${proxy.url}/tickets`, { method: "POST" });
 
@@ -69,8 +69,8 @@ describe("http_response_lost", () => {
     const upstream = await startUpstream((request) => {
       request.socket.destroy();
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.responseLost()], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.responseLost()], sink);
 
     const response = await send(`${proxy.url}/tickets`, { method: "POST" });
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
 import {
   dechunk,
-  MemorySinkV2,
+  faults,
+  MemorySink,
   rawGet,
+  startFaultProxy,
   startScriptedUpstream,
-  startV2Proxy,
   streamFrom,
-  v2,
-} from "../helpers/v2-proxy.js";
+} from "../helpers/fault-proxy.js";
 
 const SSE = { "Content-Type": "text/event-stream" };
 const TOKENS = ['data: {"t":1}\n\n', 'data: {"t":2}\n\n', 'data: {"t":3}\n\n', "data: [DONE]\n\n"];
@@ -16,8 +16,8 @@ const TOKENS = ['data: {"t":1}\n\n', 'data: {"t":2}\n\n', 'data: {"t":3}\n\n', "
 describe("http_stream_truncate", () => {
   it("is a complete, successful response for a real client, its failure recorded before the end reached it", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS, { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 2 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 2 })], sink);
 
     const response = await fetch(`${proxy.url}/v1/chat/completions`);
     const text = await response.text();
@@ -30,8 +30,8 @@ describe("http_stream_truncate", () => {
 
   it("keeps the workload's connection usable for the next request", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 1 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 1 })], sink);
 
     const first = await (await fetch(`${proxy.url}/v1/s`)).text();
     const second = await (await fetch(`${proxy.url}/v1/s`)).text();
@@ -45,8 +45,8 @@ describe("http_stream_truncate", () => {
 describe("http_stream_reset", () => {
   it("is a transport error for a real client after the events before the cut, with no terminating chunk", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS, { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterEvents: 1 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.reset({ afterEvents: 1 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
     const failuresWhenTheErrorArrived = sink.ofKind("OPERATION_FAILED").length;
@@ -66,7 +66,7 @@ describe("http_stream_reset", () => {
 
   it("sends the bytes before the cut and then closes without the zero-length chunk", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS, { hold: true });
-    const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterBytes: 20 })], new MemorySinkV2());
+    const proxy = await startFaultProxy(upstream.url, [faults.reset({ afterBytes: 20 })], new MemorySink());
 
     const raw = await rawGet(proxy.url, "/v1/stream");
 
@@ -84,8 +84,12 @@ describe("http_stream_error_event", () => {
   for (const format of ["anthropic", "openai"] as const) {
     it(`appends the exact ${format} error frame after the cut, then ends the response cleanly`, async () => {
       const upstream = await startScriptedUpstream(200, SSE, TOKENS, { hold: true });
-      const sink = new MemorySinkV2();
-      const proxy = await startV2Proxy(upstream.url, [v2.errorEvent({ afterEvents: 2 }, format)], sink);
+      const sink = new MemorySink();
+      const proxy = await startFaultProxy(
+        upstream.url,
+        [faults.errorEvent({ afterEvents: 2 }, format)],
+        sink,
+      );
 
       const raw = await rawGet(proxy.url, "/v1/stream");
 
@@ -108,8 +112,8 @@ describe("http_stream_error_event", () => {
 describe("http_stream_stall", () => {
   it("relays nothing for stall_ms after the cut, then the rest; the operation succeeds, fault-related", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.stall({ afterEvents: 1 }, 400)], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.stall({ afterEvents: 1 }, 400)], sink);
     const arrivals: { at: number; text: string }[] = [];
     const started = performance.now();
 
@@ -138,8 +142,8 @@ describe("http_stream_stall", () => {
 
   it("records client_disconnected when the workload gives up during the stall, and cancels the upstream", async () => {
     const upstream = await startScriptedUpstream(200, SSE, TOKENS, { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.stall({ afterEvents: 1 }, 60_000)], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.stall({ afterEvents: 1 }, 60_000)], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`, {
       giveUpWhen: (received) => received === TOKENS[0],

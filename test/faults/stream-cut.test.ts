@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import {
   byteSteps,
   dechunk,
-  MemorySinkV2,
+  faults,
+  MemorySink,
   rawGet,
   type Step,
+  startFaultProxy,
   startScriptedUpstream,
-  startV2Proxy,
   streamFrom,
-  v2,
-} from "../helpers/v2-proxy.js";
+} from "../helpers/fault-proxy.js";
 
 const SSE = { "Content-Type": "text/event-stream" };
 const FOUR_EVENTS = ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n", "data: 4\n\n"];
@@ -18,8 +18,8 @@ const FOUR_EVENTS = ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n", "data: 4\n\n"]
 describe("mid-stream cut point", () => {
   it("relays exactly the events before the cut with chunked encoding, then a clean end, and cancels the upstream", async () => {
     const upstream = await startScriptedUpstream(200, SSE, FOUR_EVENTS, { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 2 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 2 })], sink);
 
     const { head, body } = await rawGet(proxy.url, "/v1/stream");
 
@@ -56,8 +56,8 @@ describe("mid-stream cut point", () => {
   for (const [form, { text, cutAfterFirst }] of Object.entries(forms)) {
     it(`cuts right after the first event's ${form} line end on a stream sent byte by byte`, async () => {
       const upstream = await startScriptedUpstream(200, SSE, byteSteps(text), { hold: true });
-      const sink = new MemorySinkV2();
-      const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 1 })], sink);
+      const sink = new MemorySink();
+      const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 1 })], sink);
 
       const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -69,8 +69,8 @@ describe("mid-stream cut point", () => {
 
   it("cuts a stream of exactly N events, even when its last CR is its last byte", async () => {
     const upstream = await startScriptedUpstream(200, SSE, ["data: a\r\r", "data: b\r", "\r"]);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 2 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 2 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -84,8 +84,8 @@ describe("mid-stream cut point", () => {
 
   it("after_events 0 cuts right after the headers", async () => {
     const upstream = await startScriptedUpstream(200, SSE, FOUR_EVENTS, { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 0 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 0 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -104,8 +104,8 @@ describe("mid-stream cut point", () => {
         hold: true,
       },
     );
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterBytes: 0 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterBytes: 0 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/thing`);
 
@@ -121,8 +121,8 @@ describe("mid-stream cut point", () => {
       { "Content-Type": "application/json", "Content-Length": String(body.length) },
       [body.slice(0, 7), body.slice(7)],
     );
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterBytes: 12 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterBytes: 12 })], sink);
 
     const raw = await rawGet(proxy.url, "/v1/x");
 
@@ -141,8 +141,8 @@ describe("mid-stream cut point", () => {
       steps,
       { hold: true },
     );
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterBytes: 17 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterBytes: 17 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 

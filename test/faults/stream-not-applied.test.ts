@@ -1,16 +1,22 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import {
+  faults,
+  MemorySink,
+  startFaultProxy,
+  startScriptedUpstream,
+  streamFrom,
+} from "../helpers/fault-proxy.js";
 import { send } from "../helpers/proxy-client.js";
 import { startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, startScriptedUpstream, startV2Proxy, streamFrom, v2 } from "../helpers/v2-proxy.js";
 
 const SSE = { "Content-Type": "text/event-stream" };
 
 describe("a mid-stream fault that cannot act", () => {
   it("relays a non-2xx upstream response untouched and records upstream_status before the terminal event", async () => {
     const upstream = await startScriptedUpstream(503, SSE, ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"]);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterEvents: 1 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.reset({ afterEvents: 1 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -43,8 +49,8 @@ describe("a mid-stream fault that cannot act", () => {
     const upstream = await startUpstream((_request, response) => {
       response.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 1 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 1 })], sink);
 
     const response = await send(`${proxy.url}/v1/chat`);
 
@@ -65,8 +71,12 @@ describe("a mid-stream fault that cannot act", () => {
 
   it("relays in full a stream that ends before its cut point: ended_before_cut", async () => {
     const upstream = await startScriptedUpstream(200, SSE, ["data: 1\n\n", "data: 2\n\n"]);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.errorEvent({ afterEvents: 3 }, "openai")], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(
+      upstream.url,
+      [faults.errorEvent({ afterEvents: 3 }, "openai")],
+      sink,
+    );
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -86,8 +96,8 @@ describe("a mid-stream fault that cannot act", () => {
       '{"a":',
       "1}",
     ]);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterBytes: 8 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.reset({ afterBytes: 8 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/x`);
 
@@ -97,10 +107,10 @@ describe("a mid-stream fault that cannot act", () => {
 
   it("records upstream_failed when the upstream cannot be reached, before the proxy_error", async () => {
     const closedPort = await unusedPort();
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(
       `http://127.0.0.1:${closedPort}`,
-      [v2.truncate({ afterEvents: 1 })],
+      [faults.truncate({ afterEvents: 1 })],
       sink,
     );
 
@@ -126,8 +136,8 @@ describe("a mid-stream fault that cannot act", () => {
       response.write("data: 1\n\n");
       setTimeout(() => response.socket?.destroy(), 20);
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.truncate({ afterEvents: 3 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.truncate({ afterEvents: 3 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -143,8 +153,8 @@ describe("a mid-stream fault that cannot act", () => {
 
   it("records ended_before_cut when the workload closes the stream before the cut point", async () => {
     const upstream = await startScriptedUpstream(200, SSE, ["data: 1\n\n"], { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [v2.reset({ afterEvents: 5 })], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [faults.reset({ afterEvents: 5 })], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`, {
       giveUpWhen: (received) => received === "data: 1\n\n",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rawExchange, send, sendWithNodeHttp } from "../helpers/proxy-client.js";
 import {
-  faults,
-  MemorySink,
+  LegacyMemorySink,
+  legacyFaults,
   schedule,
   startTestProxy,
   startUpstream,
@@ -14,8 +14,8 @@ const CUSTOMER = target("/customer/*", "GET");
 describe("synthetic faults", () => {
   it("http_error answers the configured status with the fixed JSON body and never reaches the upstream", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(2), CUSTOMER), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(503, schedule(2), CUSTOMER), sink);
 
     const first = await send(`${proxy.url}/customer/1`);
     const second = await send(`${proxy.url}/customer/1`);
@@ -53,8 +53,8 @@ describe("synthetic faults", () => {
 
   it("http_rate_limit answers 429 with an integer Retry-After and the fixed body, byte for byte", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.rateLimit(0, schedule(1), CUSTOMER), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.rateLimit(0, schedule(1), CUSTOMER), sink);
 
     const { bytes } = await rawExchange(
       proxy.url,
@@ -79,8 +79,8 @@ describe("synthetic faults", () => {
 
   it("http_malformed_json answers 200 with the brace-less body and records a failure, never a success", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.malformedJson(schedule(1), CUSTOMER), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.malformedJson(schedule(1), CUSTOMER), sink);
 
     const response = await send(`${proxy.url}/customer/9`);
 
@@ -100,8 +100,12 @@ describe("synthetic faults", () => {
 
   it("http_disconnect closes the connection without a single byte and records the failure first", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.disconnect(schedule(1, 2, 3), CUSTOMER), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(
+      upstream.url,
+      legacyFaults.disconnect(schedule(1, 2, 3), CUSTOMER),
+      sink,
+    );
 
     const raw = await rawExchange(proxy.url, "GET /customer/1 HTTP/1.1\r\nHost: test\r\n\r\n");
     const viaNode = await sendWithNodeHttp(`${proxy.url}/customer/1`);
@@ -148,8 +152,8 @@ describe("synthetic faults", () => {
 
   it("counts only matching requests towards the schedule", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(500, schedule(2), CUSTOMER), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(500, schedule(2), CUSTOMER), sink);
 
     const statuses: number[] = [];
     statuses.push((await send(`${proxy.url}/customer/1`)).status);

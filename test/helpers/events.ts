@@ -1,47 +1,70 @@
 /**
- * Builds realistic, valid event streams for tests: UUID event ids, increasing sequence,
- * elapsed time and timestamps, payload keys in the documented order (docs/events.md).
+ * Builds realistic, valid schema-2 event streams for tests (docs/events.md): UUID event ids,
+ * increasing sequence, elapsed time and timestamps, payload keys in the documented order (docs/events.md).
  *
- *   runBuilder().setup().observed("op-1", "fp-a").injected("op-1").failed("op-1", "injected_http_error")
- *     .observed("op-2", "fp-a").retry("op-2", "op-1").succeeded("op-2").workloadCompleted().events()
+ *   runBuilder().setup(["api"]).observed("op-1", "fp-a").injected("op-1", "f1")
+ *     .failed("op-1", "injected_http_error").observed("op-2", "fp-a").retry("op-2", "op-1")
+ *     .succeeded("op-2").workloadCompleted().events()
  */
 import { randomUUID } from "node:crypto";
+import type { RunErrorReason, RunResult } from "../../src/events/types.js";
 import {
   type AgentChaosEvent,
   EVENT_COMPONENT,
   type EventPayload,
   type FailureKind,
-  type RunErrorReason,
-  type RunResult,
+  type NotAppliedReason,
 } from "../../src/events/types.js";
 
 const DEFAULT_FAILURE_STATUS: Partial<Record<FailureKind, number>> = {
   injected_http_error: 503,
   injected_rate_limit: 429,
+  injected_llm_error: 529,
   upstream_http_error: 500,
 };
 
-export interface RunBuilderOptions {
-  readonly runId?: string;
-  /** Wall-clock time of elapsed 0, ISO with Z. */
-  readonly origin?: string;
-  readonly scenarioName?: string;
+const EMPTY_HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+export interface ObservedOptions {
+  readonly dependency?: string;
+  readonly protocol?: "http" | "mcp";
+  readonly method?: string;
+  readonly path?: string;
+  readonly idempotencyKeyHash?: string | null;
+  readonly session?: number | null;
+}
+
+export interface FailedOptions {
+  readonly statusCode?: number | null;
+  readonly faultRelated?: boolean;
+  readonly retryAfterMs?: number | null;
+  readonly upstreamStatus?: number | null;
+  readonly rpcErrorCode?: number | null;
+  readonly relayedEvents?: number | null;
+}
+
+export interface SucceededOptions {
+  readonly statusCode?: number | null;
+  readonly durationMs?: number;
+  readonly faultRelated?: boolean;
+  readonly relayedEvents?: number | null;
+  readonly closedByClient?: boolean;
+}
+
+interface Operation {
+  readonly fingerprint: string;
+  readonly protocol: "http" | "mcp";
+  injected: boolean;
 }
 
 export class RunBuilder {
-  readonly runId: string;
-  readonly #origin: number;
-  readonly #scenarioName: string;
+  readonly runId = "20261129T183821Z-1a2b3c4d";
+  readonly #origin = Date.parse("2026-11-29T18:38:21.000Z");
   readonly #events: AgentChaosEvent[] = [];
-  readonly #fingerprints = new Map<string, string>();
+  readonly #operations = new Map<string, Operation>();
+  readonly #retries = new Set<string>();
   #elapsed = 0;
   #nextElapsed: number | null = null;
-
-  constructor(options: RunBuilderOptions = {}) {
-    this.runId = options.runId ?? "20261129T183821Z-1a2b3c4d";
-    this.#origin = Date.parse(options.origin ?? "2026-11-29T18:38:21.000Z");
-    this.#scenarioName = options.scenarioName ?? "test-scenario";
-  }
 
   /** The next event gets this `elapsed_ms` (otherwise each event is 1 ms after the previous one). */
   at(elapsedMs: number): this {
@@ -55,7 +78,7 @@ export class RunBuilder {
     this.#elapsed = this.#nextElapsed ?? (previous === undefined ? 0 : this.#elapsed + 1);
     this.#nextElapsed = null;
     this.#events.push({
-      schema_version: 1,
+      schema_version: 2,
       event_id: randomUUID(),
       run_id: this.runId,
       sequence: (previous?.sequence ?? 0) + 1,
@@ -69,91 +92,108 @@ export class RunBuilder {
     return this;
   }
 
-  /** RUN_STARTED, (DEPENDENCY_STARTED, DEPENDENCY_READY), INJECTOR_STARTED, WORKLOAD_STARTED. */
-  setup(options: { managedDependency?: boolean } = {}): this {
-    this.emit({ kind: "RUN_STARTED", scenario_name: this.#scenarioName });
-    if (options.managedDependency === true) {
-      this.emit({ kind: "DEPENDENCY_STARTED", base_url: "http://127.0.0.1:8001", pid: 4242 });
-      this.emit({ kind: "DEPENDENCY_READY", base_url: "http://127.0.0.1:8001", readiness_path: "/health" });
-    }
-    this.emit({
-      kind: "INJECTOR_STARTED",
-      proxy_url: "http://127.0.0.1:9001",
-      upstream_url: "http://127.0.0.1:8001",
+  /** RUN_STARTED, then per dependency (managed ones started and ready) INJECTOR_STARTED, WORKLOAD_STARTED. */
+  setup(dependencies: readonly string[] = ["api"], managed: readonly string[] = []): this {
+    this.emit({ kind: "RUN_STARTED", scenario_name: "test-scenario" });
+    dependencies.forEach((dependency, index) => {
+      const baseUrl = `http://127.0.0.1:${8001 + index}`;
+      if (managed.includes(dependency)) {
+        this.emit({ kind: "DEPENDENCY_STARTED", dependency, base_url: baseUrl, pid: 4242 + index });
+        this.emit({ kind: "DEPENDENCY_READY", dependency, base_url: baseUrl, readiness_path: "/health" });
+      }
+      this.emit({
+        kind: "INJECTOR_STARTED",
+        dependency,
+        proxy_url: `http://127.0.0.1:${9001 + index}`,
+        upstream_url: baseUrl,
+      });
     });
     return this.emit({ kind: "WORKLOAD_STARTED", name: "demo-agent", pid: 4343 });
   }
 
-  observed(operationId: string, fingerprint: string, request: { method?: string; path?: string } = {}): this {
-    this.#fingerprints.set(operationId, fingerprint);
+  observed(operationId: string, fingerprint: string, options: ObservedOptions = {}): this {
+    const protocol = options.protocol ?? "http";
+    this.#operations.set(operationId, {
+      fingerprint,
+      protocol,
+      injected: false,
+    });
     return this.emit({
       kind: "OPERATION_OBSERVED",
       operation_id: operationId,
-      protocol: "http",
-      method: request.method ?? "GET",
-      path: request.path ?? "/customer/123",
-      query_hash: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-      body_hash: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      dependency: options.dependency ?? "api",
+      protocol,
+      method: options.method ?? (protocol === "mcp" ? "tools/call" : "GET"),
+      path: options.path ?? (protocol === "mcp" ? "add_note" : "/customer/123"),
+      query_hash: protocol === "mcp" ? null : EMPTY_HASH,
+      body_hash: EMPTY_HASH,
       fingerprint,
+      session: options.session === undefined ? (protocol === "mcp" ? 1 : null) : options.session,
+      idempotency_key_hash: options.idempotencyKeyHash ?? null,
     });
   }
 
-  /** RETRY_OBSERVED for `operationId` (fingerprint as observed, unless given). */
-  retry(
-    operationId: string,
-    retryOf: string,
-    options: { attempt?: number; fingerprint?: string } = {},
-  ): this {
+  retry(operationId: string, retryOf: string, attempt = 2): this {
+    this.#retries.add(operationId);
     return this.emit({
       kind: "RETRY_OBSERVED",
       operation_id: operationId,
       retry_of_operation_id: retryOf,
-      fingerprint: options.fingerprint ?? this.#fingerprint(operationId),
-      attempt: options.attempt ?? 2,
+      fingerprint: this.#operation(operationId).fingerprint,
+      attempt,
     });
   }
 
   injected(
     operationId: string,
+    faultId = "f1",
     faultType = "http_error",
     parameters: Record<string, number> = { status_code: 503 },
   ): this {
+    this.#operation(operationId).injected = true;
     return this.emit({
       kind: "FAULT_INJECTED",
       operation_id: operationId,
+      fault_id: faultId,
       fault_type: faultType,
       parameters,
     });
   }
 
-  /** OPERATION_FAILED; fault-related by default exactly for `injected_*` kinds. */
-  failed(
-    operationId: string,
-    failureKind: FailureKind,
-    options: { statusCode?: number | null; faultRelated?: boolean; fingerprint?: string } = {},
-  ): this {
+  notApplied(operationId: string, faultId: string, reason: NotAppliedReason): this {
+    return this.emit({ kind: "FAULT_NOT_APPLIED", operation_id: operationId, fault_id: faultId, reason });
+  }
+
+  /** OPERATION_FAILED; fault-related by default when the operation was injected or is a retry. */
+  failed(operationId: string, failureKind: FailureKind, options: FailedOptions = {}): this {
+    const operation = this.#operation(operationId);
     return this.emit({
       kind: "OPERATION_FAILED",
       operation_id: operationId,
-      fingerprint: options.fingerprint ?? this.#fingerprint(operationId),
+      fingerprint: operation.fingerprint,
       failure_kind: failureKind,
       status_code:
         options.statusCode === undefined ? (DEFAULT_FAILURE_STATUS[failureKind] ?? null) : options.statusCode,
-      fault_related: options.faultRelated ?? failureKind.startsWith("injected_"),
+      fault_related: options.faultRelated ?? (operation.injected || this.#retries.has(operationId)),
+      retry_after_ms: options.retryAfterMs ?? null,
+      upstream_status: options.upstreamStatus ?? null,
+      rpc_error_code: options.rpcErrorCode ?? null,
+      relayed_events: options.relayedEvents ?? null,
     });
   }
 
-  succeeded(
-    operationId: string,
-    options: { statusCode?: number; durationMs?: number; faultRelated?: boolean; fingerprint?: string } = {},
-  ): this {
+  succeeded(operationId: string, options: SucceededOptions = {}): this {
+    const operation = this.#operation(operationId);
     return this.emit({
       kind: "OPERATION_SUCCEEDED",
       operation_id: operationId,
-      fingerprint: options.fingerprint ?? this.#fingerprint(operationId),
-      status_code: options.statusCode ?? 200,
+      fingerprint: operation.fingerprint,
+      status_code:
+        options.statusCode === undefined ? (operation.protocol === "mcp" ? null : 200) : options.statusCode,
       duration_ms: options.durationMs ?? 3,
-      fault_related: options.faultRelated ?? false,
+      fault_related: options.faultRelated ?? operation.injected,
+      relayed_events: options.relayedEvents ?? null,
+      closed_by_client: options.closedByClient ?? false,
     });
   }
 
@@ -162,7 +202,6 @@ export class RunBuilder {
       exitCode?: number | null;
       timedOut?: boolean;
       interrupted?: boolean;
-      durationMs?: number;
       error?: string | null;
     } = {},
   ): this {
@@ -171,13 +210,13 @@ export class RunBuilder {
       exit_code: options.exitCode === undefined ? 0 : options.exitCode,
       timed_out: options.timedOut ?? false,
       interrupted: options.interrupted ?? false,
-      duration_ms: options.durationMs ?? this.#elapsed,
+      duration_ms: this.#elapsed,
       error: options.error ?? null,
     });
   }
 
-  dependencyStopped(exitCode: number | null = -15): this {
-    return this.emit({ kind: "DEPENDENCY_STOPPED", exit_code: exitCode });
+  dependencyStopped(dependency = "api", exitCode: number | null = -15): this {
+    return this.emit({ kind: "DEPENDENCY_STOPPED", dependency, exit_code: exitCode });
   }
 
   runError(reasonCode: RunErrorReason, message: string): this {
@@ -193,23 +232,21 @@ export class RunBuilder {
     });
   }
 
-  /** A copy of the events built so far. */
   events(): AgentChaosEvent[] {
     return [...this.#events];
   }
 
-  /** The events as events.jsonl text: one line each, every line ended by `\n`. */
   jsonl(): string {
     return this.#events.map((event) => `${JSON.stringify(event)}\n`).join("");
   }
 
-  #fingerprint(operationId: string): string {
-    const fingerprint = this.#fingerprints.get(operationId);
-    if (fingerprint === undefined) throw new Error(`operation ${operationId} was not observed`);
-    return fingerprint;
+  #operation(operationId: string): Operation {
+    const operation = this.#operations.get(operationId);
+    if (operation === undefined) throw new Error(`operation ${operationId} was not observed`);
+    return operation;
   }
 }
 
-export function runBuilder(options: RunBuilderOptions = {}): RunBuilder {
-  return new RunBuilder(options);
+export function runBuilder(): RunBuilder {
+  return new RunBuilder();
 }

@@ -11,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import * as z from "zod/v4";
 import { type RunningMcpProxy, startMcpHttpProxy } from "../../src/mcp/http/proxy.js";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
+import type { Fault } from "../../src/scenario/types.js";
 import { PayloadLog } from "./mcp.js";
 import { onCleanup } from "./proxy-harness.js";
 
@@ -98,7 +98,7 @@ export interface HttpTest {
 }
 
 /** The server, and the MCP proxy in front of it (dependency `tools`). */
-export async function startHttpTest(faults: readonly FaultV2[] = [], json = true): Promise<HttpTest> {
+export async function startHttpTest(faults: readonly Fault[] = [], json = true): Promise<HttpTest> {
   const server = await startHttpMcpServer(json);
   const log = new PayloadLog();
   const proxy = await startMcpHttpProxy({

@@ -7,28 +7,27 @@ import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { PayloadSink } from "../../src/events/operation.js";
-import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.js";
-import type { Trigger } from "../../src/scenario/types.js";
-import type { FaultV2, McpStdioDependency, McpTarget } from "../../src/scenario/types-v2.js";
+import type { Fault, McpStdioDependency, McpTarget, OccurrenceTrigger } from "../../src/scenario/types.js";
 import { eventually } from "./eventually.js";
 import { onCleanup } from "./proxy-harness.js";
 
 export const PROGRAMS = new URL("../fixtures/programs/", import.meta.url).pathname;
 
-type Kind = EventPayloadV2["kind"];
+type Kind = EventPayload["kind"];
 
 /** Collects schema-2 payloads in recorder order. */
 export class PayloadLog implements PayloadSink {
-  readonly payloads: EventPayloadV2[] = [];
+  readonly payloads: EventPayload[] = [];
 
   emit(payload: unknown): void {
-    this.payloads.push(payload as EventPayloadV2);
+    this.payloads.push(payload as EventPayload);
   }
 
-  ofKind<K extends Kind>(kind: K): Extract<EventPayloadV2, { kind: K }>[] {
+  ofKind<K extends Kind>(kind: K): Extract<EventPayload, { kind: K }>[] {
     return this.payloads.filter(
-      (payload): payload is Extract<EventPayloadV2, { kind: K }> => payload.kind === kind,
+      (payload): payload is Extract<EventPayload, { kind: K }> => payload.kind === kind,
     );
   }
 
@@ -40,7 +39,7 @@ export class PayloadLog implements PayloadSink {
   }
 
   /** The terminal payload of an operation. */
-  terminal(operationId: string): EventPayloadV2 | undefined {
+  terminal(operationId: string): EventPayload | undefined {
     return this.payloads.find(
       (payload) =>
         (payload.kind === "OPERATION_SUCCEEDED" || payload.kind === "OPERATION_FAILED") &&
@@ -60,7 +59,7 @@ export class PayloadLog implements PayloadSink {
   }
 }
 
-export function occurrences(...list: number[]): Trigger {
+export function occurrences(...list: number[]): OccurrenceTrigger {
   return { kind: "occurrence_schedule", occurrences: list };
 }
 
@@ -68,39 +67,39 @@ export function tool(name: string | null, method: string | null = "tools/call"):
   return { kind: "mcp", method, name };
 }
 
-const base = (id: string, target: McpTarget, trigger: Trigger) =>
+const base = (id: string, target: McpTarget, trigger: OccurrenceTrigger) =>
   ({ id, dependency: "tools", target, trigger, expect: "recover" }) as const;
 
 export const mcpFaults = {
-  error: (id: string, target: McpTarget, trigger: Trigger, code = -32603): FaultV2 => ({
+  error: (id: string, target: McpTarget, trigger: OccurrenceTrigger, code = -32603): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_error",
     code,
   }),
-  toolError: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+  toolError: (id: string, target: McpTarget, trigger: OccurrenceTrigger): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_tool_error",
   }),
-  latency: (id: string, target: McpTarget, trigger: Trigger, latencyMs: number): FaultV2 => ({
+  latency: (id: string, target: McpTarget, trigger: OccurrenceTrigger, latencyMs: number): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_latency",
     latencyMs,
   }),
-  noResponse: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+  noResponse: (id: string, target: McpTarget, trigger: OccurrenceTrigger): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_no_response",
   }),
-  disconnect: (id: string, target: McpTarget, trigger: Trigger): FaultV2 => ({
+  disconnect: (id: string, target: McpTarget, trigger: OccurrenceTrigger): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_disconnect",
   }),
   malformed: (
     id: string,
     target: McpTarget,
-    trigger: Trigger,
+    trigger: OccurrenceTrigger,
     shape: "not_json" | "wrong_id" | "missing_result",
-  ): FaultV2 => ({ ...base(id, target, trigger), type: "mcp_malformed", shape }),
-  oversized: (id: string, target: McpTarget, trigger: Trigger, sizeBytes: number): FaultV2 => ({
+  ): Fault => ({ ...base(id, target, trigger), type: "mcp_malformed", shape }),
+  oversized: (id: string, target: McpTarget, trigger: OccurrenceTrigger, sizeBytes: number): Fault => ({
     ...base(id, target, trigger),
     type: "mcp_oversized",
     sizeBytes,
@@ -108,10 +107,10 @@ export const mcpFaults = {
   toolsChanged: (
     id: string,
     target: McpTarget,
-    trigger: Trigger,
+    trigger: OccurrenceTrigger,
     remove: string[],
     require: string | null = null,
-  ): FaultV2 => ({ ...base(id, target, trigger), type: "mcp_tools_changed", remove, require }),
+  ): Fault => ({ ...base(id, target, trigger), type: "mcp_tools_changed", remove, require }),
 };
 
 export function stdioDependency(
@@ -131,7 +130,7 @@ export interface TestHost {
 
 /** A stdio host for dependency `tools`, closed after the test. */
 export async function startTestHost(
-  faults: readonly FaultV2[] = [],
+  faults: readonly Fault[] = [],
   dependency: McpStdioDependency = stdioDependency(),
 ): Promise<TestHost> {
   const log = new PayloadLog();

@@ -4,9 +4,9 @@
  * recorded events, with what differs by nature (times, ids, ports) masked.
  */
 
+import type { LegacyEventPayload } from "../../src/events/legacy/types.js";
 import type { PayloadSink } from "../../src/events/operation.js";
 import type { EventPayload } from "../../src/events/types.js";
-import type { EventPayloadV2 } from "../../src/events/types-v2.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
 import { startProxy } from "../../src/proxy/server.js";
@@ -37,7 +37,7 @@ export interface Observation {
   readonly events: readonly Record<string, unknown>[];
 }
 
-type Payload = EventPayload | EventPayloadV2;
+type Payload = LegacyEventPayload | EventPayload;
 
 /** The payloads as the run's recorder writes them: a schema-1 run's in the schema-1 wire form. */
 class PayloadList implements PayloadSink {

@@ -7,15 +7,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
 import type {
-  AgentChaosEvent,
-  EventPayload,
-  EventSink,
-  EventType,
-  PayloadOf,
-} from "../../src/events/types.js";
+  LegacyEvent,
+  LegacyEventPayload,
+  LegacyEventSink,
+  LegacyEventType,
+  LegacyPayloadOf,
+} from "../../src/events/legacy/types.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
-import type { Fault, Target, Trigger } from "../../src/scenario/types.js";
+import type { LegacyFault, LegacyTarget } from "../../src/scenario/legacy/types.js";
+import type { OccurrenceTrigger } from "../../src/scenario/types.js";
 
 /** What a proxy of a schema-1 run is given beside its upstream: the upgraded dependency's name and policy. */
 export const SCHEMA_1_PROXY = { dependency: "api", countStreamEvents: false } as const;
@@ -24,12 +25,12 @@ export const SCHEMA_1_PROXY = { dependency: "api", countStreamEvents: false } as
  * Collects events in memory with recorder-like envelopes (sequence from 1), in the schema-1 wire
  * form the recorder of a schema-1 run writes (an event schema 1 does not have is not kept).
  */
-export class MemorySink implements EventSink {
-  readonly events: AgentChaosEvent[] = [];
+export class LegacyMemorySink implements LegacyEventSink {
+  readonly events: LegacyEvent[] = [];
 
-  emit<P extends EventPayload>(internal: P): AgentChaosEvent<P> {
+  emit<P extends LegacyEventPayload>(internal: P): LegacyEvent<P> {
     const payload = (toSchema1Payload(internal) ?? internal) as P;
-    const event: AgentChaosEvent<P> = {
+    const event: LegacyEvent<P> = {
       schema_version: 1,
       event_id: randomUUID(),
       run_id: "test-run",
@@ -44,16 +45,16 @@ export class MemorySink implements EventSink {
     return event;
   }
 
-  payloads(): EventPayload[] {
+  payloads(): LegacyEventPayload[] {
     return this.events.map((event) => event.payload);
   }
 
-  ofKind<T extends EventType>(kind: T): PayloadOf<T>[] {
-    return this.payloads().filter((payload): payload is PayloadOf<T> => payload.kind === kind);
+  ofKind<T extends LegacyEventType>(kind: T): LegacyPayloadOf<T>[] {
+    return this.payloads().filter((payload): payload is LegacyPayloadOf<T> => payload.kind === kind);
   }
 
   /** Event kinds of one operation, in recorder order. */
-  kindsOf(operationId: string): EventType[] {
+  kindsOf(operationId: string): LegacyEventType[] {
     return this.payloads()
       .filter((payload) => "operation_id" in payload && payload.operation_id === operationId)
       .map((payload) => payload.kind);
@@ -120,8 +121,8 @@ export async function startUpstream(handler?: UpstreamHandler): Promise<TestUpst
 /** Starts a proxy in front of `upstreamBaseUrl`, closed after the test. */
 export async function startTestProxy(
   upstreamBaseUrl: string,
-  fault: Fault | null = null,
-  sink: EventSink = new MemorySink(),
+  fault: LegacyFault | null = null,
+  sink: LegacyEventSink = new LegacyMemorySink(),
 ): Promise<RunningProxy> {
   const proxy = await startProxy({
     upstreamBaseUrl,
@@ -133,41 +134,45 @@ export async function startTestProxy(
   return proxy;
 }
 
-export function schedule(...occurrences: number[]): Trigger {
+export function schedule(...occurrences: number[]): OccurrenceTrigger {
   return { kind: "occurrence_schedule", occurrences };
 }
 
-export function target(path: string, method: string | null = null): Target {
+export function target(path: string, method: string | null = null): LegacyTarget {
   return { method, path };
 }
 
-const ANY: Target = { method: null, path: "/*" };
+const ANY: LegacyTarget = { method: null, path: "/*" };
 
-export const faults = {
-  latency: (latencyMs: number, trigger: Trigger, on: Target = ANY): Fault => ({
+export const legacyFaults = {
+  latency: (latencyMs: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
     type: "http_latency",
     target: on,
     trigger,
     latencyMs,
   }),
-  error: (statusCode: number, trigger: Trigger, on: Target = ANY): Fault => ({
+  error: (statusCode: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
     type: "http_error",
     target: on,
     trigger,
     statusCode,
   }),
-  rateLimit: (retryAfterSeconds: number, trigger: Trigger, on: Target = ANY): Fault => ({
+  rateLimit: (
+    retryAfterSeconds: number,
+    trigger: OccurrenceTrigger,
+    on: LegacyTarget = ANY,
+  ): LegacyFault => ({
     type: "http_rate_limit",
     target: on,
     trigger,
     retryAfterSeconds,
   }),
-  malformedJson: (trigger: Trigger, on: Target = ANY): Fault => ({
+  malformedJson: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
     type: "http_malformed_json",
     target: on,
     trigger,
   }),
-  disconnect: (trigger: Trigger, on: Target = ANY): Fault => ({
+  disconnect: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
     type: "http_disconnect",
     target: on,
     trigger,

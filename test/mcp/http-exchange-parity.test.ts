@@ -6,13 +6,13 @@
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { startMcpHttpProxy } from "../../src/mcp/http/proxy.js";
 import { eventually } from "../helpers/eventually.js";
+import { MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
 import { PayloadLog } from "../helpers/mcp.js";
 import { RawClient, type ReceivedResponse, splitResponses } from "../helpers/parity-wire.js";
 import { onCleanup, startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, startV2Proxy } from "../helpers/v2-proxy.js";
 
 const CALL = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{}}}';
 const ANSWER = '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}';
@@ -42,7 +42,7 @@ interface Seen {
   readonly upstreamCancelled: boolean;
 }
 
-function masked(payload: EventPayloadV2): Record<string, unknown> {
+function masked(payload: EventPayload): Record<string, unknown> {
   const {
     operation_id: _id,
     fingerprint: _fingerprint,
@@ -65,10 +65,10 @@ async function through(path: Path, upstream: UpstreamScript, agent: AgentScript)
     );
     upstream.answer(response, released);
   });
-  const sink = path === "http" ? new MemorySinkV2() : new PayloadLog();
+  const sink = path === "http" ? new MemorySink() : new PayloadLog();
   const proxy =
     path === "http"
-      ? await startV2Proxy(server.url, [], sink as MemorySinkV2)
+      ? await startFaultProxy(server.url, [], sink as MemorySink)
       : await startMcpHttpProxy({ upstreamBaseUrl: server.url, dependency: "llm", faults: [], sink });
   if (path === "mcp") onCleanup(() => proxy.close());
   const client = new RawClient(proxy.url);

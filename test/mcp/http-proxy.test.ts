@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
+import type { Fault } from "../../src/scenario/types.js";
 import { eventually } from "../helpers/eventually.js";
 import { mcpFaults, occurrences, textOf, tool } from "../helpers/mcp.js";
 import { connectHttpClient, startHttpTest } from "../helpers/mcp-http.js";
@@ -16,14 +16,14 @@ function post(url: string, body: string, signal?: AbortSignal): Promise<Response
   });
 }
 
-const classic = (fault: Record<string, unknown>): FaultV2 =>
+const classic = (fault: Record<string, unknown>): Fault =>
   ({
     dependency: "tools",
     expect: "recover",
     trigger: occurrences(1),
     target: tool("echo"),
     ...fault,
-  }) as FaultV2;
+  }) as Fault;
 
 describe("Streamable HTTP with protocol: mcp", () => {
   for (const json of [true, false]) {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { startMcpHttpProxy } from "../../src/mcp/http/proxy.js";
-import type { FaultV2 } from "../../src/scenario/types-v2.js";
+import type { Fault } from "../../src/scenario/types.js";
 import type { TriggerClock } from "../../src/triggers/index.js";
 import { PayloadLog } from "../helpers/mcp.js";
 import { connectHttpClient, startHttpMcpServer } from "../helpers/mcp-http.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
 
-function rpcError(trigger: FaultV2["trigger"]): FaultV2 {
+function rpcError(trigger: Fault["trigger"]): Fault {
   return {
     id: "busy",
     dependency: "tools",
@@ -18,7 +18,7 @@ function rpcError(trigger: FaultV2["trigger"]): FaultV2 {
   };
 }
 
-async function proxied(fault: FaultV2, clock: TriggerClock) {
+async function proxied(fault: Fault, clock: TriggerClock) {
   const server = await startHttpMcpServer(true);
   const log = new PayloadLog();
   const proxy = await startMcpHttpProxy({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Operation, OperationLedger } from "../../src/events/operation.js";
-import type { EventPayloadV2 } from "../../src/events/types-v2.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { Cancellations } from "../../src/mcp/cancellations.js";
 import { McpCompletion } from "../../src/mcp/http/mcp-completion.js";
 import { idKeyOf } from "../../src/mcp/json-rpc.js";
@@ -28,8 +28,8 @@ const WAYS: Record<string, Way> = {
 };
 
 function terminalOf(rule: (ledger: OperationLedger) => CompletionRule, way: Way): Record<string, unknown> {
-  const payloads: EventPayloadV2[] = [];
-  const ledger = new OperationLedger({ emit: (payload) => payloads.push(payload as EventPayloadV2) }, "dep");
+  const payloads: EventPayload[] = [];
+  const ledger = new OperationLedger({ emit: (payload) => payloads.push(payload as EventPayload) }, "dep");
   const operation = ledger.begin(
     { method: "POST", path: "/mcp", queryHash: null, bodyHash: "b", fingerprint: "f", protocol: "http" },
     0,

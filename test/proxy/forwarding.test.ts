@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { rawExchange, send, sendWithNodeHttp } from "../helpers/proxy-client.js";
 import {
-  faults,
-  MemorySink,
+  LegacyMemorySink,
+  legacyFaults,
   onCleanup,
   schedule,
   startTestProxy,
@@ -15,7 +15,7 @@ describe("forwarding", () => {
     const upstream = await startUpstream((_request, response) => {
       response.writeHead(201, { "Content-Type": "text/plain", "X-Upstream": "yes" }).end("created");
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(`${upstream.url}/v1/`, null, sink);
 
     const response = await send(`${proxy.url}/items/a%20b?z=1&a=%2F`, {
@@ -75,8 +75,8 @@ describe("forwarding", () => {
 
   it("answers other methods with 405 itself, records nothing and forwards nothing", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(503, schedule(1)), sink);
 
     const outcome = await sendWithNodeHttp(`${proxy.url}/dav`, { method: "PROPFIND" });
 
@@ -149,7 +149,7 @@ describe("forwarding", () => {
     const upstream = await startUpstream((_request, response) => {
       response.writeHead(302, { Location: "/elsewhere" }).end();
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const response = await send(`${proxy.url}/start`);
@@ -192,7 +192,7 @@ describe("forwarding", () => {
     const upstream = await startUpstream((request, response) => {
       response.writeHead(request.url === "/missing" ? 404 : 502).end("{}");
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     expect((await send(`${proxy.url}/missing`)).status).toBe(404);

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { CanaryBook } from "../../src/faults/corruption/canary-book.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
 import { startProxy } from "../../src/proxy/server.js";
-import type { HttpCorruptFault } from "../../src/scenario/types-v2.js";
+import type { HttpCorruptFault } from "../../src/scenario/types.js";
+import { MemorySink } from "../helpers/fault-proxy.js";
 import { onCleanup, startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2 } from "../helpers/v2-proxy.js";
 
 const RUN_ID = "20261201T000000Z-0badcafe";
 
@@ -32,7 +32,7 @@ async function shopProxy(fault: HttpCorruptFault, type: string, chunks: string[]
     for (const chunk of chunks) response.write(chunk);
     response.end();
   });
-  const sink = new MemorySinkV2();
+  const sink = new MemorySink();
   const canaries = new CanaryBook(RUN_ID, [fault], sink);
   const proxy = await startProxy({
     upstreamBaseUrl: upstream.url,

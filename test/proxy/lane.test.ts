@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
 import { rawExchange, send } from "../helpers/proxy-client.js";
 import {
-  faults,
-  MemorySink,
+  LegacyMemorySink,
+  legacyFaults,
   onCleanup,
   schedule,
   startTestProxy,
@@ -75,8 +75,12 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 describe("the fast lane", () => {
   it("hands a keep-alive connection to the full pipeline at the first request a fault targets, pipelined bytes included", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1), target("/target")), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(
+      upstream.url,
+      legacyFaults.error(503, schedule(1), target("/target")),
+      sink,
+    );
 
     const { bytes } = await rawExchange(
       proxy.url,
@@ -94,7 +98,7 @@ describe("the fast lane", () => {
 
   it("forwards a request whose head and body arrive one byte at a time", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
     const { port } = new URL(proxy.url);
     const request =
@@ -125,7 +129,7 @@ describe("the fast lane", () => {
 
   it("leaves a chunked request body to the full pipeline, which records the whole body", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const { bytes } = await rawExchange(
@@ -140,7 +144,7 @@ describe("the fast lane", () => {
 
   it("hands over a connection whose chunked body arrives later, while the pipeline is still loading, and serves its next request", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
     const { port } = new URL(proxy.url);
 
@@ -181,7 +185,10 @@ describe("the fast lane", () => {
       unsubscribe("http.server.response.finish", onFinished);
     });
     const upstream = await startUpstream();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(99), target("/faulted")));
+    const proxy = await startTestProxy(
+      upstream.url,
+      legacyFaults.error(503, schedule(99), target("/faulted")),
+    );
     const port = Number(new URL(proxy.url).port);
     const twoRequestsOneSocket = async (path: string, answeredByNodeHttp: boolean) => {
       const chunks: Buffer[] = [];
@@ -235,7 +242,7 @@ describe("the fast lane", () => {
       if (request === 0) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
       else socket.destroy();
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const { bytes } = await rawExchange(
@@ -264,7 +271,7 @@ describe("the fast lane", () => {
         socket.end("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close");
       }
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const chunked = await send(`${proxy.url}/chunked`);
@@ -280,7 +287,7 @@ describe("the fast lane", () => {
 
   it("answers 502 and records proxy_error when the upstream's answer is not HTTP", async () => {
     const upstream = await startRawUpstream((socket) => socket.write("SSH-2.0-nope\r\n\r\n"));
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const response = await send(`${proxy.url}/x`);
@@ -304,7 +311,7 @@ describe("the fast lane", () => {
         upstreamClosed = true;
       });
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const exchange = rawExchange(proxy.url, "GET /never HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -324,7 +331,7 @@ describe("the fast lane", () => {
     const upstream = await startRawUpstream((socket) => {
       answer = () => socket.write("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const client = connect(Number(new URL(proxy.url).port), "127.0.0.1");

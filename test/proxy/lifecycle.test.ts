@@ -4,14 +4,14 @@ import { ProxyError } from "../../src/proxy/errors.js";
 import { startProxy } from "../../src/proxy/server.js";
 import { eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
-import { MemorySink, onCleanup, SCHEMA_1_PROXY, startUpstream } from "../helpers/proxy-harness.js";
+import { LegacyMemorySink, onCleanup, SCHEMA_1_PROXY, startUpstream } from "../helpers/proxy-harness.js";
 
 describe("proxy lifecycle", () => {
   it("listens on 127.0.0.1 at an OS-chosen port", async () => {
     const upstream = await startUpstream();
     const proxy = await startProxy({
       upstreamBaseUrl: upstream.url,
-      sink: new MemorySink(),
+      sink: new LegacyMemorySink(),
       ...SCHEMA_1_PROXY,
     });
     onCleanup(() => proxy.close());
@@ -25,7 +25,7 @@ describe("proxy lifecycle", () => {
     async (url) => {
       const failure = await startProxy({
         upstreamBaseUrl: url,
-        sink: new MemorySink(),
+        sink: new LegacyMemorySink(),
         ...SCHEMA_1_PROXY,
       }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ProxyError);
@@ -37,7 +37,7 @@ describe("proxy lifecycle", () => {
     const upstream = await startUpstream();
     const proxy = await startProxy({
       upstreamBaseUrl: upstream.url,
-      sink: new MemorySink(),
+      sink: new LegacyMemorySink(),
       ...SCHEMA_1_PROXY,
     });
     onCleanup(() => proxy.close());

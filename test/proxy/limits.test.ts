@@ -3,15 +3,21 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { send } from "../helpers/proxy-client.js";
-import { faults, MemorySink, schedule, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
+import {
+  LegacyMemorySink,
+  legacyFaults,
+  schedule,
+  startTestProxy,
+  startUpstream,
+} from "../helpers/proxy-harness.js";
 
 const MiB = 1024 * 1024;
 
 describe("size limits and upstream failures", () => {
   it("rejects a request body over 10 MiB with 413, never forwards it and never counts it", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(503, schedule(1)), sink);
     const oversized = Buffer.alloc(10 * MiB + 1, 0x61);
 
     const rejected = await send(`${proxy.url}/upload`, { method: "POST", body: oversized });
@@ -40,7 +46,7 @@ describe("size limits and upstream failures", () => {
     await new Promise<void>((resolve) => dead.listen(0, "127.0.0.1", resolve));
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((resolve) => dead.close(() => resolve()));
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(`http://127.0.0.1:${port}`, null, sink);
 
     const response = await send(`${proxy.url}/anything`);
@@ -61,7 +67,7 @@ describe("size limits and upstream failures", () => {
       const size = request.url === "/huge" ? 10 * MiB + 1 : 10 * MiB;
       response.writeHead(200, { "Content-Type": "application/octet-stream" }).end(Buffer.alloc(size, 0x63));
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const huge = await send(`${proxy.url}/huge`);

@@ -1,7 +1,14 @@
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
-import { faults, MemorySink, onCleanup, schedule, startTestProxy, target } from "../helpers/proxy-harness.js";
+import {
+  LegacyMemorySink,
+  legacyFaults,
+  onCleanup,
+  schedule,
+  startTestProxy,
+  target,
+} from "../helpers/proxy-harness.js";
 
 /**
  * How the upstream treats a connection after answering its first request (with keep-alive):
@@ -117,7 +124,7 @@ function requestText(method: string, path: string): string {
 // The full pipeline takes a connection from its first request a fault targets; this fault never fires.
 const paths = [
   { name: "the fast lane", fault: () => null },
-  { name: "the full pipeline", fault: () => faults.error(503, schedule(99), target("/warm")) },
+  { name: "the full pipeline", fault: () => legacyFaults.error(503, schedule(99), target("/warm")) },
 ];
 
 describe.each(paths)("$name never sends a request twice", ({ fault }) => {
@@ -125,7 +132,7 @@ describe.each(paths)("$name never sends a request twice", ({ fault }) => {
     "a %s the upstream read on a reused connection and then died is received once, answered 502 and recorded failed",
     async (method) => {
       const upstream = await startRawUpstream("dies");
-      const sink = new MemorySink();
+      const sink = new LegacyMemorySink();
       const proxy = await startTestProxy(upstream.url, fault(), sink);
       const exchange = await workloadConnection(proxy.url);
 
@@ -152,7 +159,7 @@ describe.each(paths)("$name never sends a request twice", ({ fault }) => {
     "a %s after the upstream closed the idle connection goes out once, on a new connection",
     async (method) => {
       const upstream = await startRawUpstream("closes-idle");
-      const sink = new MemorySink();
+      const sink = new LegacyMemorySink();
       const proxy = await startTestProxy(upstream.url, fault(), sink);
       const exchange = await workloadConnection(proxy.url);
 
@@ -173,7 +180,7 @@ describe.each(paths)("$name never sends a request twice", ({ fault }) => {
     "a %s crossing the upstream's close of the idle connection goes out once, on a new connection",
     async (method) => {
       const upstream = await startRawUpstream("stays-idle");
-      const sink = new MemorySink();
+      const sink = new LegacyMemorySink();
       const proxy = await startTestProxy(upstream.url, fault(), sink);
       const exchange = await workloadConnection(proxy.url);
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
-import { MemorySink, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
+import type { LegacyEvent, LegacyEventPayload } from "../../src/events/legacy/types.js";
+import { LegacyMemorySink, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
 import { blockThread, fetchInChild } from "../helpers/proxy-workload.js";
 
 const BLOCK_MS = 400;
 
 /** A sink that stalls the proxy's thread while it records a terminal event. */
-class StallingSink extends MemorySink {
+class StallingSink extends LegacyMemorySink {
   terminalRecordedAt = 0;
 
-  override emit<P extends EventPayload>(payload: P): AgentChaosEvent<P> {
+  override emit<P extends LegacyEventPayload>(payload: P): LegacyEvent<P> {
     const event = super.emit(payload);
     if (payload.kind === "OPERATION_SUCCEEDED" || payload.kind === "OPERATION_FAILED") {
       this.terminalRecordedAt = Date.now();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { send } from "../helpers/proxy-client.js";
-import { faults, MemorySink, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
+import { LegacyMemorySink, legacyFaults, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
 
 describe("seeded probability window in the proxy", () => {
   it("a retry is counted like any request and can itself be selected; its failure queues behind the older one", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     // Seed 0, p 0.9 selects 1, 2 and 3 of a window 1–3 (see probability-vectors.test.ts).
-    const fault = faults.error(503, {
+    const fault = legacyFaults.error(503, {
       kind: "seeded_probability",
       probability: 0.9,
       probabilityMillionths: 900_000,
@@ -45,9 +45,9 @@ describe("seeded probability window in the proxy", () => {
 
   it("never selects occurrences before the window's start or after its end", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     // Probability 1 selects every occurrence inside the window 3–4, and nothing else.
-    const fault = faults.malformedJson({
+    const fault = legacyFaults.malformedJson({
       kind: "seeded_probability",
       probability: 1,
       probabilityMillionths: 1_000_000,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
+import { MemorySink, startFaultProxy, startScriptedUpstream, streamFrom } from "../helpers/fault-proxy.js";
 import { send } from "../helpers/proxy-client.js";
 import { startUpstream } from "../helpers/proxy-harness.js";
-import { MemorySinkV2, startScriptedUpstream, startV2Proxy, streamFrom } from "../helpers/v2-proxy.js";
 
 const SSE = { "Content-Type": "text/event-stream" };
 
@@ -14,8 +14,8 @@ describe("schema-2 stream evidence without a fault", () => {
       "data: 2\r",
       "\r",
     ]);
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`);
 
@@ -36,8 +36,8 @@ describe("schema-2 stream evidence without a fault", () => {
 
   it("records relayed_events null for a response that is not an event stream", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [], sink);
 
     await send(`${proxy.url}/x`);
 
@@ -49,8 +49,8 @@ describe("schema-2 stream evidence without a fault", () => {
 
   it("records an event stream the workload closes as a success closed by the client", async () => {
     const upstream = await startScriptedUpstream(200, SSE, ["data: 1\n\n", "data: 2\n\n"], { hold: true });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`, {
       giveUpWhen: (received) => received === "data: 1\n\ndata: 2\n\n",
@@ -72,8 +72,8 @@ describe("schema-2 stream evidence without a fault", () => {
       hold: true,
       headersAfterMs: 300,
     });
-    const sink = new MemorySinkV2();
-    const proxy = await startV2Proxy(upstream.url, [], sink);
+    const sink = new MemorySink();
+    const proxy = await startFaultProxy(upstream.url, [], sink);
 
     const result = await streamFrom(`${proxy.url}/v1/stream`, {
       giveUpWhen: eventually(() => upstream.hits.length === 1, { what: "the request reached the upstream" }),

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { Recorder } from "../../src/events/recorder.js";
 import { rawExchange, send, sendWithNodeHttp } from "../helpers/proxy-client.js";
-import { faults, onCleanup, schedule, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
+import {
+  legacyFaults,
+  onCleanup,
+  schedule,
+  startTestProxy,
+  startUpstream,
+} from "../helpers/proxy-harness.js";
 
 function tempRecorder(): Recorder {
   const dir = mkdtempSync(join(tmpdir(), "agentchaos-proxy-"));
@@ -24,7 +30,7 @@ describe("safe evidence", () => {
     });
     const recorder = tempRecorder();
     const base = upstream.url.replace("http://", "http://userinfo-user:userinfo-secret@");
-    const proxy = await startTestProxy(`${base}/v1`, faults.error(503, schedule(2)), recorder);
+    const proxy = await startTestProxy(`${base}/v1`, legacyFaults.error(503, schedule(2)), recorder);
 
     const request = {
       method: "POST",
@@ -79,7 +85,7 @@ describe("safe evidence", () => {
       if (request.url === "/broken") setTimeout(() => response.socket?.destroy(), 10);
       else response.end();
     });
-    const proxy = await startTestProxy(upstream.url, faults.disconnect(schedule(1)));
+    const proxy = await startTestProxy(upstream.url, legacyFaults.disconnect(schedule(1)));
     const deadProxy = await startTestProxy("http://127.0.0.1:9");
 
     await sendWithNodeHttp(`${proxy.url}/first`);

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { EventType } from "../../src/events/types.js";
+import type { LegacyEventType } from "../../src/events/legacy/types.js";
 import { send } from "../helpers/proxy-client.js";
 import {
-  faults,
-  MemorySink,
+  LegacyMemorySink,
+  legacyFaults,
   schedule,
   startTestProxy,
   startUpstream,
   target,
 } from "../helpers/proxy-harness.js";
 
-const TERMINAL: EventType[] = ["OPERATION_SUCCEEDED", "OPERATION_FAILED"];
+const TERMINAL: LegacyEventType[] = ["OPERATION_SUCCEEDED", "OPERATION_FAILED"];
 
-function injectedOrdinals(sink: MemorySink): number[] {
+function injectedOrdinals(sink: LegacyMemorySink): number[] {
   const observed = sink.ofKind("OPERATION_OBSERVED").map((event) => event.operation_id);
   return sink.ofKind("FAULT_INJECTED").map((event) => observed.indexOf(event.operation_id) + 1);
 }
@@ -20,10 +20,10 @@ function injectedOrdinals(sink: MemorySink): number[] {
 describe("selection under concurrency", () => {
   it("injects exactly scheduled occurrences 50 and 120 of 200 concurrent matching requests, in recorder order", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(
       upstream.url,
-      faults.error(503, schedule(50, 120), target("/customer/*")),
+      legacyFaults.error(503, schedule(50, 120), target("/customer/*")),
       sink,
     );
 
@@ -52,8 +52,8 @@ describe("selection under concurrency", () => {
 
   it("selects the golden probability occurrences 2, 4, 8, 9, 10 among concurrent requests", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const fault = faults.disconnect({
+    const sink = new LegacyMemorySink();
+    const fault = legacyFaults.disconnect({
       kind: "seeded_probability",
       probability: 0.5,
       probabilityMillionths: 500_000,
@@ -70,10 +70,10 @@ describe("selection under concurrency", () => {
 
   it("does not count requests outside the target", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(
       upstream.url,
-      faults.error(500, schedule(2), target("/customer/*", "get")),
+      legacyFaults.error(500, schedule(2), target("/customer/*", "get")),
       sink,
     );
 
@@ -90,8 +90,8 @@ describe("selection under concurrency", () => {
 describe("retry correlation through the proxy", () => {
   it("with schedule [2, 3] links occurrence 3 to 2, and each failure needs its own successful retry", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.rateLimit(1, schedule(2, 3)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.rateLimit(1, schedule(2, 3)), sink);
 
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await send(`${proxy.url}/customer/1`)).status);
@@ -122,8 +122,8 @@ describe("retry correlation through the proxy", () => {
 
   it("never treats a request with another fingerprint as a retry", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(503, schedule(1)), sink);
 
     await send(`${proxy.url}/customer/1`, { method: "POST", body: '{"a":1}' });
     await send(`${proxy.url}/customer/1`, { method: "POST", body: '{"a":2}' });
@@ -137,8 +137,8 @@ describe("retry correlation through the proxy", () => {
 
   it("does not count an oversized request nor make it a retry", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySink();
-    const proxy = await startTestProxy(upstream.url, faults.error(503, schedule(1, 2)), sink);
+    const sink = new LegacyMemorySink();
+    const proxy = await startTestProxy(upstream.url, legacyFaults.error(503, schedule(1, 2)), sink);
     const big = Buffer.alloc(10 * 1024 * 1024 + 10);
 
     expect((await send(`${proxy.url}/u`, { method: "POST", body: "x" })).status).toBe(503);

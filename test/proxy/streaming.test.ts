@@ -2,7 +2,7 @@ import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 import { beforeDeadline, eventually } from "../helpers/eventually.js";
 import { send } from "../helpers/proxy-client.js";
-import { MemorySink, onCleanup, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
+import { LegacyMemorySink, onCleanup, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
 
 async function streamingClient(url: string) {
   const agent = new Agent();
@@ -25,7 +25,7 @@ describe("text/event-stream relay", () => {
       void released.then(() => response.end("data: two\n\n"));
     });
     onCleanup(() => releaseUpstream());
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     // The upstream never ends on its own: a proxy that buffered the stream would hang here.
@@ -69,7 +69,7 @@ describe("text/event-stream relay", () => {
       response.write("data: partial\n\n");
       setTimeout(() => response.socket?.destroy(), 50);
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const response = await streamingClient(`${proxy.url}/stream`);
@@ -103,7 +103,7 @@ describe("text/event-stream relay", () => {
         upstreamClosed = true;
       });
     });
-    const sink = new MemorySink();
+    const sink = new LegacyMemorySink();
     const proxy = await startTestProxy(upstream.url, null, sink);
 
     const response = await streamingClient(`${proxy.url}/stream`);

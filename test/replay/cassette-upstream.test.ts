@@ -10,8 +10,8 @@ import {
 } from "../../src/proxy/cassette-upstream.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import { CassetteBuilder, type Interaction, readCassette } from "../../src/replay/cassette.js";
+import { MemorySink } from "../helpers/fault-proxy.js";
 import { tempDir } from "../helpers/temp.js";
-import { MemorySinkV2 } from "../helpers/v2-proxy.js";
 
 const EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 const OFFSETS = [0, 30, 60, 90];
@@ -25,7 +25,7 @@ afterEach(async () => {
 async function served(
   interactions: Interaction[],
   over: Partial<CassetteUpstreamOptions> = {},
-  sink = new MemorySinkV2(),
+  sink = new MemorySink(),
 ): Promise<RunningProxy> {
   const dir = await tempDir();
   cleanups.push(dir.remove);
@@ -119,7 +119,7 @@ describe("serving from a cassette", () => {
 
   it("answers a request never recorded 599 with a JSON body naming it, and reports the mismatch", async () => {
     const mismatches: ReplayMismatch[] = [];
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const upstream = await served([stream], { onMismatch: (mismatch) => mismatches.push(mismatch) }, sink);
     const { status, chunks } = await chunksOf(`${upstream.url}/other`);
     expect(status).toBe(599);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { edited, messagesV2, parseV2, pathsV2 } from "../scenario/v2/v2-text.js";
+import { edited, parseScenarioData, problemMessages, problemPaths } from "../scenario/scenario-data.js";
 
 describe("scenario: replay on a dependency", () => {
   it("applies the defaults and resolves the cassette against the scenario's folder", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited((d) => (d.dependencies.crm.replay = { cassette: "cassettes/crm.jsonl" })),
     );
     expect(scenario.dependencies[1]).toMatchObject({
@@ -20,7 +20,7 @@ describe("scenario: replay on a dependency", () => {
   });
 
   it("keeps every key as written", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited(
         (d) =>
           (d.dependencies.crm.replay = {
@@ -44,7 +44,7 @@ describe("scenario: replay on a dependency", () => {
   });
 
   it("rejects a missing cassette, unknown keys and bad values with the key path", () => {
-    const at = (replay: unknown) => pathsV2(edited((d) => (d.dependencies.crm.replay = replay)));
+    const at = (replay: unknown) => problemPaths(edited((d) => (d.dependencies.crm.replay = replay)));
     expect(at({})).toEqual(["dependencies.crm.replay.cassette"]);
     expect(at({ cassette: "" })).toEqual(["dependencies.crm.replay.cassette"]);
     expect(at({ cassette: "c.jsonl", speed: 2 })).toEqual(["dependencies.crm.replay.speed"]);
@@ -58,7 +58,7 @@ describe("scenario: replay on a dependency", () => {
   });
 
   it("accepts replay on protocol mcp and on mcp_stdio, but refuses on_mismatch live on mcp_stdio", () => {
-    const mcpHttp = parseV2(
+    const mcpHttp = parseScenarioData(
       edited((d) => {
         d.dependencies.crm.protocol = "mcp";
         d.dependencies.crm.replay = { cassette: "mcp.jsonl", on_mismatch: "live" };
@@ -70,10 +70,10 @@ describe("scenario: replay on a dependency", () => {
       edited((d) => {
         d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"], replay };
       });
-    expect(parseV2(stdio({ cassette: "notes.jsonl" })).dependencies[2]).toMatchObject({
+    expect(parseScenarioData(stdio({ cassette: "notes.jsonl" })).dependencies[2]).toMatchObject({
       replay: { onMismatch: "fail", cassette: "/scenarios/v2/notes.jsonl" },
     });
-    const messages = messagesV2(stdio({ cassette: "notes.jsonl", on_mismatch: "live" }));
+    const messages = problemMessages(stdio({ cassette: "notes.jsonl", on_mismatch: "live" }));
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/^dependencies\.notes\.replay\.on_mismatch: .*no live upstream/);
   });
@@ -83,7 +83,7 @@ describe("scenario text written back (explore's run folders and replays)", () =>
   it("keeps replay, its cassette resolving to the same file from another folder", async () => {
     const { scenarioText } = await import("../../src/explore/scenario-text.js");
     const { parseScenario } = await import("../../src/scenario/load.js");
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited(
         (d) =>
           (d.dependencies.crm.replay = {

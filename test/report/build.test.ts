@@ -6,7 +6,8 @@ import type { Schema1Analysis, TriggerEvidence } from "../../src/analysis/types.
 import { buildReport } from "../../src/report/build.js";
 import { readReport } from "../../src/report/reader.js";
 import { writeReport } from "../../src/report/writer.js";
-import type { Fault, Scenario, Trigger } from "../../src/scenario/types.js";
+import type { LegacyFault, LegacyScenario } from "../../src/scenario/legacy/types.js";
+import type { OccurrenceTrigger } from "../../src/scenario/types.js";
 import { AgentChaosError } from "../../src/support/errors.js";
 
 let dir: string;
@@ -19,7 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function scenario(fault: Fault | null, workloadName: string | null = "demo-agent"): Scenario {
+function scenario(fault: LegacyFault | null, workloadName: string | null = "demo-agent"): LegacyScenario {
   return {
     schemaVersion: 1,
     name: "api-503-recovery",
@@ -38,7 +39,7 @@ function scenario(fault: Fault | null, workloadName: string | null = "demo-agent
   };
 }
 
-function httpError(trigger: Trigger): Fault {
+function httpError(trigger: OccurrenceTrigger): LegacyFault {
   return { type: "http_error", statusCode: 503, target: { method: "GET", path: "/customer/*" }, trigger };
 }
 

@@ -6,13 +6,13 @@ import { analyzeRun } from "../../src/analysis/run-analysis.js";
 import { analyzeSchema1, schema1Plan } from "../../src/analysis/schema-1.js";
 import { liftSchema1Event } from "../../src/events/lift-schema-1.js";
 import { EVENT_LINE_MAX_BYTES } from "../../src/events/line-stream.js";
-import { readEvents, readEventsV2 } from "../../src/events/reader.js";
+import { readEvents, readLegacyEvents } from "../../src/events/reader.js";
 import { buildReport } from "../../src/report/build.js";
 import { recoverRun } from "../../src/report/recover.js";
 import { buildReportV4 } from "../../src/report/v4/build.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import { testFolder } from "../helpers/cli.js";
-import { runBuilder } from "../helpers/events.js";
+import { legacyRunBuilder } from "../helpers/legacy-events.js";
 import { longRunScenario, writeLongRun } from "../helpers/long-run.js";
 import { schema1Source } from "../helpers/schema-1-source.js";
 
@@ -25,7 +25,7 @@ describe("recovering a long run streams its events", () => {
   }, async () => {
     await writeLongRun(dir.path, 1, EVENTS);
     const scenario = schema1Source(await loadScenario(join(dir.path, "scenario.yaml")));
-    const events = await readEvents(join(dir.path, "events.jsonl"));
+    const events = await readLegacyEvents(join(dir.path, "events.jsonl"));
     expect(events.length).toBeGreaterThan(EVENTS - 10);
     const stream = new AnalysisStream(schema1Plan(scenario), { whole: false });
     expect(events.every((event) => stream.push(liftSchema1Event(event)))).toBe(true);
@@ -52,7 +52,7 @@ describe("recovering a long run streams its events", () => {
     await writeLongRun(dir.path, 2, EVENTS);
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");
-    const events = await readEventsV2(join(dir.path, "events.jsonl"));
+    const events = await readEvents(join(dir.path, "events.jsonl"));
     const stream = new AnalysisStream(scenario, { whole: false });
     expect(events.every((event) => stream.push(event))).toBe(true);
     const analysis = analyzeRun(scenario, events);
@@ -71,7 +71,7 @@ describe("recovering a long run streams its events", () => {
 describe("recovering a log the streaming analysis cannot judge alone", () => {
   it("reads it again whole and gives the whole-log analysis's report", async () => {
     await writeFile(join(dir.path, "scenario.yaml"), longRunScenario(1));
-    const run = runBuilder()
+    const run = legacyRunBuilder()
       .setup()
       .observed("op-1", "fp-a", { method: "POST", path: "/v1/chat/completions" });
     // Two events with one sequence number: only the whole-log analysis judges that.
@@ -95,7 +95,7 @@ describe("recovering a log the streaming analysis cannot judge alone", () => {
 
   it("stops at a line over the line limit, as at any line that is not a valid event", async () => {
     await writeFile(join(dir.path, "scenario.yaml"), longRunScenario(1));
-    const text = runBuilder().setup().jsonl();
+    const text = legacyRunBuilder().setup().jsonl();
     await writeFile(
       join(dir.path, "events.jsonl"),
       `${text}${"x".repeat(EVENT_LINE_MAX_BYTES + 1)}\n${text}`,

@@ -1,10 +1,10 @@
 /** Writes a synthetic schema-1 run folder with many operations (every 10th one injected and retried). */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { RunBuilder } from "../helpers/events.js";
+import { LegacyRunBuilder } from "../helpers/legacy-events.js";
 
 export async function writeBigRun(folder: string, operations: number): Promise<void> {
-  const run = new RunBuilder({ scenarioName: "many-operations" }).setup({ managedDependency: true });
+  const run = new LegacyRunBuilder({ scenarioName: "many-operations" }).setup({ managedDependency: true });
   let elapsed = 200;
   let injected = 0;
   let count = 0;

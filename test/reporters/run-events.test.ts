@@ -18,7 +18,7 @@ import { LANE_LIMIT } from "../../src/reporters/html/timeline.js";
 import { DETAIL_LIMIT } from "../../src/reporters/html/timeline-data.js";
 import { readSavedEvents, readSavedReport } from "../../src/reporters/saved-run.js";
 import { testFolder } from "../helpers/cli.js";
-import { runBuilder } from "../helpers/events.js";
+import { legacyRunBuilder } from "../helpers/legacy-events.js";
 import { writeLongRun } from "../helpers/long-run.js";
 import { writeBigRun } from "./big-run.js";
 
@@ -84,7 +84,11 @@ describe("the run page reads events.jsonl as a stream", () => {
   it("reads a log the stream cannot draw (an operation observed twice, an event after an operation's end) whole", async () => {
     await writeBigRun(dir.path, 1000);
     const text = await readFile(join(dir.path, "events.jsonl"), "utf8");
-    const run = runBuilder().setup().observed("op-1", "fp-x").succeeded("op-1").observed("op-1", "fp-y");
+    const run = legacyRunBuilder()
+      .setup()
+      .observed("op-1", "fp-x")
+      .succeeded("op-1")
+      .observed("op-1", "fp-y");
     const extra = run
       .events()
       .slice(-3)

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { canaryValues, withThousandsSeparators } from "../../src/faults/corruption/canary.js";
 import { CanaryBook } from "../../src/faults/corruption/canary-book.js";
 import { maskCanariesInLogs } from "../../src/runtime/canary-masks.js";
-import type { CorruptionFault } from "../../src/scenario/types-v2.js";
+import type { CorruptionFault } from "../../src/scenario/types.js";
 import { tempDir } from "../helpers/temp.js";
 
 const RUN_ID = "20261201T000000Z-aaaaaaaa";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HangWatch, type WatchClock } from "../../src/runtime/hang-watch.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { runBuilder } from "../helpers/events.js";
 
 /** A clock moved by hand, with timers that fire when it passes them. */
 class ManualClock implements WatchClock {
@@ -41,7 +41,7 @@ function watched(maxMs: number) {
 }
 
 const failure = (retryAfterMs: number | null = null) =>
-  runBuilderV2()
+  runBuilder()
     .setup()
     .at(900)
     .observed("op-1", "fp-a")
@@ -67,7 +67,7 @@ describe("the hang watch of an enforced fail_fast", () => {
     for (const event of failure(2000)) watch.take(event);
     clock.advanceTo(3400);
     expect(await fired()).toBe(false);
-    const [next] = runBuilderV2().at(3400).observed("op-2", "fp-b").events();
+    const [next] = runBuilder().at(3400).observed("op-2", "fp-b").events();
     watch.take(next as NonNullable<typeof next>);
     expect(clock.pending).toBe(0);
     clock.advanceTo(10_000);

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AnalysisStream } from "../../src/analysis/analysis-stream.js";
 import { evidenceOf } from "../../src/analysis/evidence.js";
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
 import type { AgentChaosEvent } from "../../src/events/types.js";
-import type { AgentChaosEventV2 } from "../../src/events/types-v2.js";
 import { judgeRun } from "../../src/runtime/judge.js";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import { toRunScenario } from "../../src/scenario/legacy/upgrade.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import type { Scenario } from "../../src/scenario/types.js";
-import type { ScenarioV2 } from "../../src/scenario/types-v2.js";
 import { analyzeAny, streamAny } from "../analysis/any-schema.js";
 import { randomRun } from "../analysis/random-logs.js";
 import { ROOT } from "../helpers/cli.js";
@@ -28,7 +28,7 @@ afterEach(async () => {
   await dir.remove();
 });
 
-type AnyEvent = AgentChaosEvent | AgentChaosEventV2;
+type AnyEvent = LegacyEvent | AgentChaosEvent;
 
 /** RUN_COMPLETED right after `last`, as the recorder would write it. */
 function completion(
@@ -56,12 +56,12 @@ function completion(
 }
 
 /** The judgement as the orchestrator made it before streaming: read all, analyse, complete, analyse. */
-function batchJudgement(scenario: Scenario | ScenarioV2, events: AnyEvent[]) {
+function batchJudgement(scenario: LegacyScenario | Scenario, events: AnyEvent[]) {
   const run = (list: AnyEvent[]) => analyzeAny(scenario, list);
   return run([...events, completion(events.at(-1), run(events), scenario.schemaVersion)]);
 }
 
-async function judged(scenario: Scenario | ScenarioV2, path: string, events: AnyEvent[]) {
+async function judged(scenario: LegacyScenario | Scenario, path: string, events: AnyEvent[]) {
   const calls: string[] = [];
   const hooks = {
     complete: (first: { result: string; reasonCode: string }) => {
@@ -98,7 +98,7 @@ describe("judging a recorded run", () => {
         : join(ROOT, "examples", "scenarios", `${name}.yaml`);
       const scenario = schema1Source(await loadScenario(file));
       const lines = (await readFile(join(golden, `${name}.events.jsonl`), "utf8")).trimEnd().split("\n");
-      const events = lines.map((line) => JSON.parse(line) as AgentChaosEvent);
+      const events = lines.map((line) => JSON.parse(line) as LegacyEvent);
       const stream = streamAny(scenario);
       expect(
         events.every((event) => stream.push(event)),
@@ -137,7 +137,7 @@ describe("judging a recorded run", () => {
 
   it("holds nothing per operation once operations succeed, only the fault-related failures a retry may name", () => {
     const { scenario } = randomRun(5, 2, false);
-    const stream = new AnalysisStream({ ...(scenario as ScenarioV2), faults: [] }, { whole: false });
+    const stream = new AnalysisStream({ ...(scenario as Scenario), faults: [] }, { whole: false });
     let sequence = 0;
     const event = (payload: Record<string, unknown> & { kind: string }) =>
       ({
@@ -150,7 +150,7 @@ describe("judging a recorded run", () => {
         type: payload.kind,
         component: "proxy",
         payload,
-      }) as unknown as AgentChaosEventV2;
+      }) as unknown as AgentChaosEvent;
     for (let i = 0; i < 20_000; i++) {
       const id = `op-${i}`;
       stream.push(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AgentChaosEvent, EventPayload } from "../../src/events/types.js";
-import { EVENT_COMPONENT } from "../../src/events/types.js";
+import type { LegacyEvent, LegacyEventPayload } from "../../src/events/legacy/types.js";
+import { LEGACY_EVENT_COMPONENT } from "../../src/events/legacy/types.js";
 import { exitCodeFor } from "../../src/report/exit-code.js";
 import { makeRunId } from "../../src/runtime/run-id.js";
-import { formatElapsed, formatLiveLine, liveLinesV2, useColour } from "../../src/runtime/terminal.js";
-import { runBuilderV2 } from "../helpers/events-v2.js";
+import { formatElapsed, formatLiveLine, liveLines, useColour } from "../../src/runtime/terminal.js";
+import { runBuilder } from "../helpers/events.js";
 
-function event(payload: EventPayload, elapsed: number): AgentChaosEvent {
+function event(payload: LegacyEventPayload, elapsed: number): LegacyEvent {
   return {
     schema_version: 1,
     event_id: "6f1c2a36-0c53-4a53-9a55-3f6f0d7f4f10",
@@ -15,7 +15,7 @@ function event(payload: EventPayload, elapsed: number): AgentChaosEvent {
     timestamp: "2026-11-29T18:38:21.123Z",
     elapsed_ms: elapsed,
     type: payload.kind,
-    component: EVENT_COMPONENT[payload.kind],
+    component: LEGACY_EVENT_COMPONENT[payload.kind],
     payload,
   };
 }
@@ -144,7 +144,7 @@ describe("run ids and exit codes", () => {
 
 describe("schema-2 live lines", () => {
   it("name every operation by its dependency and label: model, MCP and HTTP calls alike", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup(["llm", "notes"])
       .at(183)
       .observed("op-1", "fp-a", { dependency: "llm", method: "POST", path: "/v1/chat/completions" })
@@ -162,7 +162,7 @@ describe("schema-2 live lines", () => {
       .at(310)
       .succeeded("op-3", { statusCode: null })
       .events();
-    const format = liveLinesV2(false);
+    const format = liveLines(false);
     const lines = events.flatMap((event) => {
       const line = format(event);
       return line === null || event.elapsed_ms < 183 ? [] : [line];

@@ -1,11 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about ${...} references
 import { describe, expect, it } from "vitest";
 import { dependencyUrlVariable, interpolate, runVariables } from "../../src/runtime/workload-env.js";
-import { baseV2, parseV2 } from "../scenario/v2/v2-text.js";
+import { baseScenario, parseScenarioData } from "../scenario/scenario-data.js";
 
 describe("schema-2 workload variables", () => {
   it("gives every http dependency AGENTCHAOS_<NAME>_URL and its url_env, and the run id", () => {
-    const scenario = parseV2(baseV2());
+    const scenario = parseScenarioData(baseScenario());
     const urls = new Map([
       ["llm", "http://127.0.0.1:1001"],
       ["crm", "http://127.0.0.1:1002"],
@@ -19,9 +19,9 @@ describe("schema-2 workload variables", () => {
   });
 
   it("sets AGENTCHAOS_PROXY_URL only when there is exactly one http dependency", () => {
-    const data = baseV2() as { dependencies: Record<string, unknown>; faults: unknown };
+    const data = baseScenario() as { dependencies: Record<string, unknown>; faults: unknown };
     delete data.dependencies.llm;
-    const scenario = parseV2(data);
+    const scenario = parseScenarioData(data);
     const variables = runVariables(scenario, "r", new Map([["crm", "http://127.0.0.1:7"]]));
     expect(variables.AGENTCHAOS_PROXY_URL).toBe("http://127.0.0.1:7");
     expect(variables.AGENTCHAOS_CRM_URL).toBe("http://127.0.0.1:7");

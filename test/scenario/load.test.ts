@@ -4,12 +4,12 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventsSchemaOf } from "../../src/scenario/additions.js";
 import { ScenarioError, type ScenarioErrorCode } from "../../src/scenario/errors.js";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import { fileSchemaOf, type RunScenario, upgradeScenario } from "../../src/scenario/legacy/upgrade.js";
 import { loadScenario } from "../../src/scenario/load.js";
-import type { Scenario } from "../../src/scenario/types.js";
 import { schema1Source } from "../helpers/schema-1-source.js";
 import { tempDir } from "../helpers/temp.js";
-import { baseV2, parseV2 } from "./v2/v2-text.js";
+import { baseScenario, parseScenarioData } from "./scenario-data.js";
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../fixtures/scenarios");
 
@@ -25,7 +25,7 @@ async function loadError(path: string): Promise<ScenarioError> {
 describe("loadScenario", () => {
   it("returns the full scenario with snake_case keys mapped, the method upper-cased and cwd made absolute", async () => {
     const scenario = schema1Source(await loadScenario(join(FIXTURES, "full.yaml")));
-    expect(scenario).toEqual<Scenario>({
+    expect(scenario).toEqual<LegacyScenario>({
       schemaVersion: 1,
       name: "api-503-recovery",
       dependency: {
@@ -74,7 +74,7 @@ describe("loadScenario", () => {
   });
 
   it("loads a schema-2 file as it is, with no schema-1 parts", () => {
-    const loaded: RunScenario = parseV2(baseV2());
+    const loaded: RunScenario = parseScenarioData(baseScenario());
     expect(loaded.legacy).toBeUndefined();
     expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([2, 2]);
   });

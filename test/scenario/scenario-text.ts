@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { ScenarioError, type ScenarioErrorCode, type ScenarioProblem } from "../../src/scenario/errors.js";
+import type { LegacyScenario } from "../../src/scenario/legacy/types.js";
 import { parseScenario } from "../../src/scenario/load.js";
-import type { Scenario } from "../../src/scenario/types.js";
 import { schema1Source } from "../helpers/schema-1-source.js";
 
 /** Where inline scenarios pretend to live (relative `cwd` values resolve against `/scenarios`). */
@@ -55,7 +55,7 @@ export function faultText(
   ].join("\n");
 }
 
-export function parse(text: string | Uint8Array): Scenario {
+export function parse(text: string | Uint8Array): LegacyScenario {
   return schema1Source(
     parseScenario(typeof text === "string" ? new TextEncoder().encode(text) : text, SOURCE_PATH),
   );

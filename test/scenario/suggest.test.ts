@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ScenarioError } from "../../src/scenario/errors.js";
 import { parseScenario } from "../../src/scenario/parse.js";
 import { closestWord, editDistance } from "../../src/scenario/suggest.js";
-import { edited, messagesV2 } from "./v2/v2-text.js";
+import { edited, problemMessages } from "./scenario-data.js";
 
 function schemaOneMessages(text: string): string[] {
   try {
@@ -24,7 +24,7 @@ describe("did you mean", () => {
 
   it("names the nearest key or word in schema-2 problems and quotes a bad word", () => {
     expect(
-      messagesV2(
+      problemMessages(
         edited((d) => {
           d.faults[0].trigger = { occurence: 1 };
           d.faults[0].expect = "recovr";
@@ -37,7 +37,7 @@ describe("did you mean", () => {
       'faults[0].expect: expected "recover", "handle" or "give_up", got "recovr"; did you mean "recover"?',
       'checks.retry_after: expected "off", "report" or "enforce", or a mapping with mode and dependencies, got "enforc"; did you mean "enforce"?',
     ]);
-    expect(messagesV2(edited((d) => (d.faults[0].type = "http_eror")))[0]).toMatch(
+    expect(problemMessages(edited((d) => (d.faults[0].type = "http_eror")))[0]).toMatch(
       /, got "http_eror"; did you mean "http_error"\?$/,
     );
   });

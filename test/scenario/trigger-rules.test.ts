@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { SeededProbabilityTrigger, Trigger } from "../../src/scenario/types.js";
+import type { OccurrenceTrigger, SeededProbabilityTrigger } from "../../src/scenario/types.js";
 import { faultText, parse, problemPaths, problems, scenarioText } from "./scenario-text.js";
 
 const withTrigger = (lines: string): string =>
   scenarioText({ fault: faultText("http_error", { trigger: lines, own: "  status_code: 503" }) });
 
-const triggerOf = (lines: string): Trigger | undefined => parse(withTrigger(lines)).fault?.trigger;
+const triggerOf = (lines: string): OccurrenceTrigger | undefined => parse(withTrigger(lines)).fault?.trigger;
 
 const probabilityTrigger = (
   probability: string,

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { edited, textOf } from "../scenario/v2/v2-text.js";
+import { edited, textOf } from "../scenario/scenario-data.js";
 import { expectAcceptedByBoth, expectRejectedByBoth } from "./schema-harness.js";
 
 describe("a corruption fault without a pointer: validate and the JSON Schema agree", () => {

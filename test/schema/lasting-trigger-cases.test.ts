@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { edited, textOf } from "../scenario/v2/v2-text.js";
+import { edited, textOf } from "../scenario/scenario-data.js";
 import { expectAcceptedByBoth, expectLeftToValidate, expectRejectedByBoth } from "./schema-harness.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: test data is edited as free-form YAML

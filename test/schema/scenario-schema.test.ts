@@ -4,11 +4,11 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { DEPENDENCY_NAME, MAX_DEPENDENCIES } from "../../src/scenario/dependencies.js";
+import { MAX_FAULTS } from "../../src/scenario/faults.js";
+import { LEGACY_FAULT_TYPES } from "../../src/scenario/legacy/types.js";
 import { loadScenario } from "../../src/scenario/load.js";
 import { FAULT_TYPES } from "../../src/scenario/types.js";
-import { FAULT_TYPES_V2 } from "../../src/scenario/types-v2.js";
-import { DEPENDENCY_NAME, MAX_DEPENDENCIES } from "../../src/scenario/v2/dependencies.js";
-import { MAX_FAULTS } from "../../src/scenario/v2/faults.js";
 import { SCHEMA_PATH, schema, schemaProblemPaths, validateProblemPaths } from "./schema-harness.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -112,8 +112,8 @@ describe("the scenario JSON Schema and the files it describes", () => {
       listed: fault.properties.type.enum,
       branches: (fault.oneOf as Json[]).map((branch) => branch.properties.type.const),
     });
-    expect(typesOf(defs.fault_v1)).toEqual({ listed: FAULT_TYPES, branches: FAULT_TYPES });
-    expect(typesOf(defs.fault_v2)).toEqual({ listed: FAULT_TYPES_V2, branches: FAULT_TYPES_V2 });
+    expect(typesOf(defs.fault_v1)).toEqual({ listed: LEGACY_FAULT_TYPES, branches: LEGACY_FAULT_TYPES });
+    expect(typesOf(defs.fault_v2)).toEqual({ listed: FAULT_TYPES, branches: FAULT_TYPES });
     const dependencies = defs.scenario_v2.properties.dependencies;
     expect(dependencies.propertyNames.pattern).toBe(DEPENDENCY_NAME.source);
     expect(dependencies.maxProperties).toBe(MAX_DEPENDENCIES);

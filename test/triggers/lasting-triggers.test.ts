@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageReader } from "../../src/proxy/usage-reader.js";
-import type { OutageTrigger, QuotaTrigger } from "../../src/scenario/types-v2.js";
+import type { OutageTrigger, QuotaTrigger } from "../../src/scenario/types.js";
 import { createTriggerState, type TriggerClock } from "../../src/triggers/index.js";
 
 /** A clock the test moves by hand. */

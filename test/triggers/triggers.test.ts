@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Trigger } from "../../src/scenario/types.js";
+import type { OccurrenceTrigger } from "../../src/scenario/types.js";
 import { createTriggerState } from "../../src/triggers/index.js";
 
-function selected(trigger: Trigger, occurrences: number): number[] {
+function selected(trigger: OccurrenceTrigger, occurrences: number): number[] {
   const state = createTriggerState(trigger);
   const picked: number[] = [];
   for (let k = 1; k <= occurrences; k++) if (state.decide()) picked.push(k);
   return picked;
 }
 
-function window(probability: number, seed: bigint, start: number, end: number): Trigger {
+function window(probability: number, seed: bigint, start: number, end: number): OccurrenceTrigger {
   return {
     kind: "seeded_probability",
     probability,
@@ -29,7 +29,7 @@ describe("occurrence schedule", () => {
   });
 
   it("keeps one counter per trigger state", () => {
-    const trigger: Trigger = { kind: "occurrence_schedule", occurrences: [2] };
+    const trigger: OccurrenceTrigger = { kind: "occurrence_schedule", occurrences: [2] };
     const a = createTriggerState(trigger);
     const b = createTriggerState(trigger);
     expect([a.decide(), a.decide()]).toEqual([false, true]);

@@ -7,8 +7,8 @@
  * canary, never the bytes around it.
  */
 import type { CanarySeenPayload } from "../../events/addition-types.js";
-import type { CorruptionFault } from "../../scenario/types-v2.js";
-import { STDOUT_SINK } from "../../scenario/v2/corruption.js";
+import { STDOUT_SINK } from "../../scenario/corruption.js";
+import type { CorruptionFault } from "../../scenario/types.js";
 import { type CanaryType, type CanaryValues, canaryLiterals, canaryValues } from "./canary.js";
 
 /** Where CANARY_SEEN is recorded: the run's recorder. */

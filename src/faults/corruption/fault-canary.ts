@@ -1,5 +1,5 @@
 import type { InjectionDetails } from "../../events/operation.js";
-import type { NotAppliedReason } from "../../events/types-v2.js";
+import type { NotAppliedReason } from "../../events/types.js";
 import type { FaultCanary } from "../types.js";
 import type { CanaryBook } from "./canary-book.js";
 

@@ -1,4 +1,4 @@
-import type { NotAppliedReason } from "../../events/types-v2.js";
+import type { NotAppliedReason } from "../../events/types.js";
 import { isEventStream } from "../../support/http-headers.js";
 import type { FaultContext, ResponseRelay, StreamingRelay, UpstreamControl } from "../types.js";
 import { type CutPoint, type CutSpec, cutPoint } from "./cut-point.js";

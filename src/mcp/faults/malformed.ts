@@ -1,5 +1,5 @@
 import { mcpSessionFaultParameters } from "../../scenario/mcp-session-fault-parameters.js";
-import type { McpMalformedShape } from "../../scenario/types-v2.js";
+import type { McpMalformedShape } from "../../scenario/types.js";
 import { INJECTED_TEXT, type McpFaultExecutor } from "./types.js";
 
 /** The id of a `wrong_id` answer: a string no request of the agent carried. */

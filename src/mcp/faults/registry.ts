@@ -1,6 +1,6 @@
 import type { InjectedFault, InjectionDetails, OperationIdentity } from "../../events/operation.js";
 import { compileTarget } from "../../scenario/target.js";
-import type { FaultV2, McpFaultType } from "../../scenario/types-v2.js";
+import type { Fault, McpFaultType } from "../../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../../triggers/index.js";
 import { mcpCorruptResult } from "./corrupt-result.js";
 import { mcpDisconnect } from "./disconnect.js";
@@ -26,9 +26,9 @@ export const MCP_FAULT_EXECUTORS = {
   mcp_corrupt_result: mcpCorruptResult,
 } satisfies { [K in McpFaultType]: McpFaultExecutor<K> };
 
-export type McpFault = Extract<FaultV2, { type: McpFaultType }>;
+export type McpFault = Extract<Fault, { type: McpFaultType }>;
 
-export function isMcpFault(fault: FaultV2): fault is McpFault {
+export function isMcpFault(fault: Fault): fault is McpFault {
   return fault.type in MCP_FAULT_EXECUTORS;
 }
 

@@ -1,7 +1,7 @@
 import type { FailureDetails } from "../../events/operation.js";
-import type { FailureKindV2 } from "../../events/types-v2.js";
+import type { FailureKind } from "../../events/types.js";
 import type { FaultCanary, FaultOf } from "../../faults/types.js";
-import type { McpFaultType } from "../../scenario/types-v2.js";
+import type { McpFaultType } from "../../scenario/types.js";
 
 /**
  * What an MCP fault executor may do with the one selected JSON-RPC request. The stdio host and
@@ -15,11 +15,11 @@ export interface McpFaultContext {
    * Records the failure, then answers the agent with `message` (one JSON-RPC response, without
    * a line end) in place of the server; the server never sees the request.
    */
-  answer(message: string, failureKind: FailureKindV2, details?: FailureDetails): void;
+  answer(message: string, failureKind: FailureKind, details?: FailureDetails): void;
   /** Records the failure; the request is neither forwarded nor ever answered. */
-  withhold(failureKind: FailureKindV2): void;
+  withhold(failureKind: FailureKind): void;
   /** Records the failure, then ends the agent's transport (stdio: the session; HTTP: the connection). */
-  disconnect(failureKind: FailureKindV2): void;
+  disconnect(failureKind: FailureKind): void;
   /**
    * Forwards the request now and hands the server's answer to the agent `ms` after it arrives.
    * Meanwhile the operation may be abandoned as with `http_latency` (its failure recorded once).

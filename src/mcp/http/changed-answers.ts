@@ -1,4 +1,4 @@
-import type { FailureKindV2 } from "../../events/types-v2.js";
+import type { FailureKind } from "../../events/types.js";
 import type { ResponseRelay, UpstreamControl } from "../../faults/types.js";
 import type { Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
@@ -21,7 +21,7 @@ export interface AnswerChange {
   /** The answer in place of the server's response text, or null to keep it. */
   readonly answer: (text: string) => Buffer | string | null;
   /** Recorded in place of the answer's outcome when `answer` replaced it (`injected_oversized`). */
-  readonly failure: FailureKindV2 | null;
+  readonly failure: FailureKind | null;
 }
 
 /** Whether the agent's request accepts an event stream as its answer. */

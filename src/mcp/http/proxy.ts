@@ -7,7 +7,7 @@ import { HeldOperations } from "../../proxy/holds.js";
 import { createProxyServer } from "../../proxy/pipeline-server.js";
 import { listenOnLoopback, type RunningProxy, upstreamOf } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
-import type { FaultV2 } from "../../scenario/types-v2.js";
+import type { Fault } from "../../scenario/types.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
 import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
@@ -20,7 +20,7 @@ export interface McpHttpProxyOptions {
   /** The dependency name its events carry. */
   readonly dependency: string;
   /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
-  readonly faults: readonly FaultV2[];
+  readonly faults: readonly Fault[];
   readonly sink: PayloadSink;
   /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
   readonly triggerClock?: TriggerClock;
@@ -38,7 +38,7 @@ export interface RunningMcpProxy extends RunningProxy {
   diagnostics(): McpDiagnostics;
 }
 
-function arm(fault: FaultV2, clock: TriggerClock): ArmedMcpLayerFault {
+function arm(fault: Fault, clock: TriggerClock): ArmedMcpLayerFault {
   const { id, type } = fault;
   if (isMcpFault(fault)) return { layer: "mcp", fault: armMcpFault(fault, clock) };
   if (isArmable(fault)) return { layer: "http", fault: armFault(fault, clock) };

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { compileTarget } from "../../scenario/target.js";
-import type { McpTarget } from "../../scenario/types-v2.js";
+import type { McpTarget } from "../../scenario/types.js";
 import { paddedAnswer } from "../faults/padded-answer.js";
 import { LIST_CHANGED_NOTIFICATION, removedToolAnswer, SessionTools } from "../faults/session-tools.js";
 import { paramsHash, targetName } from "../identity.js";

@@ -7,7 +7,7 @@
 
 import type { Socket } from "node:net";
 import type { CanaryType } from "../../faults/corruption/canary.js";
-import type { McpTarget } from "../../scenario/types-v2.js";
+import type { McpTarget } from "../../scenario/types.js";
 import type { ToolsChange } from "../faults/session-tools.js";
 import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 

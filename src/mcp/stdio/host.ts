@@ -7,7 +7,7 @@ import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { ProxyError } from "../../proxy/errors.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
-import type { FaultV2, McpStdioDependency } from "../../scenario/types-v2.js";
+import type { Fault, McpStdioDependency } from "../../scenario/types.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
 import { Cancellations } from "../cancellations.js";
 import type { McpDiagnostics } from "../diagnostics.js";
@@ -20,7 +20,7 @@ import { shimInvocation } from "./shim-invocation.js";
 export interface McpStdioHostOptions {
   readonly dependency: McpStdioDependency;
   /** This dependency's faults, in scenario order (all `mcp_*`). */
-  readonly faults: readonly FaultV2[];
+  readonly faults: readonly Fault[];
   readonly sink: PayloadSink;
   /** The run's canaries (corruption faults and their sinks). */
   readonly canaries?: CanaryBook | null;

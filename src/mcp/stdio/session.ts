@@ -5,7 +5,7 @@ import type { Operation, OperationLedger, PayloadSink } from "../../events/opera
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { faultCanary } from "../../faults/corruption/fault-canary.js";
 import type { FaultCanary } from "../../faults/types.js";
-import type { McpStdioDependency, McpTarget } from "../../scenario/types-v2.js";
+import type { McpStdioDependency, McpTarget } from "../../scenario/types.js";
 import type { Cancellations } from "../cancellations.js";
 import type { McpFaultContext } from "../faults/types.js";
 import { mcpIdentity } from "../identity.js";

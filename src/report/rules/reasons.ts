@@ -1,4 +1,4 @@
-import { RUN_ERROR_REASONS_WITH_REPLAY } from "../../events/payload-fields.js";
+import { RUN_ERROR_REASONS_WITH_REPLAY } from "../../events/legacy/payload-fields.js";
 import type { RunResult } from "../../events/types.js";
 
 /** Reason codes of a `RUN_ERROR`: the report only has to say `FAILED` (docs/evidence.md, rule 1). */

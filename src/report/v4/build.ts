@@ -7,7 +7,7 @@
 import type { RunAnalysis, TriggerEvidence } from "../../analysis/types.js";
 import { eventsSchemaOf } from "../../scenario/additions.js";
 import { safeUrl } from "../../scenario/safe-url.js";
-import type { DependencyV2, ScenarioV2 } from "../../scenario/types-v2.js";
+import type { Dependency, Scenario } from "../../scenario/types.js";
 import { AgentChaosError } from "../../support/errors.js";
 import { probabilityTrigger, RUN_FILES, reportHead, reportTiming } from "../build.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
@@ -16,7 +16,7 @@ import { lastingTrigger, type ReportTriggerV4 } from "./lasting-trigger.js";
 import { reportTruth } from "./truth.js";
 
 export interface BuildReportV4Input {
-  readonly scenario: ScenarioV2;
+  readonly scenario: Scenario;
   readonly analysis: RunAnalysis;
   readonly runId: string;
   /** Names of the dependencies the run started (`start`), which have log files under `dependencies/`. */
@@ -45,7 +45,7 @@ export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV4 {
 }
 
 /** The recorded base URL, else the configured one when it needs no port; never for `mcp_stdio`. */
-function baseUrl(dependency: DependencyV2, recorded: string | null): string | null {
+function baseUrl(dependency: Dependency, recorded: string | null): string | null {
   if (dependency.type === "mcp_stdio") return null;
   if (recorded !== null) return recorded;
   return dependency.usesPortPlaceholder ? null : safeUrl(dependency.baseUrl);

@@ -1,5 +1,5 @@
 import { mcpSessionFaultParameters } from "../../scenario/mcp-session-fault-parameters.js";
-import type { FaultV2, TargetV2 } from "../../scenario/types-v2.js";
+import type { Fault, Target } from "../../scenario/types.js";
 import type { ReportFaultParametersV4, ReportTargetV4 } from "../types-v4.js";
 
 /** The cut point keys of a mid-stream fault: exactly one of them is set. */
@@ -20,7 +20,7 @@ function present(entries: Record<string, number | string | boolean | null>): Rep
  * Every own key of a fault (docs/faults.md, docs/mcp.md), named and ordered as the scenario file
  * writes them; defaults included (`mcp_error` `code`), optional keys only when set.
  */
-export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
+export function faultParameters(fault: Fault): ReportFaultParametersV4 {
   switch (fault.type) {
     case "http_latency":
       return present({
@@ -77,7 +77,7 @@ export function faultParameters(fault: FaultV2): ReportFaultParametersV4 {
   }
 }
 
-export function reportTarget(target: TargetV2): ReportTargetV4 {
+export function reportTarget(target: Target): ReportTargetV4 {
   return target.kind === "http"
     ? { method: target.method, path: target.path }
     : { method: target.method, name: target.name };

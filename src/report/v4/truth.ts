@@ -6,8 +6,8 @@
  * it replaced.
  */
 import type { RunAnalysis } from "../../analysis/types.js";
-import type { ScenarioV2 } from "../../scenario/types-v2.js";
-import { CORRUPTION_TYPES } from "../../scenario/v2/corruption.js";
+import { CORRUPTION_TYPES } from "../../scenario/corruption.js";
+import type { Scenario } from "../../scenario/types.js";
 import type { StrictObject } from "../strict-json.js";
 
 export interface ReportVerify {
@@ -38,7 +38,7 @@ export const TRUTH_KEYS = ["verify", "canaries"] as const;
 const VERIFY_KEYS = ["exit_code", "timed_out", "duration_ms", "passed", "stdout", "stderr"];
 const CANARY_KEYS = ["fault_id", "sink", "operation_id", "operation"];
 
-export function reportTruth(scenario: ScenarioV2, analysis: RunAnalysis): ReportTruth {
+export function reportTruth(scenario: Scenario, analysis: RunAnalysis): ReportTruth {
   const truth = analysis.truth;
   const verify = scenario.verify ?? null;
   const corruption = scenario.faults.some((fault) => CORRUPTION_TYPES.has(fault.type));

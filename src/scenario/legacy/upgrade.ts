@@ -8,8 +8,8 @@
  * written. See docs/scenario.md.
  */
 
-import type { Fault, Scenario } from "../types.js";
-import type { ChecksConfig, FaultV2, HttpDependencyV2, ScenarioV2 } from "../types-v2.js";
+import type { ChecksConfig, Fault, HttpDependency, Scenario } from "../types.js";
+import type { LegacyFault, LegacyScenario } from "./types.js";
 
 /** The name a schema-1 scenario's dependency takes in the internal model. */
 export const LEGACY_DEPENDENCY = "api";
@@ -20,18 +20,18 @@ export const LEGACY_FAULT_ID = "fault";
 /** What a schema-1 scenario says that schema 2 cannot. */
 export interface LegacyParts {
   /** The scenario as validated (schema 1). */
-  readonly source: Scenario;
+  readonly source: LegacyScenario;
   /** `workload.proxy_url_env`: one more variable holding the proxy URL. */
   readonly proxyUrlEnv: string | null;
 }
 
 /** A schema-2 scenario upgraded from schema 1. */
-export interface UpgradedScenario extends ScenarioV2 {
+export interface UpgradedScenario extends Scenario {
   readonly legacy: LegacyParts;
 }
 
 /** A scenario in the internal model: schema 2, or schema 1 upgraded. */
-export type RunScenario = ScenarioV2 & { readonly legacy?: LegacyParts };
+export type RunScenario = Scenario & { readonly legacy?: LegacyParts };
 
 const CHECKS_OFF: ChecksConfig = {
   retry_after: { mode: "off", dependencies: null },
@@ -46,7 +46,7 @@ export function escapeDollars(value: string): string {
   return value.replace(/\$/g, () => "$$");
 }
 
-function upgradeFault(fault: Fault): FaultV2 {
+function upgradeFault(fault: LegacyFault): Fault {
   const base = {
     id: LEGACY_FAULT_ID,
     dependency: LEGACY_DEPENDENCY,
@@ -68,7 +68,7 @@ function upgradeFault(fault: Fault): FaultV2 {
 }
 
 /** A scenario of either schema in the internal model (a schema-1 one is upgraded; see `loadScenario`). */
-export function toRunScenario(scenario: Scenario | RunScenario): RunScenario {
+export function toRunScenario(scenario: LegacyScenario | RunScenario): RunScenario {
   return scenario.schemaVersion === 1 ? upgradeScenario(scenario) : scenario;
 }
 
@@ -78,9 +78,9 @@ export function fileSchemaOf(scenario: RunScenario): 1 | 2 {
 }
 
 /** The internal model of a validated schema-1 scenario. */
-export function upgradeScenario(scenario: Scenario): UpgradedScenario {
+export function upgradeScenario(scenario: LegacyScenario): UpgradedScenario {
   const { dependency, workload } = scenario;
-  const api: HttpDependencyV2 = {
+  const api: HttpDependency = {
     name: LEGACY_DEPENDENCY,
     type: "http",
     baseUrl: dependency.baseUrl,

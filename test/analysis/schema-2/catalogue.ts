@@ -2,8 +2,8 @@
  * One schema-2 run per reason code of the docs/evidence.md table (and a few more shapes), for
  * tests that need realistic analyses: the report 4 round trip, the summary.
  */
-import type { FaultV2, ScenarioV2 } from "../../../src/scenario/types-v2.js";
-import { type RunBuilderV2, runBuilderV2 } from "../../helpers/events-v2.js";
+import type { Fault, Scenario } from "../../../src/scenario/types.js";
+import { type RunBuilder, runBuilder } from "../../helpers/events.js";
 import { injectedFailure, recoveredFault, successfulRetry } from "./run-fixtures.js";
 import {
   httpDependency,
@@ -17,15 +17,15 @@ import {
 export interface CatalogueRun {
   readonly name: string;
   readonly reasonCode: string;
-  readonly scenario: ScenarioV2;
-  readonly run: () => RunBuilderV2;
+  readonly scenario: Scenario;
+  readonly run: () => RunBuilder;
   readonly managed?: readonly string[];
 }
 
 const one = (options: Parameters<typeof httpError>[1] = {}) =>
   scenarioV2({ faults: [httpError("f1", options)] });
-const recovered = () => recoveredFault(runBuilderV2().setup(), "op-1", "op-2");
-const truncate: FaultV2 = {
+const recovered = () => recoveredFault(runBuilder().setup(), "op-1", "op-2");
+const truncate: Fault = {
   id: "cut",
   type: "http_stream_truncate",
   dependency: "api",
@@ -42,7 +42,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "BASELINE_SUCCEEDED",
     scenario: scenarioV2({ dependencies: [httpDependency("api", { managed: true })] }),
     run: () =>
-      runBuilderV2().setup(["api"], ["api"]).observed("op-1", "fp").succeeded("op-1").workloadCompleted(),
+      runBuilder().setup(["api"], ["api"]).observed("op-1", "fp").succeeded("op-1").workloadCompleted(),
     managed: ["api"],
   },
   {
@@ -53,7 +53,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
       faults: [httpError("f1", { dependency: "crm" })],
     }),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .emit({ kind: "RUN_STARTED", scenario_name: "test-scenario" })
         .emit({ kind: "DEPENDENCY_STARTED", dependency: "api", base_url: "http://127.0.0.1:40001", pid: 1 })
         .runError("DEPENDENCY_START_FAILED", "dependency api did not become ready within 15s"),
@@ -81,7 +81,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "UNEXPECTED_RETRY",
     scenario: one({ expect: "give_up" }),
     run: () =>
-      injectedFailure(runBuilderV2().setup(), "op-1")
+      injectedFailure(runBuilder().setup(), "op-1")
         .observed("op-2", "fp-a")
         .retry("op-2", "op-1")
         .failed("op-2", "upstream_http_error")
@@ -98,7 +98,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "INTERNAL_ERROR",
     scenario: one({ trigger: probability({ millionths: 1_000_000, seed: 9n, start: 1, end: 2 }) }),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .observed("op-1", "fp-a")
         .succeeded("op-1")
@@ -111,7 +111,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     name: "not triggered",
     reasonCode: "FAULT_NOT_TRIGGERED",
     scenario: one({ target: { kind: "http", method: "POST", path: "/v1/chat/completions" } }),
-    run: () => runBuilderV2().setup().observed("op-1", "fp").succeeded("op-1").workloadCompleted(),
+    run: () => runBuilder().setup().observed("op-1", "fp").succeeded("op-1").workloadCompleted(),
   },
   {
     name: "over-injected schedule",
@@ -119,7 +119,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     scenario: one(),
     run: () =>
       injectedFailure(
-        injectedFailure(runBuilderV2().setup(), "op-1"),
+        injectedFailure(runBuilder().setup(), "op-1"),
         "op-2",
         "f1",
         "fp-b",
@@ -137,7 +137,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     scenario: one({ trigger: probability({ millionths: 1_000_000, seed: 9n, start: 1, end: 3 }) }),
     run: () =>
       injectedFailure(
-        injectedFailure(runBuilderV2().setup(), "op-1"),
+        injectedFailure(runBuilder().setup(), "op-1"),
         "op-2",
         "f1",
         "fp-b",
@@ -149,7 +149,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     scenario: scenarioV2({ faults: [httpError("first"), httpError("second")] }),
     run: () =>
       successfulRetry(
-        runBuilderV2()
+        runBuilder()
           .setup()
           .observed("op-1", "fp-a")
           .injected("op-1", "first")
@@ -164,7 +164,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "FAULT_TOLERATED",
     scenario: one(),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .observed("op-1", "fp")
         .injected("op-1", "f1", "http_latency", { latency_ms: 50 })
@@ -176,7 +176,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "PARTIAL_RESPONSE_ACCEPTED",
     scenario: scenarioV2({ faults: [truncate] }),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .observed("op-1", "fp")
         .injected("op-1", "cut", "http_stream_truncate", { after_bytes: 128 })
@@ -188,7 +188,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "RECOVERY_NOT_OBSERVED",
     scenario: scenarioV2({ recovery: "fifo", faults: [httpError("f1", { trigger: schedule(1, 2) })] }),
     run: () =>
-      injectedFailure(runBuilderV2().setup(), "op-1")
+      injectedFailure(runBuilder().setup(), "op-1")
         .observed("op-2", "fp-a")
         .retry("op-2", "op-1")
         .injected("op-2")
@@ -203,7 +203,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "RECOVERY_OBSERVED",
     scenario: scenarioV2({ faults: [httpError("f1", { trigger: schedule(1, 2) })] }),
     run: () =>
-      injectedFailure(runBuilderV2().setup(), "op-1")
+      injectedFailure(runBuilder().setup(), "op-1")
         .observed("op-2", "fp-a")
         .retry("op-2", "op-1")
         .injected("op-2")
@@ -218,7 +218,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     reasonCode: "RETRY_AFTER_NOT_HONOURED",
     scenario: one(),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .at(10)
         .observed("op-1", "fp")
@@ -243,7 +243,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
       checks: { duplicate_writes: "enforce" },
     }),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .observed("op-1", "fp", { method: "POST", path: "/tickets" })
         .injected("op-1", "lost", "http_response_lost", {})
@@ -271,7 +271,7 @@ export const CATALOGUE: readonly CatalogueRun[] = [
       ],
     }),
     run: () =>
-      runBuilderV2()
+      runBuilder()
         .setup(["llm"])
         .observed("m-1", "fp-m", { dependency: "notes", protocol: "mcp" })
         .injected("m-1", "notes-tool", "mcp_tool_error", {})
@@ -285,6 +285,6 @@ export const CATALOGUE: readonly CatalogueRun[] = [
     name: "handled without recovery",
     reasonCode: "FAILURE_HANDLED",
     scenario: one({ expect: "handle" }),
-    run: () => injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted(),
+    run: () => injectedFailure(runBuilder().setup(), "op-1").workloadCompleted(),
   },
 ];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { analyzeRun } from "../../../src/analysis/run-analysis.js";
 import type { RecoveryRow } from "../../../src/analysis/types.js";
-import type { RecoveryMode } from "../../../src/scenario/types-v2.js";
-import { runBuilderV2 } from "../../helpers/events-v2.js";
+import type { RecoveryMode } from "../../../src/scenario/types.js";
+import { runBuilder } from "../../helpers/events.js";
 import { httpError, scenarioV2, schedule } from "./scenarios.js";
 
 const rowsOf = (rows: readonly RecoveryRow[]) =>
@@ -14,7 +14,7 @@ function scenario(recovery: RecoveryMode, occurrences: number[]) {
 
 /** 503, 503, 200: the proxy links both retries to the oldest unresolved failure, op-1. */
 function twoFailuresThenSuccess() {
-  return runBuilderV2()
+  return runBuilder()
     .setup()
     .at(0)
     .observed("op-1", "fp-a")
@@ -38,7 +38,7 @@ function twoFailuresThenSuccess() {
 
 /** Two fingerprints whose chains interleave: a-1, b-1 fail; a-2 fails again; b-2, a-3 succeed. */
 function interleavedChains() {
-  return runBuilderV2()
+  return runBuilder()
     .setup()
     .at(0)
     .observed("a-1", "fp-a")
@@ -109,7 +109,7 @@ describe("chain and fifo recovery", () => {
   });
 
   it("a success before the failure never resolves it", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1")
@@ -130,7 +130,7 @@ describe("chain and fifo recovery", () => {
   });
 
   it("a failed retry that was not injected belongs to the fault of its chain", () => {
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1", "crm-503")

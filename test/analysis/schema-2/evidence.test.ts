@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeRun } from "../../../src/analysis/run-analysis.js";
-import { runBuilderV2 } from "../../helpers/events-v2.js";
+import { runBuilder } from "../../helpers/events.js";
 import {
   httpDependency,
   httpError,
@@ -19,7 +19,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
         mcpStdioDependency("notes"),
       ],
     });
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup(["llm", "crm", "notes"], ["llm"])
       .observed("l1", "fp-l", { dependency: "llm", method: "POST", path: "/v1/chat/completions" })
       .succeeded("l1")
@@ -51,7 +51,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
         httpError("llm-once", { dependency: "llm", trigger: schedule(1), expect: "handle" }),
       ],
     });
-    const run = runBuilderV2().setup(["llm", "crm"]);
+    const run = runBuilder().setup(["llm", "crm"]);
     // Same path on llm: never counted by the crm fault.
     run
       .observed("l1", "fp-l", { dependency: "llm" })
@@ -107,7 +107,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
         }),
       ],
     });
-    const run = runBuilderV2().setup(["notes"]);
+    const run = runBuilder().setup(["notes"]);
     run
       .observed("m1", "fp-1", { dependency: "notes", protocol: "mcp", method: "initialize", path: "" })
       .succeeded("m1");
@@ -128,7 +128,7 @@ describe("schema-2 evidence per dependency and per fault", () => {
 
   it("is pure: the same events give the same analysis, in any input order", () => {
     const scenario = scenarioV2({ faults: [httpError("f1")] });
-    const events = runBuilderV2()
+    const events = runBuilder()
       .setup()
       .observed("op-1", "fp")
       .injected("op-1")

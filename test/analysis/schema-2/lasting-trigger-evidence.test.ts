@@ -5,22 +5,22 @@ import { validateReport } from "../../../src/report/reader.js";
 import { renderSummaryBodyV4 } from "../../../src/report/summary-v4.js";
 import { buildReportV4 } from "../../../src/report/v4/build.js";
 import { serializeReport } from "../../../src/report/writer.js";
-import type { FaultV2, ScenarioV2, TriggerV2 } from "../../../src/scenario/types-v2.js";
-import { runBuilderV2 } from "../../helpers/events-v2.js";
+import type { Fault, Scenario, Trigger } from "../../../src/scenario/types.js";
+import { runBuilder } from "../../helpers/events.js";
 import { httpDependency, httpError, scenarioV2 } from "./scenarios.js";
 
-const OUTAGE: TriggerV2 = { kind: "outage", startMs: 1000, durationMs: 2000 };
-const REQUESTS: TriggerV2 = { kind: "quota", unit: "requests", limit: 2, perMs: 10_000 };
-const TOKENS: TriggerV2 = { kind: "quota", unit: "tokens", limit: 30, perMs: 60_000 };
+const OUTAGE: Trigger = { kind: "outage", startMs: 1000, durationMs: 2000 };
+const REQUESTS: Trigger = { kind: "quota", unit: "requests", limit: 2, perMs: 10_000 };
+const TOKENS: Trigger = { kind: "quota", unit: "tokens", limit: 30, perMs: 60_000 };
 
-function scenarioWith(trigger: TriggerV2): ScenarioV2 {
-  const fault: FaultV2 = { ...httpError("f1"), trigger };
+function scenarioWith(trigger: Trigger): Scenario {
+  const fault: Fault = { ...httpError("f1"), trigger };
   return scenarioV2({ dependencies: [httpDependency("api")], faults: [fault] });
 }
 
 /** Five GETs on /customer/*: c3 and c4 failed by f1, each retried once and resolved. */
 function fiveWithTwoSelected() {
-  const run = runBuilderV2().setup(["api"]);
+  const run = runBuilder().setup(["api"]);
   run.observed("c1", "fp1", { path: "/customer/1" }).succeeded("c1");
   run.observed("c2", "fp2", { path: "/customer/2" }).succeeded("c2");
   run.observed("c3", "fp3", { path: "/customer/3" }).injected("c3").failed("c3", "injected_http_error");
@@ -30,7 +30,7 @@ function fiveWithTwoSelected() {
   return run.workloadCompleted();
 }
 
-function reportOf(scenario: ScenarioV2, run: ReturnType<typeof runBuilderV2>) {
+function reportOf(scenario: Scenario, run: ReturnType<typeof runBuilder>) {
   const first = analyzeRun(scenario, run.events());
   run.runCompleted(first.result, first.reasonCode);
   const analysis = analyzeRun(scenario, run.events());
@@ -76,12 +76,12 @@ describe("outage and quota evidence", () => {
 
   it("fails a run whose outage or quota never selected anything as FAULT_NOT_TRIGGERED", () => {
     for (const trigger of [OUTAGE, REQUESTS, TOKENS]) {
-      const run = runBuilderV2().setup(["api"]);
+      const run = runBuilder().setup(["api"]);
       run.observed("c1", "fp1", { path: "/customer/1" }).succeeded("c1").workloadCompleted();
       const analysis = analyzeRun(scenarioWith(trigger), run.events());
       expect([analysis.result, analysis.reasonCode]).toEqual(["FAILED", "FAULT_NOT_TRIGGERED"]);
     }
-    const run = runBuilderV2().setup(["api"]);
+    const run = runBuilder().setup(["api"]);
     run.observed("c1", "fp1", { path: "/customer/1" }).succeeded("c1").workloadCompleted();
     const report = reportOf(scenarioWith(OUTAGE), run);
     expect(report.faults[0]?.trigger).toEqual({

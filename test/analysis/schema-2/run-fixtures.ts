@@ -1,13 +1,8 @@
 /** Event-stream fragments shared by the schema-2 analyzer tests. */
-import type { RunBuilderV2 } from "../../helpers/events-v2.js";
+import type { RunBuilder } from "../../helpers/events.js";
 
 /** A request on `api` that fault `faultId` answers with a 503 (one fault-related failure). */
-export function injectedFailure(
-  run: RunBuilderV2,
-  operationId: string,
-  faultId = "f1",
-  fingerprint = "fp-a",
-) {
+export function injectedFailure(run: RunBuilder, operationId: string, faultId = "f1", fingerprint = "fp-a") {
   return run
     .observed(operationId, fingerprint)
     .injected(operationId, faultId)
@@ -16,7 +11,7 @@ export function injectedFailure(
 
 /** A retry of `failedId` that succeeds. */
 export function successfulRetry(
-  run: RunBuilderV2,
+  run: RunBuilder,
   operationId: string,
   failedId: string,
   fingerprint = "fp-a",
@@ -25,6 +20,6 @@ export function successfulRetry(
 }
 
 /** An injected failure of `failedId` followed by a successful retry `retryId`. */
-export function recoveredFault(run: RunBuilderV2, failedId: string, retryId: string, faultId = "f1") {
+export function recoveredFault(run: RunBuilder, failedId: string, retryId: string, faultId = "f1") {
   return successfulRetry(injectedFailure(run, failedId, faultId), retryId, failedId);
 }

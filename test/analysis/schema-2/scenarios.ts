@@ -1,19 +1,19 @@
 /** Validated schema-2 scenarios (plain data) for analyzer and report tests. */
-import type { Trigger } from "../../../src/scenario/types.js";
 import type {
   CheckMode,
   ChecksConfig,
-  DependencyV2,
+  Dependency,
   Expectation,
-  FaultV2,
-  HttpDependencyV2,
-  HttpErrorFaultV2,
+  Fault,
+  HttpDependency,
+  HttpErrorFault,
+  OccurrenceTrigger,
   RecoveryMode,
-  ScenarioV2,
-  TargetV2,
-} from "../../../src/scenario/types-v2.js";
+  Scenario,
+  Target,
+} from "../../../src/scenario/types.js";
 
-export function httpDependency(name: string, options: { managed?: boolean } = {}): HttpDependencyV2 {
+export function httpDependency(name: string, options: { managed?: boolean } = {}): HttpDependency {
   return {
     name,
     type: "http",
@@ -34,18 +34,21 @@ export function httpDependency(name: string, options: { managed?: boolean } = {}
   };
 }
 
-export function mcpStdioDependency(name: string): DependencyV2 {
+export function mcpStdioDependency(name: string): Dependency {
   return { name, type: "mcp_stdio", command: ["node", "notes.mjs"], cwd: "/tmp", env: {} };
 }
 
-export const schedule = (...occurrences: number[]): Trigger => ({ kind: "occurrence_schedule", occurrences });
+export const schedule = (...occurrences: number[]): OccurrenceTrigger => ({
+  kind: "occurrence_schedule",
+  occurrences,
+});
 
 export function probability(options: {
   millionths: number;
   seed: bigint;
   start: number;
   end: number;
-}): Trigger {
+}): OccurrenceTrigger {
   return {
     kind: "seeded_probability",
     probability: options.millionths / 1_000_000,
@@ -57,14 +60,14 @@ export function probability(options: {
 
 export interface FaultOptions {
   readonly dependency?: string;
-  readonly trigger?: Trigger;
+  readonly trigger?: OccurrenceTrigger;
   readonly expect?: Expectation;
-  readonly target?: TargetV2;
+  readonly target?: Target;
   readonly statusCode?: number;
 }
 
 /** An `http_error` fault (503 on `GET /customer/*` at occurrence 1 of `api` unless told). */
-export function httpError(id: string, options: FaultOptions = {}): HttpErrorFaultV2 {
+export function httpError(id: string, options: FaultOptions = {}): HttpErrorFault {
   return {
     id,
     type: "http_error",
@@ -77,8 +80,8 @@ export function httpError(id: string, options: FaultOptions = {}): HttpErrorFaul
 }
 
 export interface ScenarioOptions {
-  readonly dependencies?: readonly DependencyV2[];
-  readonly faults?: readonly FaultV2[];
+  readonly dependencies?: readonly Dependency[];
+  readonly faults?: readonly Fault[];
   readonly recovery?: RecoveryMode;
   readonly checks?: {
     readonly retry_after?: CheckMode;
@@ -113,7 +116,7 @@ export function checksConfig(options: ScenarioOptions["checks"] = {}): ChecksCon
   };
 }
 
-export function scenarioV2(options: ScenarioOptions = {}): ScenarioV2 {
+export function scenarioV2(options: ScenarioOptions = {}): Scenario {
   return {
     schemaVersion: 2,
     name: "test-scenario",

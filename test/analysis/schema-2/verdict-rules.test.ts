@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { analyzeRun } from "../../../src/analysis/run-analysis.js";
 import type { RunAnalysis } from "../../../src/analysis/types.js";
-import type { ScenarioV2 } from "../../../src/scenario/types-v2.js";
-import { runBuilderV2 } from "../../helpers/events-v2.js";
+import type { Scenario } from "../../../src/scenario/types.js";
+import { runBuilder } from "../../helpers/events.js";
 import { injectedFailure, recoveredFault, successfulRetry } from "./run-fixtures.js";
 import { httpDependency, httpError, probability, scenarioV2, schedule } from "./scenarios.js";
 
@@ -14,7 +14,7 @@ const verdict = (analysis: RunAnalysis) => ({
 
 const oneFault = (options: Parameters<typeof httpError>[1] = {}) =>
   scenarioV2({ faults: [httpError("f1", options)] });
-const recoveredRun = () => recoveredFault(runBuilderV2().setup(), "op-1", "op-2");
+const recoveredRun = () => recoveredFault(runBuilder().setup(), "op-1", "op-2");
 const RECOVERED = { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", diagnostics: [] };
 
 describe("the result precedence of docs/evidence.md", () => {
@@ -57,7 +57,7 @@ describe("the result precedence of docs/evidence.md", () => {
       ],
     });
     // A failed retry is a retry too.
-    const failedRetry = injectedFailure(runBuilderV2().setup(), "op-1")
+    const failedRetry = injectedFailure(runBuilder().setup(), "op-1")
       .observed("op-2", "fp-a")
       .retry("op-2", "op-1")
       .failed("op-2", "upstream_http_error")
@@ -76,7 +76,7 @@ describe("the result precedence of docs/evidence.md", () => {
     expect(analyzeRun(oneFault({ expect: "give_up" }), noExitCode.events()).reasonCode).toBe(
       "WORKLOAD_NOT_COMPLETED",
     );
-    const gaveUp = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted({ exitCode: 0 });
+    const gaveUp = injectedFailure(runBuilder().setup(), "op-1").workloadCompleted({ exitCode: 0 });
     expect(verdict(analyzeRun(oneFault({ expect: "give_up" }), gaveUp.events()))).toEqual({
       result: "PASSED",
       reasonCode: "FAILURE_HANDLED",
@@ -91,7 +91,7 @@ describe("the result precedence of docs/evidence.md", () => {
       reasonCode: "WORKLOAD_EXIT_CODE_MISMATCH",
       diagnostics: ["expected workload exit code 0, got 1"],
     });
-    const gaveUpBadly = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted({ exitCode: 1 });
+    const gaveUpBadly = injectedFailure(runBuilder().setup(), "op-1").workloadCompleted({ exitCode: 1 });
     expect(analyzeRun(oneFault({ expect: "give_up" }), gaveUpBadly.events()).reasonCode).toBe(
       "WORKLOAD_EXIT_CODE_MISMATCH",
     );
@@ -108,12 +108,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 7: no fault configured passes as BASELINE_SUCCEEDED", () => {
-    const events = runBuilderV2()
-      .setup()
-      .observed("op-1", "fp")
-      .succeeded("op-1")
-      .workloadCompleted()
-      .events();
+    const events = runBuilder().setup().observed("op-1", "fp").succeeded("op-1").workloadCompleted().events();
     expect(verdict(analyzeRun(scenarioV2(), events))).toEqual({
       result: "PASSED",
       reasonCode: "BASELINE_SUCCEEDED",
@@ -123,7 +118,7 @@ describe("the result precedence of docs/evidence.md", () => {
 
   it("rule 8: probability selections that contradict the selector are INTERNAL_ERROR", () => {
     const always = oneFault({ trigger: probability({ millionths: 1_000_000, seed: 7n, start: 1, end: 2 }) });
-    const wrong = runBuilderV2()
+    const wrong = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .succeeded("op-1")
@@ -136,7 +131,7 @@ describe("the result precedence of docs/evidence.md", () => {
       reasonCode: "INTERNAL_ERROR",
       diagnostics: ["fault f1: probability trigger selections contradicted the recorded operations"],
     });
-    const right = runBuilderV2()
+    const right = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1")
@@ -174,14 +169,14 @@ describe("the result precedence of docs/evidence.md", () => {
         "fault crm-503: the configured trigger produced no fault injection; observed on crm: POST /tickets (2), GET /tickets/1 (1)",
       ],
     });
-    const nothing = runBuilderV2().setup().workloadCompleted().events();
+    const nothing = runBuilder().setup().workloadCompleted().events();
     expect(analyzeRun(oneFault(), nothing).diagnostics).toEqual([
       "fault f1: the configured trigger produced no fault injection; no operations were observed on api",
     ]);
   });
 
   it("rule 9 lists at most 10 method/path pairs, most frequent first, ties in the order observed", () => {
-    const run = runBuilderV2().setup();
+    const run = runBuilder().setup();
     for (let i = 1; i <= 12; i++) {
       for (let n = 0; n < (i === 7 ? 3 : 1); n++) run.observed(`op-${i}-${n}`, "fp", { path: `/p${i}` });
     }
@@ -217,7 +212,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 11: more selections than the schedule has entries is INTERNAL_ERROR", () => {
-    const run = injectedFailure(injectedFailure(runBuilderV2().setup(), "op-1"), "op-2", "f1", "fp-b");
+    const run = injectedFailure(injectedFailure(runBuilder().setup(), "op-1"), "op-2", "f1", "fp-b");
     expect(verdict(analyzeRun(oneFault({ trigger: schedule(1) }), run.workloadCompleted().events()))).toEqual(
       {
         result: "FAILED",
@@ -238,7 +233,7 @@ describe("the result precedence of docs/evidence.md", () => {
 
   it("rule 13: an incomplete probability window fails as TRIGGER_WINDOW_INCOMPLETE", () => {
     const always = oneFault({ trigger: probability({ millionths: 1_000_000, seed: 1n, start: 1, end: 3 }) });
-    const run = injectedFailure(runBuilderV2().setup(), "op-1");
+    const run = injectedFailure(runBuilder().setup(), "op-1");
     run.observed("op-2", "fp-b").injected("op-2").failed("op-2", "injected_http_error");
     expect(verdict(analyzeRun(always, run.workloadCompleted().events()))).toEqual({
       result: "FAILED",
@@ -249,7 +244,7 @@ describe("the result precedence of docs/evidence.md", () => {
 
   it("rule 14: a selection that lost to an earlier fault counts for its trigger but fails as FAULT_NOT_APPLIED", () => {
     const scenario = scenarioV2({ faults: [httpError("first"), httpError("second")] });
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1", "first")
@@ -272,7 +267,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 14: a mid-stream fault that could not act is FAULT_NOT_APPLIED with its reason", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1", "f1", "http_stream_truncate", { after_events: 5 })
@@ -289,7 +284,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 15: an injection without a fault-related failure passes as FAULT_TOLERATED", () => {
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .observed("op-1", "fp-a")
       .injected("op-1", "f1", "http_latency", { latency_ms: 100 })
@@ -304,7 +299,7 @@ describe("the result precedence of docs/evidence.md", () => {
 
   it("rule 16: an unresolved truncated response of a recover fault is PARTIAL_RESPONSE_ACCEPTED", () => {
     const truncated = () =>
-      runBuilderV2()
+      runBuilder()
         .setup()
         .observed("op-1", "fp-a", { method: "POST", path: "/v1/chat/completions" })
         .injected("op-1", "f1", "http_stream_truncate", { after_events: 2 })
@@ -324,7 +319,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("rule 17: an unresolved row of a recover fault is RECOVERY_NOT_OBSERVED, per fault", () => {
-    const events = injectedFailure(runBuilderV2().setup(), "op-1").workloadCompleted().events();
+    const events = injectedFailure(runBuilder().setup(), "op-1").workloadCompleted().events();
     expect(verdict(analyzeRun(oneFault(), events))).toEqual({
       result: "FAILED",
       reasonCode: "RECOVERY_NOT_OBSERVED",
@@ -355,7 +350,7 @@ describe("the result precedence of docs/evidence.md", () => {
   });
 
   it("a closed event stream is a success that resolves a row", () => {
-    const run = injectedFailure(runBuilderV2().setup(), "op-1")
+    const run = injectedFailure(runBuilder().setup(), "op-1")
       .observed("op-2", "fp-a")
       .retry("op-2", "op-1")
       .succeeded("op-2", { relayedEvents: 4, closedByClient: true })
@@ -367,7 +362,7 @@ describe("the result precedence of docs/evidence.md", () => {
     const scenario = scenarioV2({
       faults: [httpError("f1", { target: { kind: "mcp", method: "tools/call", name: "add_*" } })],
     });
-    const run = runBuilderV2()
+    const run = runBuilder()
       .setup()
       .observed("op-1", "fp-m", { protocol: "mcp", path: "add_note" })
       .injected("op-1", "f1", "mcp_error", { code: -32603 })
@@ -377,7 +372,7 @@ describe("the result precedence of docs/evidence.md", () => {
       .succeeded("op-2")
       .workloadCompleted();
     for (const recovery of ["chain", "fifo"] as const) {
-      const analysis = analyzeRun({ ...scenario, recovery } satisfies ScenarioV2, run.events());
+      const analysis = analyzeRun({ ...scenario, recovery } satisfies Scenario, run.events());
       expect(verdict(analysis)).toEqual(RECOVERED);
     }
   });

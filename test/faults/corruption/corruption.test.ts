@@ -9,7 +9,7 @@ import { CanaryBook } from "../../../src/faults/corruption/canary-book.js";
 import { corruptJson } from "../../../src/faults/corruption/corrupt-json.js";
 import { EventStreamRewriter } from "../../../src/faults/corruption/event-stream.js";
 import { pointerTokens } from "../../../src/faults/corruption/json-pointer.js";
-import type { CorruptionFault } from "../../../src/scenario/types-v2.js";
+import type { CorruptionFault } from "../../../src/scenario/types.js";
 
 const values = { text: "ac-canary-0a1b2c3d", integer: 604217 };
 

@@ -1,7 +1,7 @@
 import type { MisbehaveKind, MisbehaveProvider } from "../../../src/scenario/model-faults.js";
-import type { FaultV2 } from "../../../src/scenario/types-v2.js";
+import type { Fault } from "../../../src/scenario/types.js";
 import { closeFakeLlmsAfterEach, startFakeLlm, WEATHER_SCRIPT } from "../../fake-llm/helpers.js";
-import { MemorySinkV2, startV2Proxy } from "../../helpers/v2-proxy.js";
+import { MemorySink, startFaultProxy } from "../../helpers/fault-proxy.js";
 
 closeFakeLlmsAfterEach();
 
@@ -10,7 +10,7 @@ export const GREETING = "Say hello";
 /** The fake model's tool call arguments for WEATHER, cut in the middle of its last string. */
 export const CUT_ARGUMENTS = '{"city":"Par';
 
-export function misbehave(provider: MisbehaveProvider, kind: MisbehaveKind): FaultV2 {
+export function misbehave(provider: MisbehaveProvider, kind: MisbehaveKind): Fault {
   return {
     id: "f1",
     type: "llm_misbehave",
@@ -24,15 +24,15 @@ export function misbehave(provider: MisbehaveProvider, kind: MisbehaveKind): Fau
 }
 
 /** The fake model (weather script) behind a schema-2 proxy with `fault`: the proxy's URL and its events. */
-export async function behindProxy(fault: FaultV2): Promise<{ url: string; sink: MemorySinkV2 }> {
+export async function behindProxy(fault: Fault): Promise<{ url: string; sink: MemorySink }> {
   const llm = await startFakeLlm({ script: WEATHER_SCRIPT });
-  const sink = new MemorySinkV2();
-  const proxy = await startV2Proxy(llm.url, [fault], sink);
+  const sink = new MemorySink();
+  const proxy = await startFaultProxy(llm.url, [fault], sink);
   return { url: proxy.url, sink };
 }
 
 /** The evidence of one faulted call: how it ended and why the fault did not act. */
-export function evidence(sink: MemorySinkV2) {
+export function evidence(sink: MemorySink) {
   const failed = sink.ofKind("OPERATION_FAILED")[0];
   return {
     failure: failed === undefined ? null : [failed.failure_kind, failed.status_code, failed.upstream_status],

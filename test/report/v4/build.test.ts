@@ -8,7 +8,7 @@ import { readReport, validateReport } from "../../../src/report/reader.js";
 import { buildReportV4 } from "../../../src/report/v4/build.js";
 import { faultParameters } from "../../../src/report/v4/fault-parameters.js";
 import { serializeReport, writeReport } from "../../../src/report/writer.js";
-import type { FaultV2 } from "../../../src/scenario/types-v2.js";
+import type { Fault } from "../../../src/scenario/types.js";
 import { CATALOGUE } from "../../analysis/schema-2/catalogue.js";
 import {
   httpDependency,
@@ -18,7 +18,7 @@ import {
   scenarioV2,
   schedule,
 } from "../../analysis/schema-2/scenarios.js";
-import { runBuilderV2 } from "../../helpers/events-v2.js";
+import { runBuilder } from "../../helpers/events.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -135,7 +135,7 @@ describe("buildReportV4", () => {
         httpDependency("late", { managed: true }),
       ],
     });
-    const events = runBuilderV2()
+    const events = runBuilder()
       .emit({ kind: "RUN_STARTED", scenario_name: "x" })
       .emit({ kind: "DEPENDENCY_STARTED", dependency: "llm", base_url: "http://127.0.0.1:40123/v1", pid: 1 })
       .runError("DEPENDENCY_START_FAILED", "dependency late did not become ready within 15s")
@@ -181,12 +181,7 @@ describe("buildReportV4", () => {
         }),
       ],
     });
-    const events = runBuilderV2()
-      .setup()
-      .observed("op-1", "fp")
-      .succeeded("op-1")
-      .workloadCompleted()
-      .events();
+    const events = runBuilder().setup().observed("op-1", "fp").succeeded("op-1").workloadCompleted().events();
     const report = buildReportV4({
       scenario,
       analysis: analyzeRun(scenario, events),
@@ -207,7 +202,7 @@ describe("faultParameters", () => {
     trigger: schedule(1),
     expect: "recover",
   } as const;
-  it.each<[FaultV2, Record<string, unknown>]>([
+  it.each<[Fault, Record<string, unknown>]>([
     [
       { ...base, type: "http_latency", latencyMs: 250, jitterMs: null, jitterSeed: null },
       { latency_ms: 250 },

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { interpolateEnv } from "../../../src/runtime/workload-env.js";
+import type { LegacyScenario } from "../../../src/scenario/legacy/types.js";
 import { upgradeScenario } from "../../../src/scenario/legacy/upgrade.js";
 import { parseScenario } from "../../../src/scenario/load.js";
-import type { Scenario } from "../../../src/scenario/types.js";
 import { schema1Source } from "../../helpers/schema-1-source.js";
 import { SOURCE_PATH, scenarioText } from "../scenario-text.js";
 
 /** A schema-2 reference to a run variable, which a schema-1 value keeps as written. */
 const RUN_ID_REF = ["$", "{AGENTCHAOS_RUN_ID}"].join("");
 
-function schema1(text: string): Scenario {
+function schema1(text: string): LegacyScenario {
   return schema1Source(parseScenario(Buffer.from(text), SOURCE_PATH));
 }
 

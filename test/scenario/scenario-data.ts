@@ -1,12 +1,12 @@
 import { stringify } from "yaml";
-import { parseScenario } from "../../../src/scenario/load.js";
-import type { ScenarioV2 } from "../../../src/scenario/types-v2.js";
-import { problems } from "../scenario-text.js";
+import { parseScenario } from "../../src/scenario/load.js";
+import type { Scenario } from "../../src/scenario/types.js";
+import { problems } from "./scenario-text.js";
 
 export const SOURCE_PATH = "/scenarios/v2/scenario.yaml";
 
 /** A valid two-dependency schema-2 scenario as plain data, to be edited by each test. */
-export function baseV2(): Record<string, unknown> {
+export function baseScenario(): Record<string, unknown> {
   return {
     schema_version: 2,
     name: "two-dependencies",
@@ -42,18 +42,18 @@ export function textOf(data: unknown): string {
   return stringify(data);
 }
 
-export function parseV2(data: unknown): ScenarioV2 {
+export function parseScenarioData(data: unknown): Scenario {
   const scenario = parseScenario(new TextEncoder().encode(textOf(data)), SOURCE_PATH);
   if (scenario.schemaVersion !== 2) throw new Error("expected a schema-2 scenario");
   return scenario;
 }
 
 /** The key paths of the problems of a schema-2 scenario, in file order. */
-export function pathsV2(data: unknown): string[] {
+export function problemPaths(data: unknown): string[] {
   return problems(textOf(data)).map((problem) => problem.path);
 }
 
-export function messagesV2(data: unknown): string[] {
+export function problemMessages(data: unknown): string[] {
   return problems(textOf(data)).map((problem) => `${problem.path}: ${problem.message}`);
 }
 
@@ -61,7 +61,7 @@ export function messagesV2(data: unknown): string[] {
 // biome-ignore lint/suspicious/noExplicitAny: test data is edited as free-form YAML
 type Editable = Record<string, any>;
 export function edited(edit: (data: Editable) => void): Record<string, unknown> {
-  const data = structuredClone(baseV2()) as Editable;
+  const data = structuredClone(baseScenario()) as Editable;
   edit(data);
   return data;
 }

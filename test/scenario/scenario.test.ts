@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { baseV2, edited, messagesV2, parseV2, pathsV2 } from "./v2-text.js";
+import { baseScenario, edited, parseScenarioData, problemMessages, problemPaths } from "./scenario-data.js";
 
 describe("schema 2: the base scenario", () => {
   it("loads with its dependencies in file order, defaults applied and {port} kept as written", () => {
-    const scenario = parseV2(baseV2());
+    const scenario = parseScenarioData(baseScenario());
     expect(scenario.schemaVersion).toBe(2);
     expect(scenario.dependencies.map((d) => d.name)).toEqual(["llm", "crm"]);
     const llm = scenario.dependencies[0];
@@ -39,7 +39,7 @@ describe("schema 2: the base scenario", () => {
   });
 
   it("defaults a fault's dependency when the scenario has exactly one", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited((d) => {
         delete d.dependencies.llm;
         delete d.faults[0].dependency;
@@ -54,7 +54,7 @@ describe("schema 2: the base scenario", () => {
         d.faults = faults;
         if (faults === undefined) delete d.faults;
       });
-      expect(parseV2(data).faults).toEqual([]);
+      expect(parseScenarioData(data).faults).toEqual([]);
     }
   });
 });
@@ -71,20 +71,20 @@ describe("schema 2: dependencies", () => {
         );
         d.faults = [];
       });
-    expect(parseV2(many(16)).dependencies).toHaveLength(16);
-    expect(pathsV2(many(17))).toEqual(["dependencies"]);
+    expect(parseScenarioData(many(16)).dependencies).toHaveLength(16);
+    expect(problemPaths(many(17))).toEqual(["dependencies"]);
   });
 
   it("rejects an empty dependencies mapping and a missing one", () => {
-    expect(pathsV2(edited((d) => (d.dependencies = {})))).toContain("dependencies");
-    expect(pathsV2(edited((d) => delete d.dependencies))).toContain("dependencies");
+    expect(problemPaths(edited((d) => (d.dependencies = {})))).toContain("dependencies");
+    expect(problemPaths(edited((d) => delete d.dependencies))).toContain("dependencies");
   });
 
   it.each(["Llm", "1llm", "l-lm", "a".repeat(33), "proxy"])("rejects the dependency name %s", (name) => {
     const data = edited((d) => {
       d.dependencies[name] = { type: "http", base_url: "http://127.0.0.1:1" };
     });
-    expect(pathsV2(data)).toEqual([`dependencies.${name}`]);
+    expect(problemPaths(data)).toEqual([`dependencies.${name}`]);
   });
 
   it("accepts a 32-character name", () => {
@@ -92,11 +92,13 @@ describe("schema 2: dependencies", () => {
     const data = edited((d) => {
       d.dependencies[name] = { type: "http", base_url: "http://127.0.0.1:1" };
     });
-    expect(parseV2(data).dependencies.map((dep) => dep.name)).toContain(name);
+    expect(parseScenarioData(data).dependencies.map((dep) => dep.name)).toContain(name);
   });
 
   it("rejects an unknown dependency type", () => {
-    expect(pathsV2(edited((d) => (d.dependencies.crm.type = "grpc")))).toEqual(["dependencies.crm.type"]);
+    expect(problemPaths(edited((d) => (d.dependencies.crm.type = "grpc")))).toEqual([
+      "dependencies.crm.type",
+    ]);
   });
 
   it("accepts an mcp_stdio dependency with command, cwd and env, and rejects base_url on it", () => {
@@ -108,7 +110,7 @@ describe("schema 2: dependencies", () => {
         env: { A: "1" },
       };
     });
-    expect(parseV2(ok).dependencies[2]).toEqual({
+    expect(parseScenarioData(ok).dependencies[2]).toEqual({
       name: "notes",
       type: "mcp_stdio",
       command: ["node", "notes.mjs"],
@@ -118,20 +120,22 @@ describe("schema 2: dependencies", () => {
     const bad = edited((d) => {
       d.dependencies.notes = { type: "mcp_stdio", command: ["node"], base_url: "http://x" };
     });
-    expect(pathsV2(bad)).toEqual(["dependencies.notes.base_url"]);
+    expect(problemPaths(bad)).toEqual(["dependencies.notes.base_url"]);
   });
 
   it("rejects url_env values that are duplicated, malformed or start with AGENTCHAOS_", () => {
-    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "OPENAI_BASE_URL")))).toEqual([
+    expect(problemPaths(edited((d) => (d.dependencies.crm.url_env = "OPENAI_BASE_URL")))).toEqual([
       "dependencies.crm.url_env",
     ]);
-    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "9BAD")))).toEqual([
+    expect(problemPaths(edited((d) => (d.dependencies.crm.url_env = "9BAD")))).toEqual([
       "dependencies.crm.url_env",
     ]);
-    expect(pathsV2(edited((d) => (d.dependencies.crm.url_env = "AGENTCHAOS_X")))).toEqual([
+    expect(problemPaths(edited((d) => (d.dependencies.crm.url_env = "AGENTCHAOS_X")))).toEqual([
       "dependencies.crm.url_env",
     ]);
-    expect(parseV2(edited((d) => (d.dependencies.crm.url_env = "CRM_URL"))).dependencies[1]).toMatchObject({
+    expect(
+      parseScenarioData(edited((d) => (d.dependencies.crm.url_env = "CRM_URL"))).dependencies[1],
+    ).toMatchObject({
       urlEnv: "CRM_URL",
     });
   });
@@ -141,8 +145,8 @@ describe("schema 2: dependencies", () => {
       d.dependencies.crm.protocol = "mcp";
       d.faults = [];
     });
-    expect(parseV2(asMcp).dependencies[1]).toMatchObject({ protocol: "mcp" });
-    expect(pathsV2(edited((d) => (d.dependencies.crm.protocol = "grpc")))).toContain(
+    expect(parseScenarioData(asMcp).dependencies[1]).toMatchObject({ protocol: "mcp" });
+    expect(problemPaths(edited((d) => (d.dependencies.crm.protocol = "grpc")))).toContain(
       "dependencies.crm.protocol",
     );
   });
@@ -151,13 +155,15 @@ describe("schema 2: dependencies", () => {
     const ok = edited(
       (d) => (d.dependencies.crm.identity = { ignore_json_fields: ["/metadata/attempt", "/a~1b/0"] }),
     );
-    expect(parseV2(ok).dependencies[1]).toMatchObject({ ignoreJsonFields: ["/metadata/attempt", "/a~1b/0"] });
+    expect(parseScenarioData(ok).dependencies[1]).toMatchObject({
+      ignoreJsonFields: ["/metadata/attempt", "/a~1b/0"],
+    });
     for (const pointers of [[], ["metadata"], ["/a~2"], Array.from({ length: 33 }, (_, i) => `/f${i}`)]) {
       const bad = edited((d) => (d.dependencies.crm.identity = { ignore_json_fields: pointers }));
-      expect(pathsV2(bad)[0]).toMatch(/^dependencies\.crm\.identity\.ignore_json_fields/);
+      expect(problemPaths(bad)[0]).toMatch(/^dependencies\.crm\.identity\.ignore_json_fields/);
     }
     expect(
-      parseV2(
+      parseScenarioData(
         edited(
           (d) =>
             (d.dependencies.crm.identity = {
@@ -169,7 +175,9 @@ describe("schema 2: dependencies", () => {
   });
 
   it("uses the schema-2 readiness default of 15 s and keeps an explicit one", () => {
-    const scenario = parseV2(edited((d) => (d.dependencies.llm.start.readiness.timeout_seconds = 2)));
+    const scenario = parseScenarioData(
+      edited((d) => (d.dependencies.llm.start.readiness.timeout_seconds = 2)),
+    );
     const llm = scenario.dependencies[0];
     expect(llm?.type === "http" && llm.start?.readiness.timeoutSeconds).toBe(2);
   });
@@ -177,30 +185,30 @@ describe("schema 2: dependencies", () => {
 
 describe("schema 2: {port}", () => {
   it("rejects {port} in a base_url without start", () => {
-    expect(pathsV2(edited((d) => (d.dependencies.crm.base_url = "http://127.0.0.1:{port}")))).toEqual([
+    expect(problemPaths(edited((d) => (d.dependencies.crm.base_url = "http://127.0.0.1:{port}")))).toEqual([
       "dependencies.crm.base_url",
     ]);
   });
 
   it("rejects {port} outside base_url, start.command and start.env", () => {
-    expect(pathsV2(edited((d) => (d.workload.command = ["node", "{port}"])))).toEqual([
+    expect(problemPaths(edited((d) => (d.workload.command = ["node", "{port}"])))).toEqual([
       "workload.command[1]",
     ]);
-    expect(pathsV2(edited((d) => (d.dependencies.llm.start.readiness.path = "/{port}")))).toEqual([
+    expect(problemPaths(edited((d) => (d.dependencies.llm.start.readiness.path = "/{port}")))).toEqual([
       "dependencies.llm.start.readiness.path",
     ]);
-    expect(pathsV2(edited((d) => (d.name = "x-{port}")))).toEqual(["name"]);
+    expect(problemPaths(edited((d) => (d.name = "x-{port}")))).toEqual(["name"]);
   });
 
   it("rejects {port} in start when base_url does not use it", () => {
     const data = edited((d) => {
       d.dependencies.crm.start = { command: ["node", "api.mjs", "{port}"], readiness: { path: "/health" } };
     });
-    expect(pathsV2(data)).toEqual(["dependencies.crm.start.command[2]"]);
+    expect(problemPaths(data)).toEqual(["dependencies.crm.start.command[2]"]);
   });
 
   it("accepts {port} inside a longer string", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited((d) => (d.dependencies.llm.start.command = ["node", "--listen=127.0.0.1:{port}"])),
     );
     const llm = scenario.dependencies[0];
@@ -215,11 +223,11 @@ describe("schema 2: faults", () => {
         d.faults = Array.from({ length: count }, () => structuredClone(d.faults[0]));
       });
     expect(
-      parseV2(make(32))
+      parseScenarioData(make(32))
         .faults.map((f) => f.id)
         .at(-1),
     ).toBe("f32");
-    expect(pathsV2(make(33))).toEqual(["faults"]);
+    expect(problemPaths(make(33))).toEqual(["faults"]);
   });
 
   it("rejects duplicate fault ids, explicit or defaulted", () => {
@@ -229,20 +237,20 @@ describe("schema 2: faults", () => {
         { ...d.faults[0], id: "a" },
       ];
     });
-    expect(pathsV2(data)).toEqual(["faults[1].id"]);
+    expect(problemPaths(data)).toEqual(["faults[1].id"]);
     const clash = edited((d) => {
       d.faults = [d.faults[0], { ...d.faults[0], id: "f1" }];
     });
-    expect(pathsV2(clash)).toEqual(["faults[1].id"]);
+    expect(problemPaths(clash)).toEqual(["faults[1].id"]);
   });
 
   it.each(["A", "-a", "a".repeat(65), "a b"])("rejects the fault id %s", (id) => {
-    expect(pathsV2(edited((d) => (d.faults[0].id = id)))).toEqual(["faults[0].id"]);
+    expect(problemPaths(edited((d) => (d.faults[0].id = id)))).toEqual(["faults[0].id"]);
   });
 
   it("requires dependency with two or more dependencies and rejects an unknown one", () => {
-    expect(pathsV2(edited((d) => delete d.faults[0].dependency))).toEqual(["faults[0]"]);
-    const unknown = messagesV2(edited((d) => (d.faults[0].dependency = "billing")));
+    expect(problemPaths(edited((d) => delete d.faults[0].dependency))).toEqual(["faults[0]"]);
+    const unknown = problemMessages(edited((d) => (d.faults[0].dependency = "billing")));
     expect(unknown).toEqual([
       'faults[0].dependency: expected the name of a dependency (llm, crm), got "billing"',
     ]);
@@ -257,7 +265,7 @@ describe("schema 2: faults", () => {
         trigger: { occurrence: 1 },
       };
     });
-    expect(pathsV2(mcpOnHttp)).toContain("faults[0].type");
+    expect(problemPaths(mcpOnHttp)).toContain("faults[0].type");
     const httpOnStdio = edited((d) => {
       d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
       d.faults[0] = {
@@ -268,7 +276,7 @@ describe("schema 2: faults", () => {
         status_code: 503,
       };
     });
-    expect(pathsV2(httpOnStdio)).toEqual(["faults[0].type"]);
+    expect(problemPaths(httpOnStdio)).toEqual(["faults[0].type"]);
   });
 
   it("takes an MCP target on MCP dependencies, with at least one of method and name", () => {
@@ -281,14 +289,14 @@ describe("schema 2: faults", () => {
         trigger: { occurrence: 1 },
       };
     });
-    expect(parseV2(ok).faults[0]).toMatchObject({
+    expect(parseScenarioData(ok).faults[0]).toMatchObject({
       target: { kind: "mcp", method: "tools/call", name: "add_*" },
     });
     const empty = edited((d) => {
       d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
       d.faults[0] = { dependency: "notes", type: "mcp_error", target: {}, trigger: { occurrence: 1 } };
     });
-    expect(pathsV2(empty)).toEqual(["faults[0].target"]);
+    expect(problemPaths(empty)).toEqual(["faults[0].target"]);
     const toolErrorElsewhere = edited((d) => {
       d.dependencies.notes = { type: "mcp_stdio", command: ["node", "notes.mjs"] };
       d.faults[0] = {
@@ -298,7 +306,7 @@ describe("schema 2: faults", () => {
         trigger: { occurrence: 1 },
       };
     });
-    expect(pathsV2(toolErrorElsewhere)).toEqual(["faults[0].target.method"]);
+    expect(problemPaths(toolErrorElsewhere)).toEqual(["faults[0].target.method"]);
   });
 
   it("lets http_* faults on a protocol: mcp dependency take an MCP target", () => {
@@ -312,7 +320,7 @@ describe("schema 2: faults", () => {
         status_code: 503,
       };
     });
-    expect(parseV2(data).faults[0]).toMatchObject({
+    expect(parseScenarioData(data).faults[0]).toMatchObject({
       type: "http_error",
       target: { kind: "mcp", method: "tools/call", name: null },
     });
@@ -364,7 +372,7 @@ describe("schema 2: faults", () => {
         },
       ];
     });
-    expect(parseV2(data).faults).toEqual([
+    expect(parseScenarioData(data).faults).toEqual([
       expect.objectContaining({
         type: "http_llm_error",
         provider: "openai",
@@ -408,8 +416,8 @@ describe("schema 2: faults", () => {
         trigger: { occurrence: 1 },
       };
     });
-    expect(pathsV2(both)).toEqual(["faults[0]"]);
-    expect(pathsV2(neither)).toEqual(["faults[0]"]);
+    expect(problemPaths(both)).toEqual(["faults[0]"]);
+    expect(problemPaths(neither)).toEqual(["faults[0]"]);
   });
 
   it("rejects out-of-range own keys and an unknown expect", () => {
@@ -441,7 +449,7 @@ describe("schema 2: faults", () => {
         },
       ];
     });
-    expect(pathsV2(bad)).toEqual([
+    expect(problemPaths(bad)).toEqual([
       "faults[0].provider",
       "faults[0].status_code",
       "faults[1].after_events",
@@ -458,7 +466,7 @@ describe("schema 2: faults", () => {
         window: { start_occurrence: 1, end_occurrence: 5 },
       };
     });
-    expect(messagesV2(data)).toEqual([
+    expect(problemMessages(data)).toEqual([
       "faults[0].trigger.probability: expected an unquoted number greater than 0 and at most 1, with at most six decimal places, got 7 decimal places",
     ]);
   });
@@ -471,7 +479,7 @@ describe("schema 2: top level", () => {
       d.fault = null;
       d.workload.proxy_url_env = "X";
     });
-    expect(messagesV2(data)).toEqual([
+    expect(problemMessages(data)).toEqual([
       'workload.proxy_url_env: unknown key "proxy_url_env"; schema 2 sets url_env on each dependency instead (dependencies.<name>.url_env)',
       'dependency: unknown key "dependency"; schema 2 names its dependencies under dependencies (a mapping of name to dependency)',
       'fault: unknown key "fault"; schema 2 lists its faults under faults (a list; each fault names its dependency)',
@@ -479,12 +487,12 @@ describe("schema 2: top level", () => {
   });
 
   it("accepts recovery chain and fifo and rejects anything else", () => {
-    expect(parseV2(edited((d) => (d.recovery = "fifo"))).recovery).toBe("fifo");
-    expect(pathsV2(edited((d) => (d.recovery = "lifo")))).toEqual(["recovery"]);
+    expect(parseScenarioData(edited((d) => (d.recovery = "fifo"))).recovery).toBe("fifo");
+    expect(problemPaths(edited((d) => (d.recovery = "lifo")))).toEqual(["recovery"]);
   });
 
   it("reads checks as modes or mappings with parameters", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited(
         (d) =>
           (d.checks = {
@@ -501,15 +509,17 @@ describe("schema 2: top level", () => {
       fail_fast: { mode: "off", maxMs: 30000 },
       cancellation: { mode: "off" },
     });
-    expect(pathsV2(edited((d) => (d.checks = { retry_after: "always" })))).toEqual(["checks.retry_after"]);
-    expect(pathsV2(edited((d) => (d.checks = { retry_storm: { max_attempts: 0 } })))).toEqual([
+    expect(problemPaths(edited((d) => (d.checks = { retry_after: "always" })))).toEqual([
+      "checks.retry_after",
+    ]);
+    expect(problemPaths(edited((d) => (d.checks = { retry_storm: { max_attempts: 0 } })))).toEqual([
       "checks.retry_storm.max_attempts",
     ]);
-    expect(pathsV2(edited((d) => (d.checks = { flaky: "off" })))).toEqual(["checks.flaky"]);
+    expect(problemPaths(edited((d) => (d.checks = { flaky: "off" })))).toEqual(["checks.flaky"]);
   });
 
   it("scopes checks to dependencies, and duplicate_writes to methods and paths", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       edited(
         (d) =>
           (d.checks = {
@@ -539,23 +549,27 @@ describe("schema 2: top level", () => {
   });
 
   it("leaves fail_fast and cancellation off unless listed; listed without a mode, they report", () => {
-    const listed = parseV2(edited((d) => (d.checks = { fail_fast: { max_ms: 5000 }, cancellation: {} })));
+    const listed = parseScenarioData(
+      edited((d) => (d.checks = { fail_fast: { max_ms: 5000 }, cancellation: {} })),
+    );
     expect(listed.checks.fail_fast).toEqual({ mode: "report", maxMs: 5000 });
     expect(listed.checks.cancellation).toEqual({ mode: "report" });
-    const enforced = parseV2(edited((d) => (d.checks = { fail_fast: "enforce", cancellation: "enforce" })));
+    const enforced = parseScenarioData(
+      edited((d) => (d.checks = { fail_fast: "enforce", cancellation: "enforce" })),
+    );
     expect(enforced.checks.fail_fast).toEqual({ mode: "enforce", maxMs: 30000 });
     expect(enforced.checks.cancellation).toEqual({ mode: "enforce" });
-    expect(pathsV2(edited((d) => (d.checks = { fail_fast: { max_ms: 0 } })))).toEqual([
+    expect(problemPaths(edited((d) => (d.checks = { fail_fast: { max_ms: 0 } })))).toEqual([
       "checks.fail_fast.max_ms",
     ]);
-    expect(pathsV2(edited((d) => (d.checks = { cancellation: { max_ms: 10 } })))).toEqual([
+    expect(problemPaths(edited((d) => (d.checks = { cancellation: { max_ms: 10 } })))).toEqual([
       "checks.cancellation.max_ms",
     ]);
   });
 
   it("positions each bad check scope value", () => {
     expect(
-      messagesV2(
+      problemMessages(
         edited(
           (d) =>
             (d.checks = {
@@ -580,7 +594,7 @@ describe("schema 2: top level", () => {
       d.recovery = 1;
       d.success = {};
     });
-    expect(pathsV2(data)).toEqual([
+    expect(problemPaths(data)).toEqual([
       "dependencies.crm.url_env",
       "faults[1].dependency",
       "success.exit_code",

@@ -2,30 +2,32 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Recorder } from "../../../src/events/recorder.js";
-import type { EventPayloadV2, PayloadOfV2 } from "../../../src/events/types-v2.js";
-import { startProxy } from "../../../src/proxy/server.js";
-import type { Trigger } from "../../../src/scenario/types.js";
-import type { HttpErrorFaultV2, HttpTarget } from "../../../src/scenario/types-v2.js";
-import { send } from "../../helpers/proxy-client.js";
-import { onCleanup, startUpstream } from "../../helpers/proxy-harness.js";
-import { tempDir } from "../../helpers/temp.js";
+import { Recorder } from "../../src/events/recorder.js";
+import type { EventPayload, PayloadOf } from "../../src/events/types.js";
+import { startProxy } from "../../src/proxy/server.js";
+import type { HttpErrorFault, HttpTarget, OccurrenceTrigger } from "../../src/scenario/types.js";
+import { send } from "../helpers/proxy-client.js";
+import { onCleanup, startUpstream } from "../helpers/proxy-harness.js";
+import { tempDir } from "../helpers/temp.js";
 
-const schedule = (...occurrences: number[]): Trigger => ({ kind: "occurrence_schedule", occurrences });
+const schedule = (...occurrences: number[]): OccurrenceTrigger => ({
+  kind: "occurrence_schedule",
+  occurrences,
+});
 const on = (path: string, method: string | null = null): HttpTarget => ({ kind: "http", method, path });
 
 function errorFault(
   id: string,
   dependency: string,
   target: HttpTarget,
-  trigger: Trigger,
+  trigger: OccurrenceTrigger,
   statusCode = 503,
-): HttpErrorFaultV2 {
+): HttpErrorFault {
   return { id, dependency, type: "http_error", target, trigger, expect: "recover", statusCode };
 }
 
 /** One recorder shared by every proxy of the test, as in a run; its lines read back at the end. */
-async function sharedRecorder(): Promise<{ recorder: Recorder; payloads: () => Promise<EventPayloadV2[]> }> {
+async function sharedRecorder(): Promise<{ recorder: Recorder; payloads: () => Promise<EventPayload[]> }> {
   const folder = await tempDir();
   onCleanup(folder.remove);
   const recorder = new Recorder(join(folder.path, "events.jsonl"), "run", 2);
@@ -36,12 +38,12 @@ async function sharedRecorder(): Promise<{ recorder: Recorder; payloads: () => P
       (await readFile(recorder.path, "utf8"))
         .trimEnd()
         .split("\n")
-        .map((line) => (JSON.parse(line) as { payload: EventPayloadV2 }).payload),
+        .map((line) => (JSON.parse(line) as { payload: EventPayload }).payload),
   };
 }
 
-function ofKind<T extends EventPayloadV2["kind"]>(payloads: EventPayloadV2[], kind: T): PayloadOfV2<T>[] {
-  return payloads.filter((payload): payload is PayloadOfV2<T> => payload.kind === kind);
+function ofKind<T extends EventPayload["kind"]>(payloads: EventPayload[], kind: T): PayloadOf<T>[] {
+  return payloads.filter((payload): payload is PayloadOf<T> => payload.kind === kind);
 }
 
 describe("several dependencies and faults in one timeline", () => {
@@ -81,7 +83,7 @@ describe("several dependencies and faults in one timeline", () => {
     expect(observed.filter((o) => o.dependency === "api")).toHaveLength(100);
 
     // Each fault's ordinal among the operations its target matches, on its own dependency.
-    const ordinalsOf = (faultId: string, matches: (o: PayloadOfV2<"OPERATION_OBSERVED">) => boolean) => {
+    const ordinalsOf = (faultId: string, matches: (o: PayloadOf<"OPERATION_OBSERVED">) => boolean) => {
       const matching = observed.filter(matches).map((o) => o.operation_id);
       return ofKind(events, "FAULT_INJECTED")
         .filter((injected) => injected.fault_id === faultId)

@@ -5,35 +5,35 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { PayloadSink } from "../../src/events/operation.js";
-import type { EventPayloadV2, EventTypeV2, PayloadOfV2 } from "../../src/events/types-v2.js";
+import type { EventPayload, EventType, PayloadOf } from "../../src/events/types.js";
 import type { ArmableHttpFault } from "../../src/faults/registry.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
-import type { FaultV2, LlmErrorFault } from "../../src/scenario/types-v2.js";
+import type { Fault, LlmErrorFault } from "../../src/scenario/types.js";
 import { rawExchange } from "./proxy-client.js";
 import { onCleanup, sleep, startUpstream, type TestUpstream } from "./proxy-harness.js";
 
 /** Collects schema-2 payloads in recorder order. */
-export class MemorySinkV2 implements PayloadSink {
-  readonly payloads: EventPayloadV2[] = [];
+export class MemorySink implements PayloadSink {
+  readonly payloads: EventPayload[] = [];
 
-  emit(payload: EventPayloadV2): void {
+  emit(payload: EventPayload): void {
     this.payloads.push(payload);
   }
 
-  ofKind<T extends EventTypeV2>(kind: T): PayloadOfV2<T>[] {
-    return this.payloads.filter((payload): payload is PayloadOfV2<T> => payload.kind === kind);
+  ofKind<T extends EventType>(kind: T): PayloadOf<T>[] {
+    return this.payloads.filter((payload): payload is PayloadOf<T> => payload.kind === kind);
   }
 
-  kinds(): EventTypeV2[] {
+  kinds(): EventType[] {
     return this.payloads.map((payload) => payload.kind);
   }
 }
 
 /** A schema-2 proxy for dependency `llm` with `faults`, closed after the test. */
-export async function startV2Proxy(
+export async function startFaultProxy(
   upstreamBaseUrl: string,
-  faults: readonly FaultV2[],
-  sink: MemorySinkV2,
+  faults: readonly Fault[],
+  sink: MemorySink,
 ): Promise<RunningProxy> {
   const proxy = await startProxy({
     upstreamBaseUrl,
@@ -63,11 +63,11 @@ function cut(
 }
 
 /** Schema-2 faults of the first occurrence of any request, id `f1` unless given. */
-export const v2 = {
+export const faults = {
   llmError: (
     options: Pick<LlmErrorFault, "provider" | "statusCode"> &
       Partial<Pick<LlmErrorFault, "retryAfterSeconds" | "retryAfterMs" | "shouldRetry">>,
-  ): FaultV2 => ({
+  ): Fault => ({
     ...BASE,
     id: "f1",
     type: "http_llm_error",
@@ -76,23 +76,23 @@ export const v2 = {
     shouldRetry: null,
     ...options,
   }),
-  truncate: (at: Cut): FaultV2 => ({ ...BASE, id: "f1", type: "http_stream_truncate", ...cut(at) }),
-  reset: (at: Cut): FaultV2 => ({ ...BASE, id: "f1", type: "http_stream_reset", ...cut(at) }),
-  stall: (at: Cut, stallMs: number): FaultV2 => ({
+  truncate: (at: Cut): Fault => ({ ...BASE, id: "f1", type: "http_stream_truncate", ...cut(at) }),
+  reset: (at: Cut): Fault => ({ ...BASE, id: "f1", type: "http_stream_reset", ...cut(at) }),
+  stall: (at: Cut, stallMs: number): Fault => ({
     ...BASE,
     id: "f1",
     type: "http_stream_stall",
     stallMs,
     ...cut(at),
   }),
-  errorEvent: (at: Cut, format: "openai" | "anthropic"): FaultV2 => ({
+  errorEvent: (at: Cut, format: "openai" | "anthropic"): Fault => ({
     ...BASE,
     id: "f1",
     type: "http_stream_error_event",
     format,
     ...cut(at),
   }),
-  responseLost: (): FaultV2 => ({ ...BASE, id: "f1", type: "http_response_lost" }),
+  responseLost: (): Fault => ({ ...BASE, id: "f1", type: "http_response_lost" }),
 };
 
 /** One step of a scripted upstream response: bytes to write, or a pause in milliseconds. */

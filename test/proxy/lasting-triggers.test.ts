@@ -1,12 +1,12 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { ArmableHttpFault } from "../../../src/faults/registry.js";
-import { startProxy } from "../../../src/proxy/server.js";
-import type { FaultV2, TriggerV2 } from "../../../src/scenario/types-v2.js";
-import type { TriggerClock } from "../../../src/triggers/index.js";
-import { send } from "../../helpers/proxy-client.js";
-import { onCleanup, startUpstream } from "../../helpers/proxy-harness.js";
-import { MemorySinkV2 } from "../../helpers/v2-proxy.js";
+import type { ArmableHttpFault } from "../../src/faults/registry.js";
+import { startProxy } from "../../src/proxy/server.js";
+import type { Fault, Trigger } from "../../src/scenario/types.js";
+import type { TriggerClock } from "../../src/triggers/index.js";
+import { MemorySink } from "../helpers/fault-proxy.js";
+import { send } from "../helpers/proxy-client.js";
+import { onCleanup, startUpstream } from "../helpers/proxy-harness.js";
 
 const BASE = {
   dependency: "llm",
@@ -14,11 +14,11 @@ const BASE = {
   expect: "recover",
 } as const;
 
-function rateLimit(id: string, trigger: TriggerV2, retryAfterSeconds: number | "auto" = 1): FaultV2 {
+function rateLimit(id: string, trigger: Trigger, retryAfterSeconds: number | "auto" = 1): Fault {
   return { ...BASE, id, type: "http_rate_limit", trigger, retryAfterSeconds };
 }
 
-async function proxyWith(upstreamUrl: string, faults: FaultV2[], clock: TriggerClock, sink: MemorySinkV2) {
+async function proxyWith(upstreamUrl: string, faults: Fault[], clock: TriggerClock, sink: MemorySink) {
   const proxy = await startProxy({
     upstreamBaseUrl: upstreamUrl,
     faults: faults as ArmableHttpFault[],
@@ -31,7 +31,7 @@ async function proxyWith(upstreamUrl: string, faults: FaultV2[], clock: TriggerC
 }
 
 /** The ordinals (1-based, in observation order) of the operations a fault acted on. */
-function injectedOrdinals(sink: MemorySinkV2, faultId: string): number[] {
+function injectedOrdinals(sink: MemorySink, faultId: string): number[] {
   const observed = sink.ofKind("OPERATION_OBSERVED").map((event) => event.operation_id);
   return sink
     .ofKind("FAULT_INJECTED")
@@ -51,7 +51,7 @@ function allOk(count: number, path = "/v1/x"): (url: string) => Promise<number[]
 describe("quotas and outages through a real proxy", () => {
   it("lets exactly the quota through among 200 concurrent requests and rate-limits the rest with Retry-After auto", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const proxy = await proxyWith(
       upstream.url,
       [rateLimit("quota", { kind: "quota", unit: "requests", limit: 37, perMs: 10_000 }, "auto")],
@@ -71,7 +71,7 @@ describe("quotas and outages through a real proxy", () => {
 
   it("selects exactly the requests observed inside an outage, whatever their concurrency", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     // Each decision reads the clock once: request k is observed at k - 1 ms.
     let tick = -1;
     const clock: TriggerClock = { now: () => tick, observedAt: () => ++tick, workloadStartedAt: () => 0 };
@@ -88,7 +88,7 @@ describe("quotas and outages through a real proxy", () => {
 
   it("selects nothing before the workload started", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const clock: TriggerClock = { now: () => 10, observedAt: () => 10, workloadStartedAt: () => null };
     const proxy = await proxyWith(
       upstream.url,
@@ -116,7 +116,7 @@ describe("quotas and outages through a real proxy", () => {
         response.writeHead(200, { "Content-Type": "application/json" }).end(body);
       }
     });
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const proxy = await proxyWith(
       upstream.url,
       [rateLimit("tokens", { kind: "quota", unit: "tokens", limit: 100, perMs: 60_000 })],
@@ -140,7 +140,7 @@ describe("quotas and outages through a real proxy", () => {
         'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":20}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
       );
     });
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const proxy = await proxyWith(
       upstream.url,
       [rateLimit("tokens", { kind: "quota", unit: "tokens", limit: 100, perMs: 60_000 })],
@@ -156,7 +156,7 @@ describe("quotas and outages through a real proxy", () => {
 
   it("lets a second fault act on what a quota lets through, and never counts the quota's own selections", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
+    const sink = new MemorySink();
     const proxy = await proxyWith(
       upstream.url,
       [

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { expecting, mapping, nonEmptyList } from "../fields.js";
-import { commandText } from "../runnable.js";
-import type { VerifySpec } from "../types-v2.js";
+import { expecting, mapping, nonEmptyList } from "./fields.js";
+import { commandText } from "./runnable.js";
+import type { VerifySpec } from "./types.js";
 
 export const DEFAULT_VERIFY_TIMEOUT_SECONDS = 10;
 const MAX_VERIFY_TIMEOUT_SECONDS = 600;

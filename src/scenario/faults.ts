@@ -1,26 +1,5 @@
 import * as z from "zod";
 import {
-  describe,
-  expecting,
-  integer,
-  mapping,
-  matching,
-  nonEmptyString,
-  positiveInteger,
-} from "../fields.js";
-import { retryAfterAutoProblem, retryAfterSecondsOrAuto } from "../lasting-trigger-schema.js";
-import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "../model-faults.js";
-import { triggerSchemaV2, type WrittenNumberAt } from "../trigger-schema.js";
-import {
-  type DependencyV2,
-  FAULT_TYPES_V2,
-  type FaultTypeV2,
-  type FaultV2,
-  type HttpTarget,
-  MCP_FAULT_TYPES,
-  type McpTarget,
-} from "../types-v2.js";
-import {
   CORRUPTION_TYPES,
   corruptionIssues,
   corruptionKeys,
@@ -28,10 +7,31 @@ import {
   STDOUT_SINK,
 } from "./corruption.js";
 import {
+  describe,
+  expecting,
+  integer,
+  mapping,
+  matching,
+  nonEmptyString,
+  positiveInteger,
+} from "./fields.js";
+import { retryAfterAutoProblem, retryAfterSecondsOrAuto } from "./lasting-trigger-schema.js";
+import {
   DEFAULT_OVERSIZED_BYTES,
   MCP_SESSION_FAULT_KEYS,
   mcpSessionFaultProblems,
 } from "./mcp-session-faults.js";
+import { AUTH_EXPIRED_PROVIDERS, MISBEHAVE_KINDS, MISBEHAVE_PROVIDERS, quotedList } from "./model-faults.js";
+import { triggerSchema, type WrittenNumberAt } from "./trigger-schema.js";
+import {
+  type Dependency,
+  FAULT_TYPES,
+  type Fault,
+  type FaultType,
+  type HttpTarget,
+  MCP_FAULT_TYPES,
+  type McpTarget,
+} from "./types.js";
 
 export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -122,7 +122,7 @@ const OWN_KEYS = {
   ...MCP_SESSION_FAULT_KEYS,
   http_corrupt: httpCorruptKeys,
   mcp_corrupt_result: corruptionKeys,
-} satisfies Record<FaultTypeV2, z.ZodRawShape>;
+} satisfies Record<FaultType, z.ZodRawShape>;
 
 const STREAM_TYPES = new Set<string>([
   "http_stream_truncate",
@@ -132,11 +132,11 @@ const STREAM_TYPES = new Set<string>([
 ]);
 
 /** Whether a dependency speaks MCP (stdio, or Streamable HTTP with `protocol: mcp`). */
-export function speaksMcp(dependency: DependencyV2): boolean {
+export function speaksMcp(dependency: Dependency): boolean {
   return dependency.type === "mcp_stdio" || dependency.protocol === "mcp";
 }
 
-function fitProblem(type: string, dependency: DependencyV2): string | null {
+function fitProblem(type: string, dependency: Dependency): string | null {
   const mcpFault = (MCP_FAULT_TYPES as readonly string[]).includes(type);
   if (mcpFault && !speaksMcp(dependency)) {
     return `expected a fault type that fits the http dependency "${dependency.name}": ${type} needs an mcp_stdio dependency or an http dependency with protocol: mcp`;
@@ -155,11 +155,11 @@ export interface FaultIssue {
   readonly keys?: string[];
 }
 
-function ownKeysOf(type: FaultTypeV2) {
+function ownKeysOf(type: FaultType) {
   return OWN_KEYS[type] as z.ZodRawShape;
 }
 
-function toFault(raw: Record<string, unknown>, id: string, dependency: string): FaultV2 {
+function toFault(raw: Record<string, unknown>, id: string, dependency: string): Fault {
   const base = {
     id,
     dependency,
@@ -172,7 +172,7 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
     afterEvents: (raw.after_events as number | undefined) ?? null,
     afterBytes: (raw.after_bytes as number | undefined) ?? null,
   };
-  const type = raw.type as FaultTypeV2;
+  const type = raw.type as FaultType;
   const own: Record<string, unknown> = (() => {
     switch (type) {
       case "http_latency":
@@ -224,7 +224,7 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
         return {};
     }
   })();
-  return { type, ...base, ...own } as FaultV2;
+  return { type, ...base, ...own } as Fault;
 }
 
 /**
@@ -233,11 +233,11 @@ function toFault(raw: Record<string, unknown>, id: string, dependency: string): 
  */
 export function validateFaults(
   value: unknown,
-  dependencies: readonly DependencyV2[] | null,
+  dependencies: readonly Dependency[] | null,
   writtenNumberAt: WrittenNumberAt,
-): { faults: FaultV2[]; issues: FaultIssue[] } {
+): { faults: Fault[]; issues: FaultIssue[] } {
   const issues: FaultIssue[] = [];
-  const faults: FaultV2[] = [];
+  const faults: Fault[] = [];
   if (value === undefined || value === null) return { faults, issues };
   if (!Array.isArray(value)) {
     issues.push({
@@ -266,17 +266,17 @@ export function validateFaults(
     }
     const raw = item as Record<string, unknown>;
     const type = raw.type;
-    if (typeof type !== "string" || !(FAULT_TYPES_V2 as readonly string[]).includes(type)) {
+    if (typeof type !== "string" || !(FAULT_TYPES as readonly string[]).includes(type)) {
       const found = type === undefined ? "missing; " : "";
       const got =
         type === undefined ? "" : `, got ${typeof type === "string" ? JSON.stringify(type) : describe(type)}`;
-      at(["type"], `${found}expected one of ${FAULT_TYPES_V2.join(", ")}${got}`);
+      at(["type"], `${found}expected one of ${FAULT_TYPES.join(", ")}${got}`);
       return;
     }
-    const faultType = type as FaultTypeV2;
+    const faultType = type as FaultType;
 
     // Which dependency the fault acts on.
-    let dependency: DependencyV2 | undefined;
+    let dependency: Dependency | undefined;
     if (raw.dependency === undefined) {
       if (dependencies !== null && dependencies.length === 1) dependency = dependencies[0];
       else if (dependencies !== null)
@@ -306,7 +306,7 @@ export function validateFaults(
         id: matching(FAULT_ID, "an id matching ^[a-z0-9][a-z0-9_-]{0,63}$").optional(),
         dependency: z.string().optional(),
         target: mcp ? mcpTarget : httpTarget,
-        trigger: triggerSchemaV2(writtenNumberAt, probabilityPath),
+        trigger: triggerSchema(writtenNumberAt, probabilityPath),
         expect: z
           .enum(["recover", "handle", "give_up"], { error: expecting('"recover", "handle" or "give_up"') })
           .optional(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { problems } from "../scenario-text.js";
-import { edited, messagesV2, parseV2, textOf } from "./v2-text.js";
+import { edited, parseScenarioData, problemMessages, textOf } from "./scenario-data.js";
+import { problems } from "./scenario-text.js";
 
 function withTrigger(trigger: unknown, more: Record<string, unknown> = {}) {
   return edited((data) => {
@@ -25,18 +25,22 @@ function rateLimit(trigger: unknown, retryAfter: unknown) {
 
 describe("schema 2: outage and quota triggers", () => {
   it("loads an outage as a start and a duration in milliseconds", () => {
-    const scenario = parseV2(withTrigger({ outage: { start_ms: 2000, duration_ms: 3000 } }));
+    const scenario = parseScenarioData(withTrigger({ outage: { start_ms: 2000, duration_ms: 3000 } }));
     expect(scenario.faults[0]?.trigger).toEqual({ kind: "outage", startMs: 2000, durationMs: 3000 });
   });
 
   it("loads a request quota and a token quota", () => {
-    expect(parseV2(withTrigger({ quota: { requests: 3, per_ms: 10000 } })).faults[0]?.trigger).toEqual({
+    expect(
+      parseScenarioData(withTrigger({ quota: { requests: 3, per_ms: 10000 } })).faults[0]?.trigger,
+    ).toEqual({
       kind: "quota",
       unit: "requests",
       limit: 3,
       perMs: 10000,
     });
-    expect(parseV2(withTrigger({ quota: { tokens: 2000, per_ms: 60000 } })).faults[0]?.trigger).toEqual({
+    expect(
+      parseScenarioData(withTrigger({ quota: { tokens: 2000, per_ms: 60000 } })).faults[0]?.trigger,
+    ).toEqual({
       kind: "quota",
       unit: "tokens",
       limit: 2000,
@@ -45,42 +49,44 @@ describe("schema 2: outage and quota triggers", () => {
   });
 
   it("points at a bad outage key", () => {
-    expect(messagesV2(withTrigger({ outage: { start_ms: -1, duration_ms: 0 } }))).toEqual([
+    expect(problemMessages(withTrigger({ outage: { start_ms: -1, duration_ms: 0 } }))).toEqual([
       "faults[0].trigger.outage.start_ms: expected an integer of at least 0, got the integer -1",
       "faults[0].trigger.outage.duration_ms: expected a positive integer, got the integer 0",
     ]);
-    expect(messagesV2(withTrigger({ outage: { start_ms: 0 } }))).toEqual([
+    expect(problemMessages(withTrigger({ outage: { start_ms: 0 } }))).toEqual([
       "faults[0].trigger.outage.duration_ms: missing; expected a positive integer",
     ]);
   });
 
   it("wants exactly one of requests and tokens in a quota", () => {
-    expect(messagesV2(withTrigger({ quota: { requests: 3, tokens: 10, per_ms: 1000 } }))).toEqual([
+    expect(problemMessages(withTrigger({ quota: { requests: 3, tokens: 10, per_ms: 1000 } }))).toEqual([
       "faults[0].trigger.quota: expected exactly one of requests and tokens, got requests and tokens",
     ]);
-    expect(messagesV2(withTrigger({ quota: { per_ms: 1000 } }))).toEqual([
+    expect(problemMessages(withTrigger({ quota: { per_ms: 1000 } }))).toEqual([
       "faults[0].trigger.quota: expected exactly one of requests and tokens, got none",
     ]);
-    expect(messagesV2(withTrigger({ quota: { requests: 3, per_ms: 0 } }))).toEqual([
+    expect(problemMessages(withTrigger({ quota: { requests: 3, per_ms: 0 } }))).toEqual([
       "faults[0].trigger.quota.per_ms: expected a positive integer, got the integer 0",
     ]);
   });
 
   it("refuses an outage together with another form", () => {
-    expect(messagesV2(withTrigger({ occurrence: 1, outage: { start_ms: 0, duration_ms: 10 } }))).toEqual([
-      "faults[0].trigger: expected exactly one of occurrence, occurrences, probability with seed and window, outage or quota, got occurrence and outage",
-    ]);
+    expect(problemMessages(withTrigger({ occurrence: 1, outage: { start_ms: 0, duration_ms: 10 } }))).toEqual(
+      [
+        "faults[0].trigger: expected exactly one of occurrence, occurrences, probability with seed and window, outage or quota, got occurrence and outage",
+      ],
+    );
   });
 
   it("accepts retry_after_seconds auto under a quota only, with the line of the key", () => {
-    const auto = parseV2(rateLimit({ quota: { requests: 3, per_ms: 10000 } }, "auto")).faults[0];
+    const auto = parseScenarioData(rateLimit({ quota: { requests: 3, per_ms: 10000 } }, "auto")).faults[0];
     expect(auto).toMatchObject({ type: "http_rate_limit", retryAfterSeconds: "auto" });
     const found = problems(textOf(rateLimit({ occurrence: 1 }, "auto")));
     expect(found.map((problem) => `${problem.path}: ${problem.message}`)).toEqual([
       'faults[0].retry_after_seconds: expected an integer of at least 0 ("auto" needs a quota trigger)',
     ]);
     expect(found[0]?.line).toBeGreaterThan(0);
-    expect(messagesV2(rateLimit({ occurrence: 1 }, "soon"))).toEqual([
+    expect(problemMessages(rateLimit({ occurrence: 1 }, "soon"))).toEqual([
       'faults[0].retry_after_seconds: expected an integer of at least 0 or "auto", got a string',
     ]);
   });

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import * as z from "zod";
-import { expecting, mapping, matching, nonEmptyString } from "../fields.js";
-import type { ReplayConfig, ReplayMatchField } from "../types-v2.js";
+import { expecting, mapping, matching, nonEmptyString } from "./fields.js";
+import type { ReplayConfig, ReplayMatchField } from "./types.js";
 
 /** RFC 6901 JSON Pointer; the empty pointer (the whole document) is refused. */
 const JSON_POINTER = /^(\/([^~/]|~[01])*)+$/;

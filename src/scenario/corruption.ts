@@ -3,8 +3,8 @@
  * corruption faults): an RFC 6901 JSON pointer and the sinks the canary must not reach.
  */
 import * as z from "zod";
-import { expecting, matching } from "../fields.js";
-import type { CorruptionFault } from "../types-v2.js";
+import { expecting, matching } from "./fields.js";
+import type { CorruptionFault } from "./types.js";
 
 export const CORRUPTION_TYPES: ReadonlySet<string> = new Set<CorruptionFault["type"]>([
   "http_corrupt",

@@ -3,9 +3,9 @@
  * `mcp_tools_changed` (docs/mcp.md).
  */
 import * as z from "zod";
-import { BODY_LIMIT, STDIO_MESSAGE_LIMIT } from "../../support/body-limit.js";
-import { expecting, integer, nonEmptyString } from "../fields.js";
-import type { DependencyV2, FaultTypeV2 } from "../types-v2.js";
+import { BODY_LIMIT, STDIO_MESSAGE_LIMIT } from "../support/body-limit.js";
+import { expecting, integer, nonEmptyString } from "./fields.js";
+import type { Dependency, FaultType } from "./types.js";
 
 /** `mcp_oversized`'s default `size_bytes`: 8 MiB. */
 export const DEFAULT_OVERSIZED_BYTES = 8 * 1024 * 1024;
@@ -36,9 +36,9 @@ export const MCP_SESSION_FAULT_KEYS = {
  * needs a targeted request that names a tool.
  */
 export function mcpSessionFaultProblems(
-  type: FaultTypeV2,
+  type: FaultType,
   raw: Record<string, unknown>,
-  dependency: DependencyV2,
+  dependency: Dependency,
 ): { path: PropertyKey[]; message: string }[] {
   const problems: { path: PropertyKey[]; message: string }[] = [];
   const size = raw.size_bytes;

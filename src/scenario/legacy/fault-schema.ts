@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { describe, integer, mapping, matching, nonEmptyString, positiveInteger } from "./fields.js";
-import { triggerSchema, type WrittenNumberAt } from "./trigger-schema.js";
-import { FAULT_TYPES, type Fault, type Target } from "./types.js";
+import { describe, integer, mapping, matching, nonEmptyString, positiveInteger } from "../fields.js";
+import { legacyTriggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
+import { LEGACY_FAULT_TYPES, type LegacyFault, type LegacyTarget } from "./types.js";
 
 const targetSchema = mapping(
   {
@@ -10,25 +10,25 @@ const targetSchema = mapping(
   },
   "fault.target",
 ).transform(
-  (target): Target => ({
+  (target): LegacyTarget => ({
     method: target.method === undefined ? null : target.method.toUpperCase(),
     path: target.path,
   }),
 );
 
 /** The keys every fault type shares; each type adds exactly its own (docs/scenario.md, docs/faults.md). */
-function faultMapping<Type extends Fault["type"], Own extends z.ZodRawShape>(
+function faultMapping<Type extends LegacyFault["type"], Own extends z.ZodRawShape>(
   type: Type,
   own: Own,
   writtenNumberAt: WrittenNumberAt,
 ) {
   return mapping(
-    { type: z.literal(type), target: targetSchema, trigger: triggerSchema(writtenNumberAt), ...own },
+    { type: z.literal(type), target: targetSchema, trigger: legacyTriggerSchema(writtenNumberAt), ...own },
     `an ${type} fault`,
   );
 }
 
-const TYPE_LIST = FAULT_TYPES.join(", ");
+const TYPE_LIST = LEGACY_FAULT_TYPES.join(", ");
 
 function typeError(issue: { code?: string; input?: unknown }): string {
   if (issue.code === "invalid_type") return `expected a fault mapping or null, got ${describe(issue.input)}`;
@@ -40,23 +40,33 @@ function typeError(issue: { code?: string; input?: unknown }): string {
 }
 
 /** `fault`: discriminated by `type`; absent or null is a baseline run. */
-export function faultSchema(writtenNumberAt: WrittenNumberAt) {
+export function legacyFaultSchema(writtenNumberAt: WrittenNumberAt) {
   const latency = faultMapping("http_latency", { latency_ms: positiveInteger }, writtenNumberAt).transform(
-    ({ type, target, trigger, latency_ms }): Fault => ({ type, target, trigger, latencyMs: latency_ms }),
+    ({ type, target, trigger, latency_ms }): LegacyFault => ({
+      type,
+      target,
+      trigger,
+      latencyMs: latency_ms,
+    }),
   );
   const error = faultMapping(
     "http_error",
     { status_code: integer("an integer from 400 to 599", 400n, 599n) },
     writtenNumberAt,
   ).transform(
-    ({ type, target, trigger, status_code }): Fault => ({ type, target, trigger, statusCode: status_code }),
+    ({ type, target, trigger, status_code }): LegacyFault => ({
+      type,
+      target,
+      trigger,
+      statusCode: status_code,
+    }),
   );
   const rateLimit = faultMapping(
     "http_rate_limit",
     { retry_after_seconds: integer("an integer of at least 0", 0n) },
     writtenNumberAt,
   ).transform(
-    ({ type, target, trigger, retry_after_seconds }): Fault => ({
+    ({ type, target, trigger, retry_after_seconds }): LegacyFault => ({
       type,
       target,
       trigger,
@@ -70,5 +80,5 @@ export function faultSchema(writtenNumberAt: WrittenNumberAt) {
     .discriminatedUnion("type", [latency, error, rateLimit, malformedJson, disconnect], { error: typeError })
     .nullable()
     .optional()
-    .transform((fault): Fault | null => fault ?? null);
+    .transform((fault): LegacyFault | null => fault ?? null);
 }

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { describe, expecting, integer, mapping, matching, positiveInteger } from "../fields.js";
-import type { CheckMode, ChecksConfig, WriteMethod } from "../types-v2.js";
 import { DEPENDENCY_NAME } from "./dependencies.js";
+import { describe, expecting, integer, mapping, matching, positiveInteger } from "./fields.js";
+import type { CheckMode, ChecksConfig, WriteMethod } from "./types.js";
 
 const MODE = '"off", "report" or "enforce"';
 const mode = z.enum(["off", "report", "enforce"], { error: expecting(MODE) });

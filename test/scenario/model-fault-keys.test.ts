@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edited, messagesV2, parseV2 } from "./v2-text.js";
+import { edited, parseScenarioData, problemMessages } from "./scenario-data.js";
 
 const llmFault = (own: Record<string, unknown>) =>
   edited((d) => {
@@ -8,7 +8,7 @@ const llmFault = (own: Record<string, unknown>) =>
 
 describe("schema 2: llm_misbehave and http_auth_expired keys", () => {
   it("loads llm_misbehave with its provider and kind", () => {
-    const scenario = parseV2(
+    const scenario = parseScenarioData(
       llmFault({ type: "llm_misbehave", provider: "openai_responses", kind: "length_mid_tool" }),
     );
     expect(scenario.faults[0]).toMatchObject({
@@ -20,7 +20,7 @@ describe("schema 2: llm_misbehave and http_auth_expired keys", () => {
   });
 
   it("defaults http_auth_expired's provider to generic and its expectation to recover", () => {
-    const scenario = parseV2(llmFault({ type: "http_auth_expired" }));
+    const scenario = parseScenarioData(llmFault({ type: "http_auth_expired" }));
     expect(scenario.faults[0]).toMatchObject({
       type: "http_auth_expired",
       provider: "generic",
@@ -29,12 +29,12 @@ describe("schema 2: llm_misbehave and http_auth_expired keys", () => {
   });
 
   it("names the accepted values of an unknown provider or kind, and requires both", () => {
-    expect(messagesV2(llmFault({ type: "llm_misbehave", provider: "google", kind: "sulk" }))).toEqual([
+    expect(problemMessages(llmFault({ type: "llm_misbehave", provider: "google", kind: "sulk" }))).toEqual([
       'faults[0].provider: expected "openai", "openai_responses" or "anthropic", got "google"',
       'faults[0].kind: expected "tool_args_invalid", "unknown_tool", "empty", "refusal", "length_mid_tool", "content_filter" or "missing_finish", got "sulk"',
     ]);
-    expect(messagesV2(llmFault({ type: "llm_misbehave" })).length).toBe(2);
-    expect(messagesV2(llmFault({ type: "http_auth_expired", provider: "google" }))).toEqual([
+    expect(problemMessages(llmFault({ type: "llm_misbehave" })).length).toBe(2);
+    expect(problemMessages(llmFault({ type: "http_auth_expired", provider: "google" }))).toEqual([
       'faults[0].provider: expected "openai", "anthropic" or "generic", got "google"',
     ]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { edited, messagesV2, parseV2, pathsV2 } from "./v2-text.js";
+import { edited, parseScenarioData, problemMessages, problemPaths } from "./scenario-data.js";
 
 const onStdio = (fault: Record<string, unknown>) =>
   edited((d) => {
@@ -16,11 +16,17 @@ const onHttp = (fault: Record<string, unknown>) =>
 describe("mcp_malformed, mcp_oversized and mcp_tools_changed in a scenario", () => {
   it("loads each with its keys and defaults", () => {
     const malformed = onStdio({ type: "mcp_malformed", target: { method: "tools/list" }, shape: "wrong_id" });
-    expect(parseV2(malformed).faults[0]).toMatchObject({ type: "mcp_malformed", shape: "wrong_id" });
+    expect(parseScenarioData(malformed).faults[0]).toMatchObject({
+      type: "mcp_malformed",
+      shape: "wrong_id",
+    });
     const oversized = onHttp({ type: "mcp_oversized", target: { name: "search" } });
-    expect(parseV2(oversized).faults[0]).toMatchObject({ type: "mcp_oversized", sizeBytes: 8 * 1024 * 1024 });
+    expect(parseScenarioData(oversized).faults[0]).toMatchObject({
+      type: "mcp_oversized",
+      sizeBytes: 8 * 1024 * 1024,
+    });
     const changed = onStdio({ type: "mcp_tools_changed", target: { method: "tools/call", name: "a" } });
-    expect(parseV2(changed).faults[0]).toMatchObject({
+    expect(parseScenarioData(changed).faults[0]).toMatchObject({
       type: "mcp_tools_changed",
       remove: [],
       require: null,
@@ -31,24 +37,24 @@ describe("mcp_malformed, mcp_oversized and mcp_tools_changed in a scenario", () 
       remove: ["b", "c"],
       require: "reason",
     });
-    expect(parseV2(full).faults[0]).toMatchObject({ remove: ["b", "c"], require: "reason" });
+    expect(parseScenarioData(full).faults[0]).toMatchObject({ remove: ["b", "c"], require: "reason" });
   });
 
   it("rejects a missing or unknown shape at its key", () => {
-    expect(pathsV2(onStdio({ type: "mcp_malformed", target: { method: "tools/list" } }))).toEqual([
+    expect(problemPaths(onStdio({ type: "mcp_malformed", target: { method: "tools/list" } }))).toEqual([
       "faults[0].shape",
     ]);
     const unknown = onStdio({ type: "mcp_malformed", target: { method: "tools/list" }, shape: "garbage" });
-    expect(pathsV2(unknown)).toEqual(["faults[0].shape"]);
-    expect(messagesV2(unknown).join("\n")).toMatch(/"not_json", "wrong_id" or "missing_result"/);
+    expect(problemPaths(unknown)).toEqual(["faults[0].shape"]);
+    expect(problemMessages(unknown).join("\n")).toMatch(/"not_json", "wrong_id" or "missing_result"/);
   });
 
   it("bounds size_bytes: 64 MiB on stdio, the 10 MiB body limit over HTTP", () => {
     const atLimit = onStdio({ type: "mcp_oversized", target: { name: "a" }, size_bytes: 64 * 1024 * 1024 });
-    expect(parseV2(atLimit).faults[0]).toMatchObject({ sizeBytes: 64 * 1024 * 1024 });
+    expect(parseScenarioData(atLimit).faults[0]).toMatchObject({ sizeBytes: 64 * 1024 * 1024 });
     const over = onStdio({ type: "mcp_oversized", target: { name: "a" }, size_bytes: 64 * 1024 * 1024 + 1 });
-    expect(pathsV2(over)).toEqual(["faults[0].size_bytes"]);
-    expect(pathsV2(onStdio({ type: "mcp_oversized", target: { name: "a" }, size_bytes: 0 }))).toEqual([
+    expect(problemPaths(over)).toEqual(["faults[0].size_bytes"]);
+    expect(problemPaths(onStdio({ type: "mcp_oversized", target: { name: "a" }, size_bytes: 0 }))).toEqual([
       "faults[0].size_bytes",
     ]);
     const overHttp = onHttp({
@@ -56,10 +62,10 @@ describe("mcp_malformed, mcp_oversized and mcp_tools_changed in a scenario", () 
       target: { name: "a" },
       size_bytes: 10 * 1024 * 1024 + 1,
     });
-    expect(pathsV2(overHttp)).toEqual(["faults[0].size_bytes"]);
-    expect(messagesV2(overHttp).join("\n")).toMatch(/at most 10485760/);
+    expect(problemPaths(overHttp)).toEqual(["faults[0].size_bytes"]);
+    expect(problemMessages(overHttp).join("\n")).toMatch(/at most 10485760/);
     const fitsHttp = onHttp({ type: "mcp_oversized", target: { name: "a" }, size_bytes: 10 * 1024 * 1024 });
-    expect(parseV2(fitsHttp).faults[0]).toMatchObject({ sizeBytes: 10 * 1024 * 1024 });
+    expect(parseScenarioData(fitsHttp).faults[0]).toMatchObject({ sizeBytes: 10 * 1024 * 1024 });
   });
 
   it("checks remove's names, and that require comes with a tools/call target", () => {
@@ -68,15 +74,15 @@ describe("mcp_malformed, mcp_oversized and mcp_tools_changed in a scenario", () 
       target: { method: "tools/call" },
       remove: ["a", ""],
     });
-    expect(pathsV2(badNames)).toEqual(["faults[0].remove[1]"]);
+    expect(problemPaths(badNames)).toEqual(["faults[0].remove[1]"]);
     const notAList = onStdio({ type: "mcp_tools_changed", target: { method: "tools/call" }, remove: "a" });
-    expect(pathsV2(notAList)).toEqual(["faults[0].remove"]);
+    expect(problemPaths(notAList)).toEqual(["faults[0].remove"]);
     const requireOnList = onStdio({
       type: "mcp_tools_changed",
       target: { method: "tools/list" },
       require: "x",
     });
-    expect(pathsV2(requireOnList)).toEqual(["faults[0].target.method"]);
+    expect(problemPaths(requireOnList)).toEqual(["faults[0].target.method"]);
   });
 
   it("keeps them off http dependencies without protocol: mcp", () => {
@@ -89,6 +95,6 @@ describe("mcp_malformed, mcp_oversized and mcp_tools_changed in a scenario", () 
         shape: "not_json",
       };
     });
-    expect(pathsV2(data)).toContain("faults[0].type");
+    expect(problemPaths(data)).toContain("faults[0].type");
   });
 });

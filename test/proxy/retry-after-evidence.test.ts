@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
-import { send } from "../../helpers/proxy-client.js";
-import { onCleanup, startUpstream } from "../../helpers/proxy-harness.js";
-import { MemorySinkV2, startV2Proxy, v2 } from "../../helpers/v2-proxy.js";
+import { faults, MemorySink, startFaultProxy } from "../helpers/fault-proxy.js";
+import { send } from "../helpers/proxy-client.js";
+import { onCleanup, startUpstream } from "../helpers/proxy-harness.js";
 
 /** The retry_after_ms the proxy records for an upstream 503 with these headers. */
 async function recorded(headers: Record<string, string>): Promise<number | null | undefined> {
   const upstream = await startUpstream((_request, response) => {
     response.writeHead(503, headers).end();
   });
-  const sink = new MemorySinkV2();
-  const proxy = await startV2Proxy(upstream.url, [], sink);
+  const sink = new MemorySink();
+  const proxy = await startFaultProxy(upstream.url, [], sink);
   await send(`${proxy.url}/v1/chat/completions`, { method: "POST", body: "{}" });
   return sink.ofKind("OPERATION_FAILED")[0]?.retry_after_ms;
 }
@@ -41,9 +41,9 @@ describe("retry_after_ms on an upstream failure, through the proxy", () => {
 
   it("records the wait an injected provider error asks for, never reaching the upstream", async () => {
     const upstream = await startUpstream();
-    const sink = new MemorySinkV2();
-    const fault = v2.llmError({ provider: "openai", statusCode: 429, retryAfterMs: 1200 });
-    const proxy = await startV2Proxy(upstream.url, [fault], sink);
+    const sink = new MemorySink();
+    const fault = faults.llmError({ provider: "openai", statusCode: 429, retryAfterMs: 1200 });
+    const proxy = await startFaultProxy(upstream.url, [fault], sink);
     const response = await send(`${proxy.url}/v1/chat/completions`, { method: "POST", body: "{}" });
     expect(response.status).toBe(429);
     expect(sink.ofKind("OPERATION_FAILED")[0]).toMatchObject({

@@ -1,12 +1,12 @@
 import * as z from "zod";
-import { expecting, mapping, matching, positiveNumber } from "../fields.js";
-import { USER_INFO_ERROR, userInfoDecodes } from "../runnable.js";
-import { commandShape, isAbsoluteHttpUrl } from "../schema.js";
-import type { DependencyV2 } from "../types-v2.js";
+import { commandShape, isAbsoluteHttpUrl } from "./command-schema.js";
+import { expecting, mapping, matching, positiveNumber } from "./fields.js";
 import { replaySchema } from "./replay.js";
+import { USER_INFO_ERROR, userInfoDecodes } from "./runnable.js";
+import type { Dependency } from "./types.js";
 
 /** Schema 2's default readiness time limit (schema 1 keeps 5 s). */
-export const DEFAULT_READINESS_TIMEOUT_SECONDS_V2 = 15;
+export const DEFAULT_READINESS_TIMEOUT_SECONDS = 15;
 export const MAX_DEPENDENCIES = 16;
 export const DEPENDENCY_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 export const PORT_PLACEHOLDER = "{port}";
@@ -29,7 +29,7 @@ function httpDependency(baseDir: string, name: string) {
     `dependencies.${name}.start.readiness`,
   ).transform(({ path, timeout_seconds }) => ({
     path,
-    timeoutSeconds: timeout_seconds ?? DEFAULT_READINESS_TIMEOUT_SECONDS_V2,
+    timeoutSeconds: timeout_seconds ?? DEFAULT_READINESS_TIMEOUT_SECONDS,
   }));
   const identity = mapping(
     {
@@ -85,7 +85,7 @@ function httpDependency(baseDir: string, name: string) {
       { when: (payload) => typeof payload.value === "object" && payload.value !== null },
     )
     .transform(
-      (dependency): DependencyV2 => ({
+      (dependency): Dependency => ({
         name,
         type: "http",
         baseUrl: dependency.base_url,
@@ -111,7 +111,7 @@ function mcpStdioDependency(baseDir: string, name: string) {
     },
     "an mcp_stdio dependency",
   ).transform(
-    (dependency): DependencyV2 => ({
+    (dependency): Dependency => ({
       name,
       type: "mcp_stdio",
       command: dependency.command,
@@ -125,7 +125,7 @@ function mcpStdioDependency(baseDir: string, name: string) {
 const TYPES = 'expected "http" or "mcp_stdio"';
 
 /** One dependency entry, discriminated by `type`. */
-export function dependencySchemaV2(baseDir: string, name: string) {
+export function dependencySchema(baseDir: string, name: string) {
   return z.discriminatedUnion("type", [httpDependency(baseDir, name), mcpStdioDependency(baseDir, name)], {
     error: (issue) => {
       if (issue.input === null || typeof issue.input !== "object" || Array.isArray(issue.input))

@@ -1,0 +1,36 @@
+import { resolve } from "node:path/posix";
+import * as z from "zod";
+import { expecting, nonEmptyList } from "./fields.js";
+import { commandText, envValue } from "./runnable.js";
+import type { WrittenNumberAt } from "./trigger-schema.js";
+
+/** What the schema needs from outside the parsed data. */
+
+export interface SchemaContext {
+  /** The scenario file's folder: relative `cwd` values resolve against it, and it is the default. */
+  readonly baseDir: string;
+  readonly writtenNumberAt: WrittenNumberAt;
+}
+/** Environment overrides: values are never echoed in messages (they may be secrets). */
+
+export const envSchema = z.record(z.string().regex(/^[^=\0]+$/), envValue(), {
+  error: (issue) =>
+    issue.code === "invalid_key"
+      ? "expected an environment variable name (non-empty, without = )"
+      : expecting("a mapping of string to string")(issue),
+});
+export function isAbsoluteHttpUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return false;
+  return new URL(text).hostname !== "";
+}
+/** The shape shared by `dependency.start` and `workload`, with `cwd` resolved and defaults applied. */
+
+export function commandShape(baseDir: string) {
+  return {
+    command: nonEmptyList(commandText("a non-empty string"), "a list of at least one non-empty string"),
+    cwd: commandText("a non-empty path")
+      .optional()
+      .transform((cwd) => resolve(baseDir, cwd ?? ".")),
+    env: envSchema.optional().transform((env): Readonly<Record<string, string>> => ({ ...env })),
+  };
+}
