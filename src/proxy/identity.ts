@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { OperationIdentity } from "../events/operation.js";
+import { pointerTokens } from "../faults/corruption/json-pointer.js";
 import type { RequestBody } from "./body.js";
 import { canonicalJsonHash } from "./canonical-hash.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
@@ -9,14 +10,6 @@ import type { RequestTarget } from "./request-target.js";
 export interface IdentityRule {
   /** The body hash that takes part in the fingerprint (`body_hash` itself stays the bytes' hash). */
   fingerprintBodyHash(body: RequestBody): string;
-}
-
-/** RFC 6901: `/a/b~1c` → ["a", "b/c"]. The pointers were validated with the scenario. */
-export function pointerTokens(pointer: string): string[] {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /** Removes the member a pointer names, if present (array items by index). */

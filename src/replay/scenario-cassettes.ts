@@ -34,7 +34,7 @@ export function outsideScenarioTree(replay: ReplayConfig, sourcePath: string): b
 }
 
 /** The command that records a scenario's cassettes. */
-export function recordCommand(scenarioShown: string, dependency: string): string {
+export function recordCommandLine(scenarioShown: string, dependency: string): string {
   return `agentchaos record ${scenarioShown} --dependency ${dependency}`;
 }
 
@@ -75,7 +75,7 @@ export async function checkCassettes(
       if (!(error instanceof CassetteError)) throw error;
       if (error.code !== "CASSETTE_MISSING") return { notes, error };
       notes.push(
-        `Note: cassette ${shown} of ${dependency.name} does not exist yet; record it with: ${recordCommand(scenarioShown, dependency.name)}`,
+        `Note: cassette ${shown} of ${dependency.name} does not exist yet; record it with: ${recordCommandLine(scenarioShown, dependency.name)}`,
       );
     }
   }

@@ -9,7 +9,7 @@ import type { ReporterName } from "../reporters/names.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { LiveOutput } from "./live-output.js";
-import { runExperiment as runOrchestrated } from "./orchestrator.js";
+import { orchestrateRun as runOrchestrated } from "./orchestrator.js";
 import type { RecordRequest } from "./replay-steps.js";
 
 export const DEFAULT_RUNS_DIR = ".agentchaos/runs";

@@ -59,7 +59,7 @@ interface Judgement {
  * be written stops the run early and, once every process is stopped (and the report written
  * when the events are complete), rejects with `RunIoError`.
  */
-export async function runExperiment(
+export async function orchestrateRun(
   given: AnyScenario,
   options: ExperimentOptions,
 ): Promise<ExperimentOutcome> {

@@ -18,7 +18,7 @@ import { type Cassette, CassetteBuilder, CassetteError } from "../replay/cassett
 import {
   cassetteProtocol,
   readDependencyCassette,
-  recordCommand,
+  recordCommandLine,
   replayedDependencies,
   shownCassette,
 } from "../replay/scenario-cassettes.js";
@@ -105,7 +105,7 @@ export async function planReplay(context: StepContext): Promise<ReplayPlan> {
       if (!(error instanceof CassetteError)) throw error;
       if (error.code === "CASSETTE_MISSING") {
         if (request !== undefined) continue;
-        const how = recordCommand(scenarioShown(context.scenario.sourcePath), dependency.name);
+        const how = recordCommandLine(scenarioShown(context.scenario.sourcePath), dependency.name);
         throw new SetupFailure(
           "DEPENDENCY_START_FAILED",
           `cassette ${shownCassette(dependency.replay)} of ${dependency.name} does not exist; record it with: ${how}`,

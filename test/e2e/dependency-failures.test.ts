@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runExperiment } from "../../src/runtime/orchestrator.js";
+import { orchestrateRun } from "../../src/runtime/orchestrator.js";
 import { toRunScenario } from "../../src/scenario/legacy/upgrade.js";
 import { parseScenario } from "../../src/scenario/load.js";
 import { groupAlive, processAlive } from "../../src/support/process-group.js";
@@ -90,7 +90,7 @@ describe("a run that cannot end never starts: malformed user information in base
       ...valid,
       dependency: { ...valid.dependency, baseUrl: `http://us%zzer:pw@127.0.0.1:${port}` },
     };
-    const outcome = await runExperiment(toRunScenario(scenario), { outputDir: join(dir.path, "runs") });
+    const outcome = await orchestrateRun(toRunScenario(scenario), { outputDir: join(dir.path, "runs") });
     expect(outcome.report.reason_code).toBe("INTERNAL_ERROR");
     expect(outcome.exitCode).toBe(3);
     const run = await readRun(join(dir.path, "runs"));

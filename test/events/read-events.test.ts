@@ -98,7 +98,7 @@ describe("parseEventLineV2", () => {
   });
 });
 
-describe("readEventsAny and readEventsV2", () => {
+describe("readEventsAny and readEvents", () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "agentchaos-events-v2-"));

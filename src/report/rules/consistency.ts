@@ -1,6 +1,6 @@
 import { isReportV4, type ReportV2, type ReportV3, type ReportV4 } from "../types.js";
 import { checkFaultV2, checkFaultV3 } from "./fault-rules.js";
-import { checkOutcome, checkWorkload, expectedOutcome } from "./outcome-rules.js";
+import { checkReportedOutcome, checkWorkload, expectedOutcome } from "./outcome-rules.js";
 import { checkMetrics, checkRecovery } from "./recovery-rules.js";
 import { consistencyViolationsV4 } from "./v4/consistency.js";
 import { type Violation, Violations } from "./violation.js";
@@ -18,6 +18,6 @@ export function consistencyViolations(report: ReportV2 | ReportV3 | ReportV4): V
   checkRecovery(report, violations);
   checkMetrics(report, violations);
   checkWorkload(report, violations);
-  checkOutcome(report, (evidence) => [expectedOutcome(evidence)], violations);
+  checkReportedOutcome(report, (evidence) => [expectedOutcome(evidence)], violations);
   return violations.list;
 }

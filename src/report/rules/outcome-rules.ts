@@ -59,7 +59,7 @@ export function expectedOutcome(report: ReportV2 | ReportV3): Outcome {
  * A run error only has to say FAILED; any other result and reason must be one of the outcomes
  * `allowed` derives from the evidence.
  */
-export function checkOutcome<R extends ReportHead>(
+export function checkReportedOutcome<R extends ReportHead>(
   report: R,
   allowed: (report: R) => readonly Outcome[],
   v: Violations,

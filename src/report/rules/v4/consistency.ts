@@ -1,5 +1,5 @@
 import type { ReportV4 } from "../../types-v4.js";
-import { checkOutcome, checkWorkload } from "../outcome-rules.js";
+import { checkReportedOutcome, checkWorkload } from "../outcome-rules.js";
 import { type Violation, Violations } from "../violation.js";
 import { checkChecks } from "./check-rules.js";
 import { checkDependencies } from "./dependency-rules.js";
@@ -20,6 +20,6 @@ export function consistencyViolationsV4(report: ReportV4): Violation[] {
   checkMetricsV4(report, violations);
   checkChecks(report, violations);
   checkWorkload(report, violations);
-  checkOutcome(report, allowedOutcomesV4, violations);
+  checkReportedOutcome(report, allowedOutcomesV4, violations);
   return violations.list;
 }
