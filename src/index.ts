@@ -19,6 +19,7 @@ export {
   runExperiment,
 } from "./library/experiment.js";
 export { type ExploreDone, type ExploreOptions, exploreScenario } from "./library/explore.js";
+export type { ScenarioDocument, ScenarioInput } from "./library/scenario-input.js";
 export { type RunTrialsOptions, runTrials, type TrialsDone } from "./library/trials.js";
 export type {
   ExperimentRecord,

@@ -7,10 +7,7 @@ import type { AnyAgentChaosEvent } from "../events/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { DEFAULT_RUNS_DIR, type ExperimentResult, experiment } from "../runtime/experiment.js";
 import { liveOutput } from "../runtime/live-output.js";
-import type { LegacyScenario } from "../scenario/legacy/types.js";
-import { toRunScenario } from "../scenario/legacy/upgrade.js";
-import { loadScenario } from "../scenario/load.js";
-import type { AnyScenario } from "../scenario/parse.js";
+import { type ScenarioInput, scenarioOf } from "./scenario-input.js";
 
 export type { ExperimentResult };
 
@@ -34,10 +31,10 @@ export interface RunExperimentOptions {
  * `RunFolderError` when no run folder can be made.
  */
 export async function runExperiment(
-  scenario: string | AnyScenario | LegacyScenario,
+  scenario: ScenarioInput,
   options: RunExperimentOptions = {},
 ): Promise<ExperimentResult> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
+  const loaded = await scenarioOf(scenario);
   const done = await experiment(loaded, {
     outputDir: resolve(options.outputDir ?? DEFAULT_RUNS_DIR),
     ...(options.signal === undefined ? {} : { interrupt: options.signal }),

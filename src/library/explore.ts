@@ -3,10 +3,7 @@
  * thin shell over the same engine).
  */
 import { type ExploreDone, type ExploreOptions, explore } from "../explore/run-explore.js";
-import type { LegacyScenario } from "../scenario/legacy/types.js";
-import { toRunScenario } from "../scenario/legacy/upgrade.js";
-import { loadScenario } from "../scenario/load.js";
-import type { AnyScenario } from "../scenario/parse.js";
+import { type ScenarioInput, scenarioOf } from "./scenario-input.js";
 
 export type { ExploreDone, ExploreOptions };
 
@@ -18,9 +15,9 @@ export type { ExploreDone, ExploreOptions };
  * option, unconvertible or unsupported scenario, output folder), before anything runs.
  */
 export async function exploreScenario(
-  scenario: string | AnyScenario | LegacyScenario,
+  scenario: ScenarioInput,
   options: ExploreOptions = {},
 ): Promise<ExploreDone> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
+  const loaded = await scenarioOf(scenario);
   return explore(loaded, { ...options, cwd: process.cwd() });
 }

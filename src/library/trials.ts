@@ -3,11 +3,8 @@
  * command is a thin shell over the same engine).
  */
 
-import type { LegacyScenario } from "../scenario/legacy/types.js";
-import { toRunScenario } from "../scenario/legacy/upgrade.js";
-import { loadScenario } from "../scenario/load.js";
-import type { AnyScenario } from "../scenario/parse.js";
 import { type RunTrialsOptions, type TrialsDone, trials } from "../trials/run-trials.js";
+import { type ScenarioInput, scenarioOf } from "./scenario-input.js";
 
 export type { RunTrialsOptions, TrialsDone };
 
@@ -21,10 +18,7 @@ export type { RunTrialsOptions, TrialsDone };
  * `ScenarioError` (invalid or unsupported scenario), `TrialsError` (an option out of range) or
  * `RunFolderError` (no trials folder), before anything runs.
  */
-export async function runTrials(
-  scenario: string | AnyScenario | LegacyScenario,
-  options: RunTrialsOptions,
-): Promise<TrialsDone> {
-  const loaded = typeof scenario === "string" ? await loadScenario(scenario) : toRunScenario(scenario);
+export async function runTrials(scenario: ScenarioInput, options: RunTrialsOptions): Promise<TrialsDone> {
+  const loaded = await scenarioOf(scenario);
   return trials(loaded, { ...options, cwd: process.cwd() });
 }

@@ -66,7 +66,7 @@ export async function orchestrateRun(
   const { runId, runDir } = await createRunFolder(options.outputDir);
   // A jittered latency without its own seed draws from one the run id gives (recorded in the report).
   const scenario = withJitterSeeds(given, runId);
-  const scenarioText = options.scenarioText;
+  const scenarioText = options.scenarioText ?? scenario.sourceText;
   await createArtifact(runDir, "scenario.yaml", () =>
     scenarioText === undefined
       ? copyFile(scenario.sourcePath, join(runDir, "scenario.yaml"))

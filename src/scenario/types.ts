@@ -341,6 +341,8 @@ export interface Scenario {
   readonly verify?: VerifySpec | null;
   /** Absolute path of the scenario file it was loaded from. */
   readonly sourcePath: string;
+  /** The file's text, for a scenario given in memory rather than read from `sourcePath`. */
+  readonly sourceText?: string;
 }
 
 /** An outage (docs/triggers.md): every targeted request observed in `[startMs, startMs + durationMs)` after the workload started. */

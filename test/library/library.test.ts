@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { parse } from "yaml";
 import {
   type AnyAgentChaosEvent,
   loadScenario,
@@ -79,6 +80,23 @@ describe("the library API", () => {
     expect(outcome.report.workload.interrupted).toBe(true);
     expect(pid).toBeGreaterThan(0);
     await eventually(() => !groupAlive(pid), { what: "the workload's process group ended" });
+  });
+
+  it("runExperiment takes a scenario written as an object in the file format, validated as a file is", async () => {
+    const file = await recoveringScenario(dir.path, "as-object", "library-object", await freePort());
+    const document = parse(await readFile(file, "utf8")) as { schema_version: number };
+    const outcome = await runExperiment(document, { outputDir: join(dir.path, "object-runs") });
+    expect(outcome).toMatchObject({ result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED", exitCode: 0 });
+    expect(outcome.report.scenario_name).toBe("library-object");
+    expect(parse(await readFile(join(outcome.runFolder, "scenario.yaml"), "utf8"))).toEqual(document);
+
+    const invalid = { ...document, timeout_seconds: "soon" };
+    const error = await runExperiment(invalid, { outputDir: join(dir.path, "object-invalid") }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ScenarioError);
+    expect((error as ScenarioError).problems.map((problem) => problem.path)).toEqual(["timeout_seconds"]);
+    await expect(readdir(join(dir.path, "object-invalid"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("an invalid scenario is a ScenarioError and nothing is written", async () => {
