@@ -133,6 +133,9 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     if (error instanceof TrialsError) throw new SuiteError("SUITE_BAD_OPTION", error.message);
     throw error;
   }
+  const { jobs: askedJobs } = settings;
+  if (askedJobs !== undefined && !(Number.isSafeInteger(askedJobs) && askedJobs >= 1))
+    throw new SuiteError("SUITE_BAD_OPTION", `jobs must be a positive integer, got ${String(askedJobs)}`);
   const collected = await collectScenarioFiles(paths, settings.cwd, settings.exclude ?? []);
   const skipped = skippedSummary(collected);
   if (collected.files.length === 0) {
@@ -148,7 +151,7 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     throw new SuiteError("SUITE_NO_MATCH", noMatchMessage(settings.grep, settings.grepInvert));
   const shard = settings.shard ?? null;
   const mine = shard === null ? plans : shardSlice(plans, shard);
-  const jobs = Math.max(1, Math.floor(settings.jobs ?? availableParallelism()));
+  const jobs = askedJobs ?? Math.max(1, availableParallelism());
   const reporters = settings.reporters ?? DEFAULT_SUITE_REPORTERS;
 
   const { runDir: folder, runId: suiteId } = await createFolderOr(

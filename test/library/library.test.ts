@@ -109,6 +109,19 @@ describe("the library API", () => {
     expect(await readdir(dir.path)).toEqual(["bad.yaml"]);
   });
 
+  it("runSuite refuses a jobs value that is not a positive integer before anything runs, as runTrials does", async () => {
+    await exitScenario(dir.path, "j", "suite-jobs", await freePort());
+    for (const jobs of [0, -1, 1.5, Number.NaN]) {
+      const error = await runSuite([dir.path], { outputDir: join(dir.path, "jobs-out"), jobs }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(SuiteError);
+      expect((error as SuiteError).code).toBe("SUITE_BAD_OPTION");
+      expect((error as SuiteError).message).toContain("jobs must be a positive integer");
+    }
+    await expect(readdir(join(dir.path, "jobs-out"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("runSuite returns the suite.json document and throws a SuiteError when nothing is found", async () => {
     const scenarios = join(dir.path, "s");
     await exitScenario(dir.path, "a", "suite-a", await freePort());
