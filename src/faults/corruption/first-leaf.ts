@@ -34,7 +34,23 @@ function isLeafStart(char: string | undefined): boolean {
   );
 }
 
-/** The first string, number or boolean of valid JSON `text`, or null when it has none. */
+/**
+ * A key that reads as a field name (letters, digits, `_`, `-`, `.`, `$`, at most 64 characters,
+ * not starting with a digit). Other keys are data (ids, e-mail addresses, dates), and the pointer
+ * is recorded in the events, so their members are passed over.
+ */
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_.$-]{0,63}$/;
+
+/** Whether the value at the current path sits under a key that is data rather than a name. */
+function underDataKey(path: readonly (string | number)[]): boolean {
+  const last = path.at(-1);
+  return typeof last === "string" && !FIELD_NAME.test(last);
+}
+
+/**
+ * The first string, number or boolean of valid JSON `text` whose path is made of array indexes
+ * and field names (members under data keys are passed over), or null when it has none.
+ */
 export function firstLeaf(text: string): FirstLeaf | null {
   const path: (string | number)[] = [];
   const open: ("{" | "[")[] = [];
@@ -42,14 +58,15 @@ export function firstLeaf(text: string): FirstLeaf | null {
   for (;;) {
     // At the start of a value.
     const char = text[i];
-    if (isLeafStart(char)) {
+    if (underDataKey(path)) {
+      i = skipValue(text, i);
+    } else if (isLeafStart(char)) {
       return {
         start: i,
         end: skipValue(text, i),
         pointer: path.map((token) => `/${escapeToken(token)}`).join(""),
       };
-    }
-    if (char === "{" || char === "[") {
+    } else if (char === "{" || char === "[") {
       const inside = skipSpace(text, i + 1);
       if (text[inside] !== (char === "{" ? "}" : "]")) {
         open.push(char);

@@ -40,17 +40,29 @@ describe("corruptJson without a pointer: the first leaf value", () => {
       text: '{"b":604217,"1":"x"}',
       pointer: "/b",
     });
-    const nested = '{ "a" : null, "e":{}, "l":[], "m/n~":[ null, [ {}, { "ok" : true } ] ], "z":"s" }';
+    const nested = '{ "a" : null, "e":{}, "l":[], "m_n":[ null, [ {}, { "ok" : true } ] ], "z":"s" }';
     expect(corruptJson(nested, null, values)).toMatchObject({
       text: nested.replace("true", "false"),
       type: "boolean",
-      pointer: "/m~1n~0/1/1/ok",
+      pointer: "/m_n/1/1/ok",
     });
     expect(corruptJson('"whole"', null, values)).toMatchObject({ pointer: "", type: "string" });
-    expect(corruptJson('[[], {"k\\"y": "}]", "w": 2}]', null, values)).toMatchObject({
-      pointer: '/1/k"y',
-      text: '[[], {"k\\"y": "ac-canary-0a1b2c3d", "w": 2}]',
+    expect(corruptJson('[[], {"$k.y-1": "}]", "w": 2}]', null, values)).toMatchObject({
+      pointer: "/1/$k.y-1",
+      text: '[[], {"$k.y-1": "ac-canary-0a1b2c3d", "w": 2}]',
     });
+  });
+
+  it("passes over members whose key is data, not a field name, so the recorded pointer holds none", () => {
+    const keyedByData =
+      '{"users":{"alice@example.com":{"age":41},"2024-01-01":7,"k\\"y":"}]","m/n~":1,"profile":{"a":1}},"count":3}';
+    expect(corruptJson(keyedByData, null, values)).toMatchObject({
+      type: "number",
+      pointer: "/users/profile/a",
+    });
+    const onlyData = '{"by_id":{"8c1f0a2e-42d1-4a55-9d8e-1f6a1c2b3d4e":"x","a b":2},"total":5}';
+    expect(corruptJson(onlyData, null, values)).toMatchObject({ type: "number", pointer: "/total" });
+    expect(corruptJson('{"x@y":1}', null, values)).toEqual({ kind: "pointer_not_found" });
   });
 
   it("reports pointer_not_found for JSON without a leaf, not_json for other text", () => {
