@@ -40,49 +40,49 @@ import {
  * (docs/library.md "Types"); each is the type it was, under its new name.
  */
 
-/** @deprecated Use `LegacyEvent`. */
+/** @deprecated Use `AgentChaosEvent`. */
 export type AgentChaosEventV2<P extends EventPayload = EventPayload> = AgentChaosEvent<P>;
 
-/** @deprecated Use `LegacyDependencyReadyPayload`. */
+/** @deprecated Use `DependencyReadyPayload`. */
 export type DependencyReadyPayloadV2 = DependencyReadyPayload;
 
-/** @deprecated Use `LegacyDependencyStartedPayload`. */
+/** @deprecated Use `DependencyStartedPayload`. */
 export type DependencyStartedPayloadV2 = DependencyStartedPayload;
 
-/** @deprecated Use `LegacyDependencyStoppedPayload`. */
+/** @deprecated Use `DependencyStoppedPayload`. */
 export type DependencyStoppedPayloadV2 = DependencyStoppedPayload;
 
-/** @deprecated Use `LegacyDependency`. */
+/** @deprecated Use `Dependency`. */
 export type DependencyV2 = Dependency;
 
-/** @deprecated Use `LegacyDisconnectFault`. */
+/** @deprecated Use `DisconnectFault`. */
 export type DisconnectFaultV2 = DisconnectFault;
 
-/** @deprecated Use `LEGACY_EVENT_COMPONENT`. */
+/** @deprecated Use `EVENT_COMPONENT`. */
 export const EVENT_COMPONENT_V2 = EVENT_COMPONENT;
 
-/** @deprecated Use `LegacyEventPayload`. */
+/** @deprecated Use `EventPayload`. */
 export type EventPayloadV2 = EventPayload;
 
-/** @deprecated Use `LegacyEventSink`. */
+/** @deprecated Use `EventSink`. */
 export type EventSinkV2 = EventSink;
 
-/** @deprecated Use `LegacyEventType`. */
+/** @deprecated Use `EventType`. */
 export type EventTypeV2 = EventType;
 
-/** @deprecated Use `LEGACY_FAULT_TYPES`. */
+/** @deprecated Use `FAULT_TYPES`. */
 export const FAULT_TYPES_V2 = FAULT_TYPES;
 
-/** @deprecated Use `LegacyFailureKind`. */
+/** @deprecated Use `FailureKind`. */
 export type FailureKindV2 = FailureKind;
 
-/** @deprecated Use `LegacyFaultInjectedPayload`. */
+/** @deprecated Use `FaultInjectedPayload`. */
 export type FaultInjectedPayloadV2 = FaultInjectedPayload;
 
-/** @deprecated Use `LegacyFaultType`. */
+/** @deprecated Use `FaultType`. */
 export type FaultTypeV2 = FaultType;
 
-/** @deprecated Use `LegacyFault`. */
+/** @deprecated Use `Fault`. */
 export type FaultV2 = Fault;
 
 /** @deprecated Use `HTTP_FAULT_TYPES`. */
@@ -91,47 +91,47 @@ export const HTTP_FAULT_TYPES_V2 = HTTP_FAULT_TYPES;
 /** @deprecated Use `HttpDependency`. */
 export type HttpDependencyV2 = HttpDependency;
 
-/** @deprecated Use `LegacyHttpErrorFault`. */
+/** @deprecated Use `HttpErrorFault`. */
 export type HttpErrorFaultV2 = HttpErrorFault;
 
 /** @deprecated Use `HttpFaultType`. */
 export type HttpFaultTypeV2 = HttpFaultType;
 
-/** @deprecated Use `LegacyInjectorStartedPayload`. */
+/** @deprecated Use `InjectorStartedPayload`. */
 export type InjectorStartedPayloadV2 = InjectorStartedPayload;
 
-/** @deprecated Use `LegacyLatencyFault`. */
+/** @deprecated Use `LatencyFault`. */
 export type LatencyFaultV2 = LatencyFault;
 
-/** @deprecated Use `LegacyMalformedJsonFault`. */
+/** @deprecated Use `MalformedJsonFault`. */
 export type MalformedJsonFaultV2 = MalformedJsonFault;
 
-/** @deprecated Use `LegacyOperationFailedPayload`. */
+/** @deprecated Use `OperationFailedPayload`. */
 export type OperationFailedPayloadV2 = OperationFailedPayload;
 
-/** @deprecated Use `LegacyOperationObservedPayload`. */
+/** @deprecated Use `OperationObservedPayload`. */
 export type OperationObservedPayloadV2 = OperationObservedPayload;
 
-/** @deprecated Use `LegacyOperationSucceededPayload`. */
+/** @deprecated Use `OperationSucceededPayload`. */
 export type OperationSucceededPayloadV2 = OperationSucceededPayload;
 
-/** @deprecated Use `LegacyPayloadOf`. */
+/** @deprecated Use `PayloadOf`. */
 export type PayloadOfV2<T extends EventType> = PayloadOf<T>;
 
-/** @deprecated Use `LegacyRateLimitFault`. */
+/** @deprecated Use `RateLimitFault`. */
 export type RateLimitFaultV2 = RateLimitFault;
 
-/** @deprecated Use `LegacyRetryObservedPayload`. */
+/** @deprecated Use `RetryObservedPayload`. */
 export type RetryObservedPayloadV2 = RetryObservedPayload;
 
-/** @deprecated Use `LegacyScenario`. */
+/** @deprecated Use `Scenario`. */
 export type ScenarioV2 = Scenario;
 
-/** @deprecated Use `LegacyTarget`. */
+/** @deprecated Use `Target`. */
 export type TargetV2 = Target;
 
-/** @deprecated Use `OccurrenceTrigger`. */
+/** @deprecated Use `Trigger`. */
 export type TriggerV2 = Trigger;
 
-/** @deprecated Use `LegacyWorkload`. */
+/** @deprecated Use `Workload`. */
 export type WorkloadV2 = Workload;

@@ -12,7 +12,7 @@
 import { logLines, secretValues } from "./log-tail.js";
 
 export interface LogExcerpt {
-  /** `LegacyWorkload stderr (last 3 lines of stderr.log)` */
+  /** `Workload stderr (last 3 lines of stderr.log)` */
   readonly title: string;
   /** The log file, relative to the run folder. */
   readonly file: string;
