@@ -228,12 +228,20 @@ export class Operation {
 
   injected(fault: InjectedFault): void {
     this.#injected = true;
+    this.#emitInjected(fault, {});
+  }
+
+  #emitInjected(
+    fault: InjectedFault,
+    details: { pointer?: string | null; canary_type?: CanaryType | null },
+  ): void {
     this.#ledger.emit({
       kind: "FAULT_INJECTED",
       operation_id: this.id,
       fault_id: fault.id,
       fault_type: fault.type,
       parameters: { ...fault.parameters },
+      ...details,
     });
   }
 
@@ -253,15 +261,7 @@ export class Operation {
     const fault = this.#pendingInjection;
     if (fault === null) return;
     this.#pendingInjection = null;
-    this.#ledger.emit({
-      kind: "FAULT_INJECTED",
-      operation_id: this.id,
-      fault_id: fault.id,
-      fault_type: fault.type,
-      parameters: { ...fault.parameters },
-      pointer: details.pointer,
-      canary_type: details.canaryType,
-    });
+    this.#emitInjected(fault, { pointer: details.pointer, canary_type: details.canaryType });
   }
 
   /**

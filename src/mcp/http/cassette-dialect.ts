@@ -10,11 +10,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CassetteDialect } from "../../proxy/cassette-dialect.js";
-import { queryHash } from "../../proxy/fingerprint.js";
 import type { Interaction } from "../../replay/cassette.js";
-import { paramsHash, targetName } from "../identity.js";
+import { cassetteRequestOf } from "../cassette-request.js";
 import { classifyMessage } from "../json-rpc.js";
-import { eventWithAnswerId, paramsWithoutMeta, withAnswerId } from "../replay-answers.js";
+import { eventWithAnswerId, withAnswerId } from "../replay-answers.js";
 
 function localAnswer(status: number): Interaction {
   return {
@@ -51,14 +50,10 @@ export const mcpHttpDialect: CassetteDialect = {
     const message = classifyMessage(body.toString("utf8"));
     if (message.kind !== "request") return null;
     const { rawId } = message;
+    const { key, shape } = cassetteRequestOf(message.method, message.params);
     return {
-      key: {
-        method: message.method,
-        path: targetName(message.method, message.params),
-        query_hash: queryHash(""),
-        body_hash: paramsHash(message.params),
-      },
-      shapeBody: Buffer.from(JSON.stringify({ params: paramsWithoutMeta(message.params) ?? null }), "utf8"),
+      key,
+      shapeBody: shape,
       answer: (interaction) => liveAnswer(interaction, rawId, message.method === "initialize"),
     };
   },

@@ -7,7 +7,6 @@
  * -32603 naming the differing pointers), and drops notifications and the agent's responses.
  * The key is the MCP identity: method, target name and the hash of `params` without `_meta`.
  */
-import { queryHash } from "../../proxy/fingerprint.js";
 import {
   type Cassette,
   type CassetteBuilder,
@@ -17,9 +16,9 @@ import {
   redactJsonText,
   requestShape,
 } from "../../replay/cassette.js";
-import { paramsHash, targetName } from "../identity.js";
+import { cassetteRequestOf } from "../cassette-request.js";
 import { classifyMessage } from "../json-rpc.js";
-import { paramsWithoutMeta, withAnswerId } from "../replay-answers.js";
+import { withAnswerId } from "../replay-answers.js";
 
 /** JSON-RPC "internal error": the answer to a request the cassette never recorded. */
 export const REPLAY_MISMATCH_RPC_CODE = -32603;
@@ -45,13 +44,7 @@ function keyedRequest(line: string): KeyedLine | null {
   const message = classifyMessage(line);
   if (message.kind !== "request") return null;
   return {
-    key: {
-      method: message.method,
-      path: targetName(message.method, message.params),
-      query_hash: queryHash(""),
-      body_hash: paramsHash(message.params),
-    },
-    shape: Buffer.from(JSON.stringify({ params: paramsWithoutMeta(message.params) ?? null }), "utf8"),
+    ...cassetteRequestOf(message.method, message.params),
     rawId: message.rawId,
     idKey: message.idKey,
   };
