@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { runCli } from "../cli/index.js";
 import { exitOnInternalError, exitWhenFlushed, listenForInterrupts } from "./process-exit.js";
 
 const argv = process.argv.slice(2);
@@ -7,14 +6,21 @@ const argv = process.argv.slice(2);
 // reports; a server's or shim's own shutdown); every other command has nothing to complete and
 // stops at once with the code of an interruption.
 const completesOnInterrupt = ["run", "suite", "explore", "fake-llm", "mcp-shim"].includes(argv[0] ?? "");
+// The handlers are in place before the rest of the CLI is loaded, so that an interruption that
+// comes while it loads is answered like any other (exit 130), not by Node's default (death by
+// the signal).
 const { interrupt, forceStop } = listenForInterrupts(completesOnInterrupt);
 
-runCli(argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  cwd: process.cwd(),
-  env: process.env,
-  interrupt,
-  forceStop,
-  byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
-}).then(exitWhenFlushed, exitOnInternalError("agentchaos"));
+import("../cli/index.js")
+  .then(({ runCli }) =>
+    runCli(argv, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd: process.cwd(),
+      env: process.env,
+      interrupt,
+      forceStop,
+      byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
+    }),
+  )
+  .then(exitWhenFlushed, exitOnInternalError("agentchaos"));

@@ -21,8 +21,9 @@ function cpuTicks(pid: number): number {
 }
 
 /**
- * Runs the built CLI and sends `signal` once it has used 0.15 s of CPU: past Node's start-up
- * (about 0.06 s), so its handlers are installed, and well inside the work (about 0.4 s).
+ * Runs the built CLI and sends `signal` once it has used 0.3 s of CPU: well past Node's start-up
+ * (about 0.1 s of CPU on a quiet machine, after which the entry installs its handlers before it
+ * loads the rest of the CLI), and inside the work (each command here needs 0.6 s or more).
  */
 async function interrupted(args: string[], signal: "SIGINT" | "SIGTERM") {
   let signalled = false;
@@ -30,7 +31,7 @@ async function interrupted(args: string[], signal: "SIGINT" | "SIGTERM") {
     timeoutMs: 30_000,
     onSpawn: (child) => {
       const poll = setInterval(() => {
-        if (child.pid !== undefined && cpuTicks(child.pid) >= 15) {
+        if (child.pid !== undefined && cpuTicks(child.pid) >= 30) {
           clearInterval(poll);
           signalled = true;
           child.kill(signal);
