@@ -223,6 +223,24 @@ describe("the HTTP proxy and MCP over HTTP record the same situations alike", ()
     ]);
   });
 
+  it("an event stream with an error status: HTTP relays it as a stream, MCP buffers it whole, its status decides", async () => {
+    const upstream: UpstreamScript = {
+      answer(response) {
+        response.writeHead(503, { "Content-Type": "text/event-stream" });
+        response.end(`data: ${ANSWER}\n\n`);
+      },
+    };
+    const seen = await bothPaths(upstream, readTheAnswer);
+    expect(terminalOf(seen.http)).toEqual(failed("upstream_http_error", 503, { relayed_events: 1 }));
+    // The answer's event inside an error is not the request's answer: the status fails it.
+    expect(terminalOf(seen.mcp)).toEqual(failed("upstream_http_error", 503));
+    const framing = (path: Path) =>
+      splitResponses(seen[path].bytes, ["POST"], false).map((response) => response.framing);
+    expect(framing("http")).toEqual(["chunked"]);
+    expect(framing("mcp")).toEqual(["length"]);
+    expect(seen.mcp.responses).toEqual(seen.http.responses);
+  });
+
   it("an upstream that breaks an event stream after one event: the agent sees the same cut stream", async () => {
     const seen = await bothPaths(streamOfOneEvent("break"), readTheAnswer);
     expect(terminalOf(seen.http)).toEqual(failed("upstream_stream_interrupted", 200, { relayed_events: 1 }));
