@@ -40,6 +40,8 @@ interface Seen {
   readonly events: Record<string, unknown>[];
   /** The upstream's answer was closed before it ended. */
   readonly upstreamCancelled: boolean;
+  /** Every byte the agent received. */
+  readonly bytes: Buffer;
 }
 
 function masked(payload: EventPayload): Record<string, unknown> {
@@ -90,6 +92,7 @@ async function through(path: Path, upstream: UpstreamScript, agent: AgentScript)
       .map(({ status, body, complete }) => ({ status, body, complete })),
     events: sink.payloads.map(masked),
     upstreamCancelled,
+    bytes: client.bytes,
   };
 }
 
@@ -173,6 +176,69 @@ describe("the HTTP proxy and MCP over HTTP record the same situations alike", ()
     expect(terminalOf(seen.mcp)).toEqual(failed("connection_closed", null, { relayed_events: 1 }));
     expect(seen.http.upstreamCancelled).toBe(true);
     expect(seen.mcp.upstreamCancelled).toBe(true);
+  });
+
+  it("an agent that leaves before the event-stream head arrives: both paths fail it at once, status null, and cancel the stream", async () => {
+    // The head goes out only once the operation has its terminal event: the proxy already knew the agent left.
+    const lateStream: UpstreamScript = {
+      answer(response, released) {
+        void released.then(() => {
+          if (response.destroyed) return;
+          response.writeHead(200, { "Content-Type": "text/event-stream" });
+          response.write(NOTIFICATION);
+        });
+      },
+    };
+    const seen = await bothPaths(lateStream, leaveOnceUpstreamHasIt);
+    expect(terminalOf(seen.http)).toEqual(failed("client_disconnected", null));
+    expect(terminalOf(seen.mcp)).toEqual(failed("connection_closed", null));
+    expect(seen.http.responses).toEqual([]);
+    expect(seen.mcp.responses).toEqual([]);
+    // Nobody reads the stream any more: the proxy closes it upstream (the proxy itself is still up).
+    expect(seen.http.upstreamCancelled).toBe(true);
+    expect(seen.mcp.upstreamCancelled).toBe(true);
+  });
+
+  it("an obs-text byte in an event stream's header reaches the agent as the upstream sent it", async () => {
+    const upstream: UpstreamScript = {
+      answer(response) {
+        // Node writes header values as latin1: "\u00e9" goes out as the single byte 0xE9.
+        response.writeHead(200, { "Content-Type": "text/event-stream", "X-Latin": "caf\u00e9" });
+        response.end(`data: ${ANSWER}\n\n`);
+      },
+    };
+    const seen = await bothPaths(upstream, readTheAnswer);
+    for (const path of ["http", "mcp"] as const) {
+      const head = seen[path].bytes.subarray(0, seen[path].bytes.indexOf("\r\n\r\n") + 2);
+      expect(head.includes(Buffer.from(": caf\xe9\r\n", "latin1"))).toBe(true);
+    }
+    expect(terminalOf(seen.mcp)).toMatchObject({
+      kind: "OPERATION_SUCCEEDED",
+      status_code: null,
+      relayed_events: 1,
+    });
+    expect(seen.mcp.responses).toEqual(seen.http.responses);
+    expect(seen.http.responses).toEqual([
+      { status: "HTTP/1.1 200 OK", body: `data: ${ANSWER}\n\n`, complete: true },
+    ]);
+  });
+
+  it("an event stream with an error status: HTTP relays it as a stream, MCP buffers it whole, its status decides", async () => {
+    const upstream: UpstreamScript = {
+      answer(response) {
+        response.writeHead(503, { "Content-Type": "text/event-stream" });
+        response.end(`data: ${ANSWER}\n\n`);
+      },
+    };
+    const seen = await bothPaths(upstream, readTheAnswer);
+    expect(terminalOf(seen.http)).toEqual(failed("upstream_http_error", 503, { relayed_events: 1 }));
+    // The answer's event inside an error is not the request's answer: the status fails it.
+    expect(terminalOf(seen.mcp)).toEqual(failed("upstream_http_error", 503));
+    const framing = (path: Path) =>
+      splitResponses(seen[path].bytes, ["POST"], false).map((response) => response.framing);
+    expect(framing("http")).toEqual(["chunked"]);
+    expect(framing("mcp")).toEqual(["length"]);
+    expect(seen.mcp.responses).toEqual(seen.http.responses);
   });
 
   it("an upstream that breaks an event stream after one event: the agent sees the same cut stream", async () => {
