@@ -17,6 +17,7 @@ export {
   type ExperimentResult,
   type RunExperimentOptions,
   runExperiment,
+  type TrialsExperimentResult,
 } from "./library/experiment.js";
 export { type ExploreDone, type ExploreOptions, exploreScenario } from "./library/explore.js";
 export type { ScenarioDocument, ScenarioInput } from "./library/scenario-input.js";

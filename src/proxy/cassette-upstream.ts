@@ -9,6 +9,7 @@
 import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import type { Cassette, Interaction, RecordedEvent } from "../replay/cassette.js";
 import { ReplayMatcher } from "../replay/cassette.js";
+import type { ReplayMatchField } from "../scenario/types.js";
 import { type CassetteDialect, httpDialect } from "./cassette-dialect.js";
 import { Upstream, type UpstreamPort, type UpstreamRequest } from "./forward.js";
 
@@ -31,6 +32,8 @@ export interface ReplayMismatch {
 export interface CassetteUpstreamOptions {
   readonly dependency: string;
   readonly cassette: Cassette;
+  /** The fields a request's key is made of (the scenario's `replay.match`; default: the cassette's). */
+  readonly match?: readonly ReplayMatchField[];
   readonly timing: "recorded" | "immediate";
   readonly ignoreJsonFields: readonly string[];
   /** Where a mismatch is forwarded (`on_mismatch: live`); null: answered 599. */
@@ -170,7 +173,7 @@ export class CassetteUpstream implements UpstreamPort {
   /** Throws a `TypeError` when `liveBaseUrl` is not an absolute http(s) URL. */
   constructor(options: CassetteUpstreamOptions) {
     this.#options = options;
-    this.#matcher = new ReplayMatcher(options.cassette);
+    this.#matcher = new ReplayMatcher(options.cassette, options.match);
     this.#dialect = options.dialect ?? httpDialect(options.ignoreJsonFields);
     this.#live = options.liveBaseUrl === null ? null : new Upstream(options.liveBaseUrl);
   }

@@ -5,6 +5,7 @@
  * differs from the closest recorded request of the same method and path.
  */
 
+import type { ReplayMatchField } from "../scenario/types.js";
 import { type Interaction, replayKey } from "./format.js";
 import type { Cassette } from "./reader.js";
 import { differingPointers, requestShape } from "./request-shape.js";
@@ -27,13 +28,20 @@ export interface NearestRequest {
 
 export class ReplayMatcher {
   readonly #cassette: Cassette;
+  readonly #match: readonly ReplayMatchField[];
   readonly #byKey = new Map<string, Interaction[]>();
   readonly #served = new Map<string, number>();
 
-  constructor(cassette: Cassette) {
+  /**
+   * `match`: the fields a key is made of — the scenario's `replay.match` (every interaction
+   * stores all of them, so a cassette serves whatever fields the scenario asks for); by default
+   * the ones it was recorded with.
+   */
+  constructor(cassette: Cassette, match: readonly ReplayMatchField[] = cassette.header.match) {
     this.#cassette = cassette;
+    this.#match = match;
     for (const interaction of cassette.interactions) {
-      const key = replayKey(cassette.header.match, interaction);
+      const key = replayKey(match, interaction);
       const list = this.#byKey.get(key);
       if (list === undefined) this.#byKey.set(key, [interaction]);
       else list.push(interaction);
@@ -46,7 +54,7 @@ export class ReplayMatcher {
 
   /** The interaction that answers this request, or null for a key never recorded. */
   next(request: RequestKeyFields): Interaction | null {
-    const key = replayKey(this.#cassette.header.match, request);
+    const key = replayKey(this.#match, request);
     const list = this.#byKey.get(key);
     if (list === undefined) return null;
     const served = this.#served.get(key) ?? 0;

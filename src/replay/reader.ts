@@ -177,28 +177,34 @@ export async function readCassette(
   let failure: CassetteError | null = null;
   const atLine = (line: number, message: string): CassetteError =>
     new CassetteError("CASSETTE_INVALID", `cassette ${shown}, line ${line}: ${message}`, line);
+  /** Takes one line; `unended`: the file's last line, with no line end after it. */
+  const take = (bytes: Buffer, line: number, unended: boolean): boolean => {
+    total += bytes.length + 1;
+    try {
+      if (total > MAX_CASSETTE_BYTES) problem(`the file is larger than ${sizeText(MAX_CASSETTE_BYTES)}`);
+      let value: unknown;
+      try {
+        value = JSON.parse(UTF8.decode(bytes));
+      } catch {
+        problem(
+          unended
+            ? "the last line has no line end and is not a whole JSON line (the file was cut short)"
+            : "not a JSON line (was the file cut or edited?)",
+        );
+      }
+      const record = objectOf(value, line === 1 ? "the header" : "the line");
+      if (header === null) header = parseHeader(record, owner);
+      else interactions.push(parseInteraction(record, (header as CassetteHeader).protocol));
+      return true;
+    } catch (error) {
+      if (!(error instanceof LineProblem)) throw error;
+      failure = atLine(line, error.message);
+      return false;
+    }
+  };
   let read: Awaited<ReturnType<typeof readLines>>;
   try {
-    read = await readLines(path, MAX_LINE_BYTES, (bytes, line) => {
-      total += bytes.length + 1;
-      try {
-        if (total > MAX_CASSETTE_BYTES) problem(`the file is larger than ${sizeText(MAX_CASSETTE_BYTES)}`);
-        let value: unknown;
-        try {
-          value = JSON.parse(UTF8.decode(bytes));
-        } catch {
-          problem("not a JSON line (was the file cut or edited?)");
-        }
-        const record = objectOf(value, line === 1 ? "the header" : "the line");
-        if (header === null) header = parseHeader(record, owner);
-        else interactions.push(parseInteraction(record, (header as CassetteHeader).protocol));
-        return true;
-      } catch (error) {
-        if (!(error instanceof LineProblem)) throw error;
-        failure = atLine(line, error.message);
-        return false;
-      }
-    });
+    read = await readLines(path, MAX_LINE_BYTES, (bytes, line) => take(bytes, line, false));
   } catch (error) {
     if (error instanceof FileReadError) {
       if (error.code === "FILE_NOT_FOUND")
@@ -209,9 +215,9 @@ export async function readCassette(
     }
     throw error;
   }
+  // JSON Lines: the last line's line end is optional; a whole last line without one is read.
+  if (failure === null && read.tail.length > 0) take(read.tail, read.lines + 1, true);
   if (failure !== null) throw failure;
-  if (read.tail.length > 0)
-    throw atLine(read.lines + 1, "the last line has no line end (the file was cut short)");
   if (header === null) throw atLine(1, "the file is empty (no header line)");
   return { header, interactions };
 }

@@ -18,6 +18,8 @@ export interface ManagedProcessOptions {
   readonly spec: CommandSpec;
   /** Extra variables laid over the parent environment and the spec's `env`. */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Variables not passed on from the parent environment (the spec's `env` may still set them). */
+  readonly withheldEnv?: readonly string[];
   readonly stdoutPath: string;
   readonly stderrPath: string;
   /**
@@ -57,6 +59,14 @@ function signalNumber(signal: NodeJS.Signals): number {
  * is registered with the supervisor from the moment it exists until it has ended, so that not
  * even a SIGKILL of the runner can leave it behind.
  */
+/** The parent environment without the withheld variables. */
+function inheritedEnv(withheld: readonly string[]): NodeJS.ProcessEnv {
+  if (withheld.length === 0) return process.env;
+  const env = { ...process.env };
+  for (const name of withheld) delete env[name];
+  return env;
+}
+
 export class ManagedProcess {
   readonly pid: number;
   readonly exited: Promise<ProcessExit>;
@@ -90,7 +100,12 @@ export class ManagedProcess {
     try {
       child = spawn(spec.command[0], spec.command.slice(1), {
         cwd: spec.cwd,
-        env: { ...process.env, ...spec.env, ...options.extraEnv, ...supervisor.environment },
+        env: {
+          ...inheritedEnv(options.withheldEnv ?? []),
+          ...spec.env,
+          ...options.extraEnv,
+          ...supervisor.environment,
+        },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
         shell: false,

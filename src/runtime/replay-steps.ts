@@ -166,6 +166,7 @@ export async function startReplayUpstream(
   const port = new CassetteUpstream({
     dependency: dependency.name,
     cassette,
+    match: replay.match,
     timing: replay.timing,
     ignoreJsonFields: dependency.ignoreJsonFields,
     liveBaseUrl: replay.onMismatch === "live" ? entry.baseUrl : null,

@@ -26,6 +26,7 @@ export function stdioReplay(
     cassette,
     (mismatch) => report({ ...mismatch, dependency: dependency.name }),
     (line) => canaries?.carries(dependency.name, "", Buffer.from(line, "utf8")) ?? false,
+    replay.match,
   );
   context.sink.emit({
     kind: "REPLAY_STARTED",

@@ -25,7 +25,7 @@ import {
   writeRecordings,
 } from "./replay-steps.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
-import { runVerify, verifyVariables } from "./verify.js";
+import { runVerify, upstreamUrlVariable, verifyVariables } from "./verify.js";
 import { runWorkload } from "./workload.js";
 import { interpolateEnv, runVariables } from "./workload-env.js";
 
@@ -102,7 +102,9 @@ export async function runSteps(given: StepContext): Promise<void> {
       const launch = { cwd: scenario.workload.cwd, env, extraEnv: variables };
       // A dependency served from its cassette has no upstream of its own to ask.
       const live = resolved.filter((entry) => plan === null || !isServed(plan, entry.dependency.name));
-      await runVerify(context, verify, launch, verifyVariables(context.runDir, live));
+      const served = resolved.filter((entry) => !live.includes(entry));
+      const withheld = served.map((entry) => upstreamUrlVariable(entry.dependency.name));
+      await runVerify(context, verify, launch, verifyVariables(context.runDir, live), withheld);
     }
   } catch (error) {
     recordStepFailure(sink, error, phase);

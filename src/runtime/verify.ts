@@ -39,7 +39,8 @@ export interface WorkloadLaunch {
 
 /**
  * Runs the verify command once (after a workload that ended by itself, before any dependency
- * stops) and records `VERIFY_COMPLETED`. Its output goes to verify.stdout.log and
+ * stops) and records `VERIFY_COMPLETED`. `withheldEnv`: variables it does not inherit from the
+ * parent environment (the upstream URL of a dependency served from its cassette). Its output goes to verify.stdout.log and
  * verify.stderr.log. A command that cannot be started is a setup failure; an interruption stops
  * it (its whole process group) and records nothing. The process never outlives this call.
  */
@@ -48,6 +49,7 @@ export async function runVerify(
   spec: VerifySpec,
   launch: WorkloadLaunch,
   extraEnv: Readonly<Record<string, string>>,
+  withheldEnv: readonly string[] = [],
 ): Promise<void> {
   const { runDir, sink } = context;
   const stdoutPath = join(runDir, VERIFY_STDOUT);
@@ -60,6 +62,7 @@ export async function runVerify(
     verify = await ManagedProcess.start({
       spec: command,
       extraEnv: { ...launch.extraEnv, ...extraEnv },
+      withheldEnv,
       stdoutPath,
       stderrPath,
       onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),

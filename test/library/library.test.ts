@@ -161,4 +161,27 @@ describe("the library API", () => {
       expect(JSON.parse(await readFile(join(done.folder, "trials.json"), "utf8")).class).toBe("stable_fail");
     }
   });
+
+  it("runExperiment takes trials: N runs into one trials folder, judged by the minimum pass rate", async () => {
+    const write = vi.spyOn(process.stdout, "write");
+    const file = await exitScenario(dir.path, "fails", "experiment-trials", await freePort(), 1);
+    const strict = await runExperiment(file, { trials: 3, jobs: 1, outputDir: join(dir.path, "strict") });
+    const lenient = await runExperiment(file, {
+      trials: 2,
+      minPassRate: 0,
+      outputDir: join(dir.path, "lenient"),
+    });
+    expect(write).not.toHaveBeenCalled();
+    expect(strict).toMatchObject({ result: "FAILED", reasonCode: "stable_fail", exitCode: 1, report: null });
+    expect(lenient).toMatchObject({ result: "PASSED", reasonCode: "stable_fail", exitCode: 0 });
+    if (!("trials" in strict)) throw new Error("expected a series of trials");
+    expect(strict.trials).toMatchObject({ trials: 3, passed: 0, class: "stable_fail", min_pass_rate: 1 });
+    const entries = (await readdir(strict.runFolder)).sort();
+    expect(entries).toHaveLength(4);
+    expect(entries.at(-1)).toBe("trials.json");
+    await expect(runExperiment(file, { trials: 0, outputDir: join(dir.path, "none") })).rejects.toMatchObject(
+      { code: "TRIALS_BAD_OPTION" },
+    );
+    await expect(readdir(join(dir.path, "none"))).rejects.toThrow();
+  });
 });

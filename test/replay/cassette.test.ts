@@ -139,6 +139,23 @@ describe("cassette file", () => {
     expect((await problemOf("")).message).toMatch(/line 1: the file is empty/);
   });
 
+  it("reads a JSON Lines file whose whole last line has no line end, and names a last line cut short", async () => {
+    const path = await written([interaction({ body: "first" }), interaction({ body: "second" })]);
+    const text = await readFile(path, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    await writeFile(path, text.slice(0, -1));
+    const cassette = await readCassette(path, "llm.jsonl", OWNER);
+    expect(cassette.interactions.map((item) => item.body)).toEqual(["first", "second"]);
+    const headerOnly = text.split("\n")[0] as string;
+    await writeFile(path, headerOnly);
+    expect((await readCassette(path, "llm.jsonl", OWNER)).interactions).toEqual([]);
+
+    const cut = await problemOf(text.slice(0, -12));
+    expect(cut.code).toBe("CASSETTE_INVALID");
+    expect(cut.line).toBe(3);
+    expect(cut.message).toMatch(/^cassette bad\.jsonl, line 3: .*cut short/);
+  });
+
   it("refuses a gigabyte of garbage quickly, reading no more than one line's limit", async () => {
     const path = join(dir, "huge.jsonl");
     await writeFile(path, "");

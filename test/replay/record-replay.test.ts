@@ -148,6 +148,28 @@ describe("record, then replay with nothing upstream", () => {
     for (const text of [replayed.stdout, JSON.stringify(replayed.report), JSON.stringify(replayed.events)])
       expect(text).not.toContain("zqx");
   }, 120_000);
+
+  it("keys requests by the scenario's match, not the one the cassette was recorded with", async () => {
+    const scenario = join(folder.path, "scenario.yaml");
+    await writeFile(scenario, openaiScenario("Say hello", "complete"));
+    expect((await cli(["record", "scenario.yaml"], join(folder.path, "record"))).code).toBe(0);
+    const header = JSON.parse(
+      (await readFile(join(folder.path, "cassettes", "llm.jsonl"), "utf8")).split("\n")[0] as string,
+    );
+    expect(header.match).toEqual(["method", "path", "body"]);
+    // Without the body in the key, a changed prompt is the same request.
+    await writeFile(
+      scenario,
+      openaiScenario("A changed prompt", "complete").replace(
+        "cassette: cassettes/llm.jsonl",
+        "cassette: cassettes/llm.jsonl\n      match: [method, path]",
+      ),
+    );
+    const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"));
+    expect(replayed.report.reason_code).toBe("BASELINE_SUCCEEDED");
+    expect(replayed.code).toBe(0);
+    expect(replayed.agentOutput).toBe("Answer: Echo: Say hello\n");
+  }, 120_000);
 });
 
 describe("cassettes that cannot be used", () => {

@@ -16,6 +16,7 @@ import {
   redactJsonText,
   requestShape,
 } from "../../replay/cassette.js";
+import type { ReplayMatchField } from "../../scenario/types.js";
 import { cassetteRequestOf } from "../cassette-request.js";
 import { classifyMessage } from "../json-rpc.js";
 import { withAnswerId } from "../replay-answers.js";
@@ -68,8 +69,9 @@ export class StdioCassetteServer {
     cassette: Cassette,
     onMismatch: (mismatch: StdioMismatch) => void,
     carriesCanary: (line: string) => boolean,
+    match: readonly ReplayMatchField[] = cassette.header.match,
   ) {
-    this.#matcher = new ReplayMatcher(cassette);
+    this.#matcher = new ReplayMatcher(cassette, match);
     this.#onMismatch = onMismatch;
     this.#carriesCanary = carriesCanary;
   }
