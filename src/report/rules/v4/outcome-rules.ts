@@ -11,6 +11,11 @@ import { type Outcome, unfinishedWorkload } from "../outcome-rules.js";
 /** The outcomes the report's evidence allows, the one derived last. */
 export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   const { workload, faults, recovery, checks } = report;
+  // In place of rule 4 (docs/checks.md): a timed-out run with an enforced fail_fast finding.
+  const hung = checks.some(
+    (check) => check.name === "fail_fast" && check.mode === "enforce" && !check.passed,
+  );
+  if (hung && !workload.interrupted && workload.timed_out) return [["FAILED", CHECKS.fail_fast.reason]];
   const unfinished = unfinishedWorkload(report);
   if (unfinished !== null) return [unfinished];
 
