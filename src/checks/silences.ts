@@ -14,6 +14,8 @@ export interface EndedSilence {
   /** The failure's position in sequence order. */
   readonly index: number;
   readonly waitedMs: number;
+  /** Ended by a WORKLOAD_COMPLETED that timed out (not interrupted): the workload never acted. */
+  readonly endedByTimeout: boolean;
 }
 
 interface Waiting {
@@ -37,8 +39,9 @@ export class Silences {
         }
         return [];
       case "OPERATION_OBSERVED":
+        return this.#acted(event.elapsed_ms, false);
       case "WORKLOAD_COMPLETED":
-        return this.#acted(event.elapsed_ms);
+        return this.#acted(event.elapsed_ms, payload.timed_out && !payload.interrupted);
       default:
         return [];
     }
@@ -54,12 +57,14 @@ export class Silences {
     return first === null ? null : first + maxMs + 1;
   }
 
-  #acted(elapsedMs: number): EndedSilence[] {
+  #acted(elapsedMs: number, timedOut: boolean): EndedSilence[] {
     if (this.#waiting.length === 0) return [];
     const ended = this.#waiting.map(({ operationId, index, since }) => ({
       operationId,
       index,
       waitedMs: Math.max(0, elapsedMs - since),
+      // A wait that had not started (a Retry-After still being honoured) was not cut short.
+      endedByTimeout: timedOut && elapsedMs > since,
     }));
     this.#waiting = [];
     return ended;
