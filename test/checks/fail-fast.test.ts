@@ -169,6 +169,27 @@ describe("AGENT_HUNG", () => {
     ]);
   });
 
+  it("a connection the stop itself closed is no finding short of max_ms", () => {
+    const closedThenStopped = (kind: "client_disconnected" | "connection_closed", stoppedAt: number) =>
+      runBuilder()
+        .setup()
+        .at(900)
+        .observed("op-1", "fp-a")
+        .injected("op-1", "f1", "http_latency", { latency_ms: 60000 })
+        .at(1000)
+        .failed("op-1", kind)
+        .at(stoppedAt)
+        .workloadCompleted({ exitCode: -15, timedOut: true, error: "process exceeded 2 second timeout" })
+        .events();
+    for (const kind of ["client_disconnected", "connection_closed"] as const) {
+      expect(analyzeRun(scenario("enforce"), closedThenStopped(kind, 1005)).reasonCode).toBe(
+        "WORKLOAD_TIMED_OUT",
+      );
+      // Closed, then silent for more than max_ms: hung.
+      expect(analyzeRun(scenario("enforce"), closedThenStopped(kind, 2500)).reasonCode).toBe("AGENT_HUNG");
+    }
+  });
+
   it("an interrupted run that waited less than max_ms has no finding", () => {
     const events = runBuilder()
       .setup()
