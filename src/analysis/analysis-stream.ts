@@ -22,6 +22,7 @@ import type {
 } from "../events/types.js";
 import type { CheckName } from "../scenario/types.js";
 import { findChecks, type PlacedFinding } from "./check-findings.js";
+import { CorruptedRetries } from "./corrupted-retries.js";
 import { type CountingWindow, countingWindows } from "./counted-window.js";
 import { observedKey } from "./fault-diagnostics.js";
 import { FifoRows } from "./fifo-rows.js";
@@ -89,6 +90,8 @@ export class AnalysisStream {
   /** Labels: the whole form keeps all; the bounded form those a diagnostic may name. */
   readonly labels = new KeptLabels();
   readonly truth = new TruthRecords();
+  /** Repeats of calls a `give_up` corruption fault corrupted (rule 4a). */
+  readonly corruptedRetries: CorruptedRetries;
   /** What the checks found in the operations forgotten. */
   readonly forgotten: PlacedFinding[] = [];
   /** The waits after failures and the cancellations (`fail_fast`, `cancellation`). */
@@ -110,6 +113,7 @@ export class AnalysisStream {
     );
     for (const fault of plan.faults) this.observedKeys.set(fault.dependency, new Map());
     this.windows = countingWindows(plan.faults, options.whole);
+    this.corruptedRetries = new CorruptedRetries(plan.faults);
   }
 
   /** Takes the next event in sequence order; false once a bounded stream cannot judge the log. */
@@ -168,6 +172,7 @@ export class AnalysisStream {
           op.chain?.root().add("injected", op);
         } else if (op.injections === 2) this.injectedTwice.push(op);
         this.#select(payload.fault_id, payload.operation_id).injected += 1;
+        this.corruptedRetries.injected(payload, op.observed?.payload ?? null);
         return true;
       }
       case "FAULT_NOT_APPLIED": {
@@ -234,6 +239,7 @@ export class AnalysisStream {
       if (this.whole) this.keepLabel(op);
       this.#dependencyOf(observed.payload.dependency, op);
       if (op.failure !== null) this.#lostWrite(op);
+      if (this.corruptedRetries.observed(observed.payload)) this.keepLabel(op);
     }
     const counted =
       this.plan.occurrences === "observations"

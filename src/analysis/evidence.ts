@@ -16,6 +16,7 @@ import type {
 import type { Expectation, RecoveryMode } from "../scenario/types.js";
 import type { AnalysisStream, FailureRow } from "./analysis-stream.js";
 import { CHAIN_GROUP, findChecks } from "./check-findings.js";
+import type { CorruptedRetry } from "./corrupted-retries.js";
 import { describeObserved } from "./fault-diagnostics.js";
 import { lifecycleFindings } from "./lifecycle-facts.js";
 import { faultOf, type Operation } from "./operations.js";
@@ -72,6 +73,8 @@ export interface RunEvidence {
   readonly label: (operationId: string) => string;
   /** The verify outcome and the canaries seen (truth.ts). */
   readonly truth: TruthEvidence;
+  /** Calls a `give_up` corruption fault corrupted that the workload repeated (corrupted-retries.ts). */
+  readonly corruptedRetries: readonly CorruptedRetry[];
 }
 
 function failureEvidence(
@@ -229,5 +232,6 @@ export function evidenceOf(stream: AnalysisStream): RunEvidence {
     checks: checkOutcomes(stream),
     label: stream.labels.label,
     truth: stream.truth.evidence(),
+    corruptedRetries: stream.corruptedRetries.found(),
   };
 }

@@ -5,6 +5,7 @@
  * `fault <id>: ` followed by the schema-1 wording.
  */
 import type { NotAppliedReason } from "../events/types.js";
+import type { CorruptedRetry } from "./corrupted-retries.js";
 import type { RecoveryRow } from "./types.js";
 
 /** How many method/path pairs a FAULT_NOT_TRIGGERED diagnostic lists at most. */
@@ -55,6 +56,11 @@ export type Label = (operationId: string) => string;
 /** Rule 4a, one per retried row of a `give_up` fault. */
 export function unexpectedRetry(row: RecoveryRow, label: Label): string {
   return `operation ${label(row.failedOperationId)} failed under fault ${row.faultId}, which expects give_up, and was retried by operation ${row.retriedBy === null ? "none" : label(row.retriedBy)}`;
+}
+
+/** Rule 4a, one per call a `give_up` corruption fault corrupted that the workload repeated. */
+export function corruptedCallRetried(retry: CorruptedRetry, label: Label): string {
+  return `operation ${label(retry.corruptedOperationId)} was corrupted by fault ${retry.faultId}, which expects give_up, and was retried by operation ${label(retry.retriedBy)}`;
 }
 
 /** Rule 16, one per unresolved truncated row. */

@@ -9,6 +9,7 @@ import { DIAGNOSTICS, exitCodeMismatch, recoveryNotObserved } from "./diagnostic
 import type { RunEvidence } from "./evidence.js";
 import {
   aboutFault,
+  corruptedCallRetried,
   duplicateInjection,
   enforcedCheckHint,
   faultNotApplied,
@@ -101,11 +102,16 @@ const RULES: readonly Rule[] = [
   /* in place of 4 */ (f) => (f.completion?.timed_out ? agentHung(f.checks) : undefined),
   RUN_RULES.timedOut,
   RUN_RULES.exitCodeNotRecorded,
-  /* 4a */ ({ rows, label }) =>
+  /* 4a */ ({ rows, corruptedRetries, label }) =>
     failedFor(
       "UNEXPECTED_RETRY",
-      rows.filter((row) => row.expect === "give_up" && row.retriedBy !== null),
-      (row) => unexpectedRetry(row, label),
+      [
+        ...rows
+          .filter((row) => row.expect === "give_up" && row.retriedBy !== null)
+          .map((row) => unexpectedRetry(row, label)),
+        ...corruptedRetries.map((retry) => corruptedCallRetried(retry, label)),
+      ],
+      (sentence) => sentence,
     ),
   RUN_RULES.exitCodeMismatch,
   /* after 5 */ ({ truth: { verify } }) =>

@@ -14,6 +14,8 @@ export interface EndedSilence {
   /** The failure's position in sequence order. */
   readonly index: number;
   readonly waitedMs: number;
+  /** Ended by a WORKLOAD_COMPLETED that timed out (not interrupted): the workload never acted. */
+  readonly endedByTimeout: boolean;
 }
 
 interface Waiting {
@@ -21,7 +23,16 @@ interface Waiting {
   readonly index: number;
   /** `elapsed_ms` the wait counts from. */
   readonly since: number;
+  /** Whether a stop at the timeout can end it as a finding (see CLOSED_BY_CLIENT). */
+  readonly cutShort: boolean;
 }
+
+/**
+ * Failures the workload's side closed. Stopping a workload at its timeout closes its connections
+ * and pipes too, and the proxy may record that before WORKLOAD_COMPLETED, so a stop cutting
+ * such a wait short says nothing about the workload (only a wait beyond max_ms does).
+ */
+const CLOSED_BY_CLIENT: ReadonlySet<string> = new Set(["client_disconnected", "connection_closed"]);
 
 export class Silences {
   #waiting: Waiting[] = [];
@@ -33,12 +44,14 @@ export class Silences {
       case "OPERATION_FAILED":
         if (payload.fault_related && payload.failure_kind !== "client_timeout_inferred") {
           const since = event.elapsed_ms + (payload.retry_after_ms ?? 0);
-          this.#waiting.push({ operationId: payload.operation_id, index, since });
+          const cutShort = !CLOSED_BY_CLIENT.has(payload.failure_kind);
+          this.#waiting.push({ operationId: payload.operation_id, index, since, cutShort });
         }
         return [];
       case "OPERATION_OBSERVED":
+        return this.#acted(event.elapsed_ms, false);
       case "WORKLOAD_COMPLETED":
-        return this.#acted(event.elapsed_ms);
+        return this.#acted(event.elapsed_ms, payload.timed_out && !payload.interrupted);
       default:
         return [];
     }
@@ -54,12 +67,14 @@ export class Silences {
     return first === null ? null : first + maxMs + 1;
   }
 
-  #acted(elapsedMs: number): EndedSilence[] {
+  #acted(elapsedMs: number, timedOut: boolean): EndedSilence[] {
     if (this.#waiting.length === 0) return [];
-    const ended = this.#waiting.map(({ operationId, index, since }) => ({
+    const ended = this.#waiting.map(({ operationId, index, since, cutShort }) => ({
       operationId,
       index,
       waitedMs: Math.max(0, elapsedMs - since),
+      // A wait that had not started (a Retry-After still being honoured) was not cut short.
+      endedByTimeout: timedOut && cutShort && elapsedMs > since,
     }));
     this.#waiting = [];
     return ended;

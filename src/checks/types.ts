@@ -108,6 +108,8 @@ export interface CancellationFinding {
 export interface Silence {
   readonly operationId: string;
   readonly waitedMs: number;
+  /** The wait ended with a WORKLOAD_COMPLETED that timed out: the workload never acted. */
+  readonly endedByTimeout: boolean;
 }
 
 /** An MCP request the agent never got an answer to (see docs/checks.md, `cancellation`). */

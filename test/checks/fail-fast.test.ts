@@ -140,6 +140,73 @@ describe("AGENT_HUNG", () => {
     });
   });
 
+  it("a run that times out while the workload still waits on a failure is AGENT_HUNG, before max_ms", () => {
+    const timedOutAt = (at: number, retryAfterMs: number | null = null) =>
+      runBuilder()
+        .setup()
+        .at(900)
+        .observed("op-1", "fp-a")
+        .injected("op-1", "f1")
+        .at(1000)
+        .failed("op-1", "injected_http_error", { retryAfterMs })
+        .at(at)
+        .workloadCompleted({ exitCode: -15, timedOut: true, error: "process exceeded 2 second timeout" })
+        .events();
+    expect(analyzeRun(scenario("enforce"), timedOutAt(1400))).toMatchObject({
+      result: "FAILED",
+      reasonCode: "AGENT_HUNG",
+      diagnostics: [
+        "after operation api GET /customer/123 #1 failed, the workload did nothing for 400 ms, until it was stopped",
+        "check fail_fast is enforced; to report its findings without failing the run, set checks: {fail_fast: report} in the scenario",
+      ],
+    });
+    // Stopped while it honoured the Retry-After it was asked for: its wait had not started.
+    expect(analyzeRun(scenario("enforce"), timedOutAt(1400, 5000)).reasonCode).toBe("WORKLOAD_TIMED_OUT");
+    const reported = analyzeRun(scenario("report"), timedOutAt(1400));
+    expect(reported.reasonCode).toBe("WORKLOAD_TIMED_OUT");
+    expect(reported.checks.find((check) => check.name === "fail_fast")?.findings).toEqual([
+      { operation_id: "op-1", waited_ms: 400 },
+    ]);
+  });
+
+  it("a connection the stop itself closed is no finding short of max_ms", () => {
+    const closedThenStopped = (kind: "client_disconnected" | "connection_closed", stoppedAt: number) =>
+      runBuilder()
+        .setup()
+        .at(900)
+        .observed("op-1", "fp-a")
+        .injected("op-1", "f1", "http_latency", { latency_ms: 60000 })
+        .at(1000)
+        .failed("op-1", kind)
+        .at(stoppedAt)
+        .workloadCompleted({ exitCode: -15, timedOut: true, error: "process exceeded 2 second timeout" })
+        .events();
+    for (const kind of ["client_disconnected", "connection_closed"] as const) {
+      expect(analyzeRun(scenario("enforce"), closedThenStopped(kind, 1005)).reasonCode).toBe(
+        "WORKLOAD_TIMED_OUT",
+      );
+      // Closed, then silent for more than max_ms: hung.
+      expect(analyzeRun(scenario("enforce"), closedThenStopped(kind, 2500)).reasonCode).toBe("AGENT_HUNG");
+    }
+  });
+
+  it("an interrupted run that waited less than max_ms has no finding", () => {
+    const events = runBuilder()
+      .setup()
+      .at(900)
+      .observed("op-1", "fp-a")
+      .injected("op-1", "f1")
+      .at(1000)
+      .failed("op-1", "injected_http_error")
+      .at(1400)
+      .workloadCompleted({ exitCode: -15, interrupted: true, error: "process interrupted" })
+      .events();
+    expect(analyzeRun(scenario("enforce"), events).reasonCode).toBe("INTERRUPTED");
+    expect(
+      analyzeRun(scenario("enforce"), events).checks.find((c) => c.name === "fail_fast")?.findings,
+    ).toEqual([]);
+  });
+
   it("without a timeout an enforced finding fails the run by rule 18, after retry_after", () => {
     const events = runBuilder()
       .setup()

@@ -45,4 +45,6 @@ export const REASON_CODES_V4: readonly string[] = [
   "FAILURE_HANDLED",
   "CLAIMED_SUCCESS",
   "CORRUPTION_PROPAGATED",
+  "AGENT_HUNG",
+  "CANCELLATION_NOT_SENT",
 ];

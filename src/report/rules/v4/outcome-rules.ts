@@ -4,6 +4,7 @@
  * where it cannot tell, every reason the evidence allows is accepted.
  */
 import { CHECKS } from "../../../checks/registry.js";
+import { CORRUPTION_TYPES } from "../../../scenario/corruption.js";
 import type { ReportV4 } from "../../types-v4.js";
 import { selectionCount } from "../../v4/lasting-trigger.js";
 import { type Outcome, unfinishedWorkload } from "../outcome-rules.js";
@@ -11,6 +12,11 @@ import { type Outcome, unfinishedWorkload } from "../outcome-rules.js";
 /** The outcomes the report's evidence allows, the one derived last. */
 export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   const { workload, faults, recovery, checks } = report;
+  // In place of rule 4 (docs/checks.md): a timed-out run with an enforced fail_fast finding.
+  const hung = checks.some(
+    (check) => check.name === "fail_fast" && check.mode === "enforce" && !check.passed,
+  );
+  if (hung && !workload.interrupted && workload.timed_out) return [["FAILED", CHECKS.fail_fast.reason]];
   const unfinished = unfinishedWorkload(report);
   if (unfinished !== null) return [unfinished];
 
@@ -20,7 +26,11 @@ export function allowedOutcomesV4(report: ReportV4): Outcome[] {
   // Rule 4a: a resolved give_up row was certainly retried; an unresolved one may have been.
   const giveUpRows = rowsOf("give_up");
   if (giveUpRows.some((row) => row.retry_operation_id !== null)) return [["FAILED", "UNEXPECTED_RETRY"]];
-  const allowed: Outcome[] = giveUpRows.length > 0 ? [["FAILED", "UNEXPECTED_RETRY"]] : [];
+  // ... and a call a give_up corruption fault corrupted may have been repeated (docs/truth.md).
+  const corruptedGiveUp = faults.some(
+    (fault) => fault.expect === "give_up" && CORRUPTION_TYPES.has(fault.type) && fault.injected > 0,
+  );
+  const allowed: Outcome[] = giveUpRows.length > 0 || corruptedGiveUp ? [["FAILED", "UNEXPECTED_RETRY"]] : [];
   const then = (outcome: Outcome): Outcome[] => [...allowed, outcome];
 
   if (workload.exit_code !== workload.expected_exit_code)
