@@ -1,11 +1,30 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * The files that keep a fresh worker of their own: those that run the built CLI on whole scenarios,
+ * those that look at the worker's own child processes or time signals against a child's start-up,
+ * and those that fake the global timers around real sockets.
+ */
+const ISOLATED_FILES = [
+  "test/e2e/**/*.test.ts",
+  "test/examples/**/*.test.ts",
+  "examples/**/*.test.ts",
+  "test/cli/signals.test.ts",
+  "test/cli/validate.test.ts",
+  "test/runtime/supervisor.test.ts",
+  "test/runtime/readiness.test.ts",
+  "test/runtime/child-process.test.ts",
+  "test/faults/latency.test.ts",
+  "test/suite/scheduler.test.ts",
+  "test/proxy/retry-after-evidence.test.ts",
+  "test/mcp/late-answers.test.ts",
+];
+
 export default defineConfig({
   // The examples import the package by its name, as a user's project would.
   resolve: { alias: { "agent-chaos": fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
   test: {
-    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
@@ -13,5 +32,14 @@ export default defineConfig({
     // a 2-core machine busy while the timing of the examples stays reliable (docs/performance.md).
     maxWorkers: 2,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
+    projects: [
+      {
+        extends: true,
+        // The other files share their workers: a fresh worker per file costs about half a second
+        // of CPU (loading the runner and the sources again), most of what such a file costs.
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ISOLATED_FILES, isolate: false },
+      },
+      { extends: true, test: { name: "isolated", include: ISOLATED_FILES } },
+    ],
   },
 });

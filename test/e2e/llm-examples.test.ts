@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 /** The table of LLM scenarios in docs/examples.md: file → result, reason, exit, injected, retries. */
 const TABLE = [
@@ -17,10 +17,24 @@ const TABLE = [
 
 const out = testFolder("all");
 
+const exampleRuns = new Map<string, Promise<{ outputDir: string; run: CliResult }>>();
+
+/** Runs an example once; every test about that example reads the same run. */
+function runExample(name: string): Promise<{ outputDir: string; run: CliResult }> {
+  let pending = exampleRuns.get(name);
+  if (pending === undefined) {
+    const outputDir = join(out.path, name);
+    pending = runBuiltCli(["run", `examples/scenarios/llm/${name}.yaml`, "--output-dir", outputDir]).then(
+      (run) => ({ outputDir, run }),
+    );
+    exampleRuns.set(name, pending);
+  }
+  return pending;
+}
+
 describe("official-SDK agents under faults, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, injected, retries) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli(["run", `examples/scenarios/llm/${name}.yaml`, "--output-dir", outputDir]);
+    const { outputDir, run } = await runExample(name);
     expect(run.code).toBe(exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
@@ -35,13 +49,7 @@ describe("official-SDK agents under faults, through the built CLI", () => {
   });
 
   it("a streamed completion reaches the agent in pieces spread over time, not all at once", async () => {
-    const outputDir = join(out.path, "stream-pieces");
-    const run = await runBuiltCli([
-      "run",
-      "examples/scenarios/llm/openai_stream_no_fault.yaml",
-      "--output-dir",
-      outputDir,
-    ]);
+    const { outputDir, run } = await runExample("openai_stream_no_fault");
     expect(run.code).toBe(0);
     const stdout = await readFile(join(onlyRunDir(outputDir), "stdout.log"), "utf8");
     const chunks = Number(/Streamed chunks: (\d+)/.exec(stdout)?.[1]);

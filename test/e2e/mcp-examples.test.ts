@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 
 /** The table of MCP scenarios in docs/examples.md: file → result, reason, exit. */
 const TABLE = [
@@ -49,10 +49,32 @@ function allText(folder: string): string {
     .join("\n");
 }
 
+/** Planted in the tool arguments of the example that adds a note; it must be written nowhere. */
+const SECRET = "sk-notes-planted-5e0c1d";
+const PLANTED = "llm_and_mcp_recovered";
+
+const exampleRuns = new Map<string, Promise<{ outputDir: string; run: CliResult }>>();
+
+/**
+ * Runs an example once; every test about that example reads the same run. The example that adds
+ * a note always runs with the planted secret, so its row and the secret test share one run.
+ */
+function runExample(name: string): Promise<{ outputDir: string; run: CliResult }> {
+  let pending = exampleRuns.get(name);
+  if (pending === undefined) {
+    const outputDir = join(out.path, name);
+    pending = runBuiltCli(
+      ["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir],
+      name === PLANTED ? { env: { NOTES_PRIVATE_TEXT: SECRET } } : {},
+    ).then((run) => ({ outputDir, run }));
+    exampleRuns.set(name, pending);
+  }
+  return pending;
+}
+
 describe("the MCP examples, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli(["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir]);
+    const { outputDir, run } = await runExample(name);
     expect(run.code).toBe(exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
@@ -64,18 +86,13 @@ describe("the MCP examples, through the built CLI", () => {
   });
 
   it("keeps planted tool arguments out of the events, the report, every run file and the terminal", async () => {
-    const secret = "sk-notes-planted-5e0c1d";
-    const outputDir = join(out.path, "secret");
-    const run = await runBuiltCli(
-      ["run", "examples/mcp/scenarios/llm_and_mcp_recovered.yaml", "--output-dir", outputDir],
-      { env: { NOTES_PRIVATE_TEXT: secret } },
-    );
+    const { outputDir, run } = await runExample(PLANTED);
     expect(run.code).toBe(0);
     const runDir = onlyRunDir(outputDir);
     const added = eventsOf(runDir).filter((event) => event.payload.path === "add_note");
     expect(added).toHaveLength(1);
-    expect(allText(runDir)).not.toContain(secret);
-    expect(run.stdout + run.stderr).not.toContain(secret);
+    expect(allText(runDir)).not.toContain(SECRET);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
   });
 
   it("leaves no MCP server behind when the run is interrupted", async () => {

@@ -18,7 +18,20 @@ interface RecordedEvent {
 
 let runs = 0;
 
-async function runExample(key: string) {
+type ExampleRun = Awaited<ReturnType<typeof runOnce>>;
+const exampleRuns = new Map<string, Promise<ExampleRun>>();
+
+/** Runs an example once; every test about that example reads the same run (its files are parsed at once). */
+function runExample(key: string): Promise<ExampleRun> {
+  let pending = exampleRuns.get(key);
+  if (pending === undefined) {
+    pending = runOnce(key);
+    exampleRuns.set(key, pending);
+  }
+  return pending;
+}
+
+async function runOnce(key: string) {
   const out = join(dir.path, `runs-${++runs}`);
   const cli = await runBuiltCli(["run", join(ROOT, "examples/scenarios", key), "--output-dir", out]);
   const runDir = onlyRunDir(out);
