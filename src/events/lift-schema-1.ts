@@ -5,13 +5,15 @@
  * takes the value that means "not recorded" (`null`, `false`). Envelope and payload keys keep the
  * internal model's order. See docs/events.md.
  */
+import {
+  LEGACY_DEPENDENCY as SCHEMA_1_DEPENDENCY,
+  LEGACY_FAULT_ID as SCHEMA_1_FAULT_ID,
+} from "../scenario/legacy/upgrade.js";
 import type { LegacyEvent, LegacyEventPayload } from "./legacy/types.js";
 import type { AgentChaosEvent, EventPayload } from "./types.js";
 
-/** The name of a schema-1 run's one dependency in the internal model. */
-export const SCHEMA_1_DEPENDENCY = "api";
-/** The id of a schema-1 run's one fault in the internal model (schema 2's default for a first fault). */
-export const SCHEMA_1_FAULT_ID = "f1";
+/** The names the upgraded schema-1 scenario gives its one dependency and its one fault. */
+export { SCHEMA_1_DEPENDENCY, SCHEMA_1_FAULT_ID };
 
 function liftPayload(payload: LegacyEventPayload): EventPayload {
   const dependency = SCHEMA_1_DEPENDENCY;
