@@ -20,18 +20,8 @@ import {
   type WorkloadCompletedPayload,
   type WorkloadStartedPayload,
 } from "../types.js";
-import { LEGACY_PAYLOAD_FIELDS } from "./payload-fields.js";
-export type LegacyFailureKind =
-  | "injected_http_error"
-  | "injected_rate_limit"
-  | "injected_malformed_json"
-  | "injected_disconnect"
-  | "client_disconnected"
-  | "client_timeout_inferred"
-  | "upstream_http_error"
-  | "proxy_error"
-  | "request_body_too_large"
-  | "upstream_stream_interrupted";
+import { type LEGACY_FAILURE_KINDS, LEGACY_PAYLOAD_FIELDS } from "./payload-fields.js";
+export type LegacyFailureKind = (typeof LEGACY_FAILURE_KINDS)[number];
 
 /** Schema 1 names no dependency: its one dependency is implied. */
 type Unnamed<P> = Omit<P, "dependency">;
