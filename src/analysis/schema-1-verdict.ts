@@ -6,7 +6,7 @@ import { DIAGNOSTICS, recoveryNotObserved } from "./diagnostics.js";
 import type { RunEvidence } from "./evidence.js";
 import { triggerRules } from "./trigger-rules.js";
 import type { RecoveryEvidence } from "./types.js";
-import { failed, RUN_RULES, type Verdict } from "./verdict.js";
+import { failed, passed, RUN_RULES, type Verdict } from "./verdict.js";
 
 /** Everything the schema-1 table looks at: the evidence (at most one fault) and its recovery rows. */
 export interface Schema1Facts extends RunEvidence {
@@ -31,10 +31,7 @@ const RULES: readonly Rule[] = [
   RUN_RULES.exitCodeNotRecorded,
   RUN_RULES.exitCodeMismatch,
   RUN_RULES.duplicateSequences,
-  /* 7 */ (f) =>
-    f.faults.length === 0
-      ? { result: "PASSED", reasonCode: "BASELINE_SUCCEEDED", diagnostics: [] }
-      : undefined,
+  /* 7 */ (f) => (f.faults.length === 0 ? passed("BASELINE_SUCCEEDED") : undefined),
   TRIGGER_RULES.contradicted,
   /* 9 */ (f) =>
     injected(f).length === 0 ? failed("FAULT_NOT_TRIGGERED", DIAGNOSTICS.faultNotTriggered) : undefined,
@@ -43,8 +40,7 @@ const RULES: readonly Rule[] = [
   TRIGGER_RULES.tooManyInjections,
   TRIGGER_RULES.scheduleIncomplete,
   TRIGGER_RULES.windowIncomplete,
-  /* 14 */ ({ recovery: r }) =>
-    r.required === 0 ? { result: "PASSED", reasonCode: "FAULT_TOLERATED", diagnostics: [] } : undefined,
+  /* 14 */ ({ recovery: r }) => (r.required === 0 ? passed("FAULT_TOLERATED") : undefined),
   /* 15 */ ({ recovery: r }) =>
     r.successful < r.required
       ? failed("RECOVERY_NOT_OBSERVED", recoveryNotObserved(r.required, r.successful))

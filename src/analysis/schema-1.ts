@@ -1,48 +1,22 @@
 /**
- * Schema 1 at the analysis: a schema-1 scenario as an analysis plan (one dependency, at most one
- * fault expecting recovery, `recovery: fifo`, no checks; its events are lifted by
- * events/lift-schema-1.ts), and the schema-1 verdict over the same evidence, in the shape report
- * schemas 2 and 3 are built from.
+ * Schema 1 at the analysis: a schema-1 scenario's plan is its upgrade to the internal model
+ * (scenario/legacy/upgrade.ts; its events are lifted by events/lift-schema-1.ts) counting
+ * occurrences the way schema 1 does, and the schema-1 verdict over the same evidence, in the
+ * shape report schemas 2 and 3 are built from.
  */
 
 import type { LegacyEvent } from "../events/legacy/types.js";
-import { liftSchema1Event, SCHEMA_1_DEPENDENCY, SCHEMA_1_FAULT_ID } from "../events/lift-schema-1.js";
+import { liftSchema1Event } from "../events/lift-schema-1.js";
 import type { LegacyScenario } from "../scenario/legacy/types.js";
+import { upgradeScenario } from "../scenario/legacy/upgrade.js";
 import type { RunEvidence } from "./evidence.js";
 import type { AnalysisPlan } from "./plan.js";
 import { analyzeEvents } from "./run-analysis.js";
 import { decideSchema1Verdict } from "./schema-1-verdict.js";
 import type { Schema1Analysis } from "./types.js";
 
-const OFF = { mode: "off", dependencies: null } as const;
-
 export function schema1Plan(scenario: LegacyScenario): AnalysisPlan {
-  const { fault } = scenario;
-  return {
-    dependencies: [{ name: SCHEMA_1_DEPENDENCY }],
-    faults:
-      fault === null
-        ? []
-        : [
-            {
-              id: SCHEMA_1_FAULT_ID,
-              dependency: SCHEMA_1_DEPENDENCY,
-              target: { kind: "http", method: fault.target.method, path: fault.target.path },
-              trigger: fault.trigger,
-              expect: "recover",
-            },
-          ],
-    recovery: "fifo",
-    checks: {
-      retry_after: OFF,
-      retry_storm: { ...OFF, maxAttempts: 1, minGapMs: 0 },
-      duplicate_writes: { ...OFF, methods: ["POST", "PATCH"], paths: null },
-      fail_fast: { mode: "off", maxMs: 30000 },
-      cancellation: { mode: "off" },
-    },
-    success: scenario.success,
-    occurrences: "observations",
-  };
+  return { ...upgradeScenario(scenario), occurrences: "observations" };
 }
 
 /** The schema-1 analysis of the evidence of a schema-1 plan. */

@@ -83,7 +83,7 @@ function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: 
     : ({ result: "FAILED", reasonCode, diagnostics: items.map(describe) } satisfies Verdict);
 }
 
-const passed = (reasonCode: string): Verdict => ({ result: "PASSED", reasonCode, diagnostics: [] });
+export const passed = (reasonCode: string): Verdict => ({ result: "PASSED", reasonCode, diagnostics: [] });
 
 const TRIGGER_RULES = triggerRules(aboutFault);
 

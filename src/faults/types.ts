@@ -1,4 +1,3 @@
-import type { LegacyFailureKind } from "../events/legacy/types.js";
 import type { FailureDetails } from "../events/operation.js";
 import type { FailureKind, NotAppliedReason } from "../events/types.js";
 import type { Fault } from "../scenario/types.js";
@@ -64,19 +63,11 @@ export interface StreamingRelay extends ResponseRelay {
  */
 export interface FaultContext {
   /** Records the failure (`failureKind`, the response status) and answers with `response`; the upstream is never contacted. */
-  respond(
-    response: SyntheticResponse,
-    failureKind: LegacyFailureKind | FailureKind,
-    details?: FailureDetails,
-  ): void;
+  respond(response: SyntheticResponse, failureKind: FailureKind, details?: FailureDetails): void;
   /** Records the failure (status `null`), then ends the workload's connection without a single byte. */
-  disconnect(failureKind: LegacyFailureKind | FailureKind, details?: FailureDetails): void;
+  disconnect(failureKind: FailureKind, details?: FailureDetails): void;
   /** Records the operation's terminal failure now, without touching the workload's side; false when it already had one. */
-  fail(
-    failureKind: LegacyFailureKind | FailureKind,
-    statusCode: number | null,
-    details?: FailureDetails,
-  ): boolean;
+  fail(failureKind: FailureKind, statusCode: number | null, details?: FailureDetails): boolean;
   /**
    * Schema 2: records that this fault, although selected, could not act (docs/faults.md); call it
    * before the operation's terminal event is recorded.

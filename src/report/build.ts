@@ -105,11 +105,8 @@ function common(input: BuildReportInput) {
     recovery: {
       required: analysis.recovery.required,
       successful: analysis.recovery.successful,
-      evidence: analysis.recovery.evidence.map((row) => ({
-        failed_operation_id: row.failed_operation_id,
-        retry_operation_id: row.retry_operation_id,
-        recovery_latency_ms: row.recovery_latency_ms,
-      })),
+      // Rows of `schema1AnalysisOf`: the report's keys in the report's order.
+      evidence: analysis.recovery.evidence.map((row) => ({ ...row })),
     },
     tail: {
       timing: reportTiming(analysis),

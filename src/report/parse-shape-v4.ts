@@ -7,7 +7,7 @@ import type { Finding } from "../checks/types.js";
 import { FAULT_TYPES } from "../scenario/types.js";
 import { invalidAt } from "./errors.js";
 import { readFaultTrigger } from "./read-trigger.js";
-import { REASON_CODES_V4 } from "./rules/reasons.js";
+import { FAULT_LIST_REASON_CODES } from "./rules/reasons.js";
 import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
 import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
 import type {
@@ -186,10 +186,10 @@ function artifacts(root: StrictObject): ReportArtifactsV4 {
  * Reads a schema-4 or schema-5 document strictly (its `schema_version` already read). Schema 5 is
  * schema 4's shape written by runs with an addition (docs/reports.md "Report schema 5").
  */
-export function parseReportShapeV4(document: unknown, version: 4 | 5 = 4): ReportV4 {
+export function parseFaultListReportShape(document: unknown, version: 4 | 5 = 4): ReportV4 {
   const truthKeys = version === 5 ? truthKeysIn(document) : [];
   const root = StrictObject.of(document, "", [...TOP_LEVEL_KEYS, ...truthKeys]);
-  const head = readHead(root, REASON_CODES_V4);
+  const head = readHead(root, FAULT_LIST_REASON_CODES);
   const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
   const faults = root.objectList("faults", FAULT_KEYS).map(fault);
   const recoveryObject = recovery(root);

@@ -5,7 +5,7 @@
  */
 import { LEGACY_FAULT_TYPES } from "../scenario/legacy/types.js";
 import { invalidAt, ReportError } from "./errors.js";
-import { parseReportShapeV4 } from "./parse-shape-v4.js";
+import { parseFaultListReportShape } from "./parse-shape-v4.js";
 import { readScheduleOrWindow } from "./read-trigger.js";
 import { REASON_CODES } from "./rules/reasons.js";
 import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
@@ -54,7 +54,7 @@ export function schemaVersionOf(document: unknown): ReportSchemaVersion {
 /** Reads the whole document strictly into a typed report of its schema. */
 export function parseReportShape(document: unknown): Report {
   const version = schemaVersionOf(document);
-  if (version === 4 || version === 5) return parseReportShapeV4(document, version);
+  if (version === 4 || version === 5) return parseFaultListReportShape(document, version);
   const root = StrictObject.of(document, "", TOP_LEVEL_KEYS);
   const head = readHead(root, REASON_CODES);
   const fault = version === 1 ? faultV1(root) : version === 2 ? faultV2(root) : faultV3(root);

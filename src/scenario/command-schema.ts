@@ -1,6 +1,6 @@
 import { resolve } from "node:path/posix";
 import * as z from "zod";
-import { expecting, nonEmptyList } from "./fields.js";
+import { expecting, mapping, matching, nonEmptyList, positiveNumber } from "./fields.js";
 import { commandText, envValue } from "./runnable.js";
 import type { WrittenNumberAt } from "./trigger-schema.js";
 
@@ -33,4 +33,16 @@ export function commandShape(baseDir: string) {
       .transform((cwd) => resolve(baseDir, cwd ?? ".")),
     env: envSchema.optional().transform((env): Readonly<Record<string, string>> => ({ ...env })),
   };
+}
+
+/**
+ * A dependency's `start` (at `at`, such as `dependency.start`): its command, and its readiness
+ * check, a path and a time limit that defaults to `readinessSeconds`.
+ */
+export function startSchema(baseDir: string, at: string, readinessSeconds: number) {
+  const readiness = mapping(
+    { path: matching(/^\//, "a path that begins with /"), timeout_seconds: positiveNumber().optional() },
+    `${at}.readiness`,
+  ).transform(({ path, timeout_seconds }) => ({ path, timeoutSeconds: timeout_seconds ?? readinessSeconds }));
+  return mapping({ ...commandShape(baseDir), readiness }, at);
 }

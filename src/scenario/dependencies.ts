@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { commandShape, isAbsoluteHttpUrl } from "./command-schema.js";
-import { expecting, mapping, matching, positiveNumber } from "./fields.js";
+import { commandShape, isAbsoluteHttpUrl, startSchema } from "./command-schema.js";
+import { expecting, mapping, matching } from "./fields.js";
 import { replaySchema } from "./replay.js";
 import { USER_INFO_ERROR, userInfoDecodes } from "./runnable.js";
 import type { Dependency } from "./types.js";
@@ -21,16 +21,6 @@ function sampleUrl(baseUrl: string): string {
 }
 
 function httpDependency(baseDir: string, name: string) {
-  const readiness = mapping(
-    {
-      path: matching(/^\//, "a path that begins with /"),
-      timeout_seconds: positiveNumber().optional(),
-    },
-    `dependencies.${name}.start.readiness`,
-  ).transform(({ path, timeout_seconds }) => ({
-    path,
-    timeoutSeconds: timeout_seconds ?? DEFAULT_READINESS_TIMEOUT_SECONDS,
-  }));
   const identity = mapping(
     {
       ignore_json_fields: z
@@ -51,7 +41,7 @@ function httpDependency(baseDir: string, name: string) {
           error: "expected an absolute http:// or https:// URL",
         })
         .refine((url) => userInfoDecodes(sampleUrl(url)), { error: USER_INFO_ERROR }),
-      start: mapping({ ...commandShape(baseDir), readiness }, `dependencies.${name}.start`).optional(),
+      start: startSchema(baseDir, `dependencies.${name}.start`, DEFAULT_READINESS_TIMEOUT_SECONDS).optional(),
       url_env: matching(VARIABLE_NAME, "a variable name matching [A-Za-z_][A-Za-z0-9_]*")
         .refine((value) => !value.startsWith("AGENTCHAOS_"), {
           error: "expected a variable name that does not start with AGENTCHAOS_ (reserved)",

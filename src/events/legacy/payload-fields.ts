@@ -11,20 +11,21 @@ import {
   stringOrNull,
 } from "../field-checks.js";
 import type { RunErrorReason, RunResult } from "../types.js";
-import type { LegacyEventType, LegacyFailureKind } from "./types.js";
+import type { LegacyEventType } from "./types.js";
 
-export const LEGACY_FAILURE_KINDS = Object.keys({
-  injected_http_error: true,
-  injected_rate_limit: true,
-  injected_malformed_json: true,
-  injected_disconnect: true,
-  client_disconnected: true,
-  client_timeout_inferred: true,
-  upstream_http_error: true,
-  proxy_error: true,
-  request_body_too_large: true,
-  upstream_stream_interrupted: true,
-} satisfies Record<LegacyFailureKind, true>);
+/** The failure kinds of schema 1, in documented order. */
+export const LEGACY_FAILURE_KINDS = [
+  "injected_http_error",
+  "injected_rate_limit",
+  "injected_malformed_json",
+  "injected_disconnect",
+  "client_disconnected",
+  "client_timeout_inferred",
+  "upstream_http_error",
+  "proxy_error",
+  "request_body_too_large",
+  "upstream_stream_interrupted",
+] as const;
 
 const RUN_ERROR_REASONS = Object.keys({
   DEPENDENCY_START_FAILED: true,

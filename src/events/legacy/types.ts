@@ -1,66 +1,52 @@
 /**
- * Event schema 1 (docs/events.md). Payload keys are declared in their documented order;
- * builders must create payload objects with `kind` first and the other keys in this order.
+ * Event schema 1 (docs/events.md): each payload is the internal (schema-2) one without the keys
+ * schema 1 does not record; the documented key order is the one of legacy/payload-fields.ts.
  */
 
-import type {
-  Component,
-  RunCompletedPayload,
-  RunErrorPayload,
-  RunStartedPayload,
-  WorkloadCompletedPayload,
-  WorkloadStartedPayload,
+import {
+  type Component,
+  type DependencyReadyPayload,
+  type DependencyStartedPayload,
+  type DependencyStoppedPayload,
+  EVENT_COMPONENT,
+  type FaultInjectedPayload,
+  type InjectorStartedPayload,
+  type OperationFailedPayload,
+  type OperationObservedPayload,
+  type OperationSucceededPayload,
+  type RunCompletedPayload,
+  type RunErrorPayload,
+  type RunStartedPayload,
+  type WorkloadCompletedPayload,
+  type WorkloadStartedPayload,
 } from "../types.js";
-export type LegacyFailureKind =
-  | "injected_http_error"
-  | "injected_rate_limit"
-  | "injected_malformed_json"
-  | "injected_disconnect"
-  | "client_disconnected"
-  | "client_timeout_inferred"
-  | "upstream_http_error"
-  | "proxy_error"
-  | "request_body_too_large"
-  | "upstream_stream_interrupted";
+import { type LEGACY_FAILURE_KINDS, LEGACY_PAYLOAD_FIELDS } from "./payload-fields.js";
+export type LegacyFailureKind = (typeof LEGACY_FAILURE_KINDS)[number];
 
-export interface LegacyDependencyStartedPayload {
-  kind: "DEPENDENCY_STARTED";
-  base_url: string;
-  pid: number;
-}
-export interface LegacyDependencyReadyPayload {
-  kind: "DEPENDENCY_READY";
-  base_url: string;
-  readiness_path: string;
-}
-export interface LegacyInjectorStartedPayload {
-  kind: "INJECTOR_STARTED";
+/** Schema 1 names no dependency: its one dependency is implied. */
+type Unnamed<P> = Omit<P, "dependency">;
+
+export type LegacyDependencyStartedPayload = Unnamed<DependencyStartedPayload>;
+export type LegacyDependencyReadyPayload = Unnamed<DependencyReadyPayload>;
+export interface LegacyInjectorStartedPayload extends Unnamed<InjectorStartedPayload> {
   proxy_url: string;
   upstream_url: string;
 }
-export interface LegacyOperationObservedPayload {
-  kind: "OPERATION_OBSERVED";
-  operation_id: string;
+export interface LegacyOperationObservedPayload
+  extends Omit<OperationObservedPayload, "dependency" | "session" | "idempotency_key_hash"> {
   protocol: "http";
-  method: string;
-  path: string;
   query_hash: string;
-  body_hash: string;
-  fingerprint: string;
 }
-export interface LegacyFaultInjectedPayload {
-  kind: "FAULT_INJECTED";
-  operation_id: string;
-  fault_type: string;
+export interface LegacyFaultInjectedPayload
+  extends Omit<FaultInjectedPayload, "fault_id" | "pointer" | "canary_type"> {
   parameters: Record<string, number>;
 }
-export interface LegacyOperationFailedPayload {
-  kind: "OPERATION_FAILED";
-  operation_id: string;
-  fingerprint: string;
+export interface LegacyOperationFailedPayload
+  extends Omit<
+    OperationFailedPayload,
+    "retry_after_ms" | "upstream_status" | "rpc_error_code" | "relayed_events"
+  > {
   failure_kind: LegacyFailureKind;
-  status_code: number | null;
-  fault_related: boolean;
 }
 export interface LegacyRetryObservedPayload {
   kind: "RETRY_OBSERVED";
@@ -69,18 +55,11 @@ export interface LegacyRetryObservedPayload {
   fingerprint: string;
   attempt: number;
 }
-export interface LegacyOperationSucceededPayload {
-  kind: "OPERATION_SUCCEEDED";
-  operation_id: string;
-  fingerprint: string;
+export interface LegacyOperationSucceededPayload
+  extends Omit<OperationSucceededPayload, "relayed_events" | "closed_by_client"> {
   status_code: number;
-  duration_ms: number;
-  fault_related: boolean;
 }
-export interface LegacyDependencyStoppedPayload {
-  kind: "DEPENDENCY_STOPPED";
-  exit_code: number | null;
-}
+export type LegacyDependencyStoppedPayload = Unnamed<DependencyStoppedPayload>;
 export type LegacyEventPayload =
   | RunStartedPayload
   | LegacyDependencyStartedPayload
@@ -99,23 +78,10 @@ export type LegacyEventPayload =
 
 export type LegacyEventType = LegacyEventPayload["kind"];
 
-/** The component each event type is emitted by (docs/events.md). */
-export const LEGACY_EVENT_COMPONENT = {
-  RUN_STARTED: "orchestrator",
-  DEPENDENCY_STARTED: "dependency",
-  DEPENDENCY_READY: "dependency",
-  INJECTOR_STARTED: "injector",
-  WORKLOAD_STARTED: "workload",
-  OPERATION_OBSERVED: "proxy",
-  FAULT_INJECTED: "proxy",
-  OPERATION_FAILED: "proxy",
-  RETRY_OBSERVED: "proxy",
-  OPERATION_SUCCEEDED: "proxy",
-  WORKLOAD_COMPLETED: "workload",
-  DEPENDENCY_STOPPED: "dependency",
-  RUN_ERROR: "orchestrator",
-  RUN_COMPLETED: "orchestrator",
-} as const satisfies Record<LegacyEventType, Component>;
+/** The component each schema-1 event type is emitted by: the internal model's, in schema-1 order. */
+export const LEGACY_EVENT_COMPONENT = Object.fromEntries(
+  Object.keys(LEGACY_PAYLOAD_FIELDS).map((type) => [type, EVENT_COMPONENT[type as LegacyEventType]]),
+) as Readonly<Record<LegacyEventType, Component>>;
 
 /** One line of events.jsonl of schema `V`, envelope keys in documented order. */
 export interface EventEnvelope<V extends number, P extends { readonly kind: string }> {

@@ -2,7 +2,7 @@ import { isReportV4, type ReportV2, type ReportV3, type ReportV4 } from "../type
 import { checkFaultV2, checkFaultV3 } from "./fault-rules.js";
 import { checkReportedOutcome, checkWorkload, expectedOutcome } from "./outcome-rules.js";
 import { checkMetrics, checkRecovery } from "./recovery-rules.js";
-import { consistencyViolationsV4 } from "./v4/consistency.js";
+import { faultListConsistencyViolations } from "./v4/consistency.js";
 import { type Violation, Violations } from "./violation.js";
 
 /**
@@ -11,7 +11,7 @@ import { type Violation, Violations } from "./violation.js";
  * schema-4 report (rules/v4/). Pure; empty when the report is consistent.
  */
 export function consistencyViolations(report: ReportV2 | ReportV3 | ReportV4): Violation[] {
-  if (isReportV4(report)) return consistencyViolationsV4(report);
+  if (isReportV4(report)) return faultListConsistencyViolations(report);
   const violations = new Violations();
   if (report.schema_version === 2) checkFaultV2(report, violations);
   else checkFaultV3(report, violations);

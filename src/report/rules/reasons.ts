@@ -34,7 +34,7 @@ export function mayHaveIncompleteEvidence(result: RunResult, reasonCode: string)
 }
 
 /** Every reason code a report of schema 4 may carry (docs/evidence.md, the precedence table). */
-export const REASON_CODES_V4: readonly string[] = [
+export const FAULT_LIST_REASON_CODES: readonly string[] = [
   ...REASON_CODES,
   "UNEXPECTED_RETRY",
   "FAULT_NOT_APPLIED",

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { commandShape, isAbsoluteHttpUrl, type SchemaContext } from "../command-schema.js";
+import { commandShape, isAbsoluteHttpUrl, type SchemaContext, startSchema } from "../command-schema.js";
 import { expecting, integer, mapping, matching, nonEmptyString, positiveNumber } from "../fields.js";
 import {
   notReservedProxyUrlName,
@@ -14,17 +14,7 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 const DEFAULT_READINESS_TIMEOUT_SECONDS = 5;
 
 function dependencySchema(baseDir: string) {
-  const readiness = mapping(
-    {
-      path: matching(/^\//, "a path that begins with /"),
-      timeout_seconds: positiveNumber().optional(),
-    },
-    "dependency.start.readiness",
-  ).transform(({ path, timeout_seconds }) => ({
-    path,
-    timeoutSeconds: timeout_seconds ?? DEFAULT_READINESS_TIMEOUT_SECONDS,
-  }));
-  const start = mapping({ ...commandShape(baseDir), readiness }, "dependency.start");
+  const start = startSchema(baseDir, "dependency.start", DEFAULT_READINESS_TIMEOUT_SECONDS);
   return mapping(
     {
       type: z.literal("http", { error: expecting('the string "http"') }),

@@ -3,13 +3,10 @@
  * consumed by the runtime, the proxy and the analyzer (see docs/scenario.md).
  */
 
-import type { CommandSpec, DependencyStart, OccurrenceTrigger } from "../types.js";
-export type LegacyFaultType =
-  | "http_latency"
-  | "http_error"
-  | "http_rate_limit"
-  | "http_malformed_json"
-  | "http_disconnect";
+import type { ClassicHttpFaultType, CommandSpec, DependencyStart, OccurrenceTrigger } from "../types.js";
+
+/** The five fault types of schema 1, which schema 2 keeps as they are. */
+export type LegacyFaultType = ClassicHttpFaultType;
 
 export const LEGACY_FAULT_TYPES: readonly LegacyFaultType[] = [
   "http_latency",

@@ -4,22 +4,22 @@ import { type Violation, Violations } from "../violation.js";
 import { checkChecks } from "./check-rules.js";
 import { checkDependencies } from "./dependency-rules.js";
 import { checkFaults } from "./fault-rules.js";
-import { checkMetricsV4 } from "./metric-rules.js";
-import { allowedOutcomesV4 } from "./outcome-rules.js";
-import { checkRecoveryV4 } from "./recovery-rules.js";
+import { checkFaultListMetrics } from "./metric-rules.js";
+import { allowedFaultListOutcomes } from "./outcome-rules.js";
+import { checkFaultListRecovery } from "./recovery-rules.js";
 
 /**
  * Every consistency rule a schema-4 report breaks, in a fixed order (dependencies, faults,
  * recovery, metrics, checks, workload, outcome). Pure; empty when the report is consistent.
  */
-export function consistencyViolationsV4(report: ReportV4): Violation[] {
+export function faultListConsistencyViolations(report: ReportV4): Violation[] {
   const violations = new Violations();
   checkDependencies(report, violations);
   checkFaults(report, violations);
-  checkRecoveryV4(report, violations);
-  checkMetricsV4(report, violations);
+  checkFaultListRecovery(report, violations);
+  checkFaultListMetrics(report, violations);
   checkChecks(report, violations);
   checkWorkload(report, violations);
-  checkReportedOutcome(report, allowedOutcomesV4, violations);
+  checkReportedOutcome(report, allowedFaultListOutcomes, violations);
   return violations.list;
 }

@@ -27,7 +27,7 @@ function counts(report: ReportV4): Count[] {
   ];
 }
 
-export function checkMetricsV4(report: ReportV4, v: Violations): void {
+export function checkFaultListMetrics(report: ReportV4, v: Violations): void {
   checkCountBounds(report, counts(report), v);
   const { successful, evidence } = report.recovery;
   v.check(evidence.length <= report.failed_operations, "required-exceeds-failed", "recovery.evidence");

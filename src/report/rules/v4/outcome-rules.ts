@@ -10,7 +10,7 @@ import { selectionCount } from "../../v4/lasting-trigger.js";
 import { type Outcome, unfinishedWorkload } from "../outcome-rules.js";
 
 /** The outcomes the report's evidence allows, the one derived last. */
-export function allowedOutcomesV4(report: ReportV4): Outcome[] {
+export function allowedFaultListOutcomes(report: ReportV4): Outcome[] {
   const { workload, faults, recovery, checks } = report;
   // In place of rule 4 (docs/checks.md): a timed-out run with an enforced fail_fast finding.
   const hung = checks.some(

@@ -5,7 +5,7 @@ import { hasDuplicates, type Violations } from "../violation.js";
 
 const resolved = (row: ReportEvidenceRowV4) => row.retry_operation_id !== null;
 
-export function checkRecoveryV4(report: ReportV4, v: Violations): void {
+export function checkFaultListRecovery(report: ReportV4, v: Violations): void {
   const { mode, required, successful, evidence } = report.recovery;
   v.check(
     report.faults.length > 0 || evidence.length === 0,
