@@ -34,12 +34,12 @@ export class UsageReader {
     }
     let fresh = 0;
     let start = 0;
-    for (;;) {
-      const end = this.#text.indexOf("\n", start);
-      if (end === -1) break;
-      const line = this.#text.slice(start, this.#text[end - 1] === "\r" ? end - 1 : end);
-      start = end + 1;
-      fresh += this.#line(line);
+    // Lines end with CRLF, LF or CR alone; a CR at the very end waits for what follows it.
+    for (const lineEnd = /\r\n|\n|\r(?=[^\n])/g; ; ) {
+      const found = lineEnd.exec(this.#text);
+      if (found === null) break;
+      fresh += this.#line(this.#text.slice(start, found.index));
+      start = found.index + found[0].length;
     }
     this.#text = this.#text.slice(start);
     if (this.#text.length > this.#limit) {
@@ -52,7 +52,11 @@ export class UsageReader {
   /** The body ended; returns the tokens newly known. */
   end(): number {
     if (this.#tooLarge) return 0;
-    if (this.#stream) return this.#line("") + this.#line("");
+    if (this.#stream) {
+      const last = this.#text.endsWith("\r") ? this.#line(this.#text.slice(0, -1)) : 0;
+      this.#text = "";
+      return last + this.#line("") + this.#line("");
+    }
     const body = this.#text;
     this.#text = "";
     return this.#read(body);

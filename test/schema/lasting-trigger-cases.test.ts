@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { edited, textOf } from "../scenario/scenario-data.js";
-import { expectAcceptedByBoth, expectLeftToValidate, expectRejectedByBoth } from "./schema-harness.js";
+import { expectAcceptedByBoth, expectRejectedByBoth } from "./schema-harness.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: test data is edited as free-form YAML
 type Edit = (data: Record<string, any>) => void;
@@ -50,7 +50,8 @@ describe("outage and quota triggers: validate and the JSON Schema agree", () => 
     expectRejectedByBoth(text(edit));
   });
 
-  it("leaves retry_after_seconds auto without a quota to validate", () => {
-    expectLeftToValidate(text(rateLimit({ occurrence: 1 }, "auto")));
+  it("rejects retry_after_seconds auto without a quota, in both", () => {
+    expectRejectedByBoth(text(rateLimit({ occurrence: 1 }, "auto")));
+    expectRejectedByBoth(text(rateLimit({ outage: { start_ms: 0, duration_ms: 10 } }, "auto")));
   });
 });

@@ -156,6 +156,17 @@ describe("usage of an answer", () => {
     expect(responses.feed(events) + responses.end()).toBe(21);
   });
 
+  it("reads a stream whose lines end with CR alone, split anywhere, as the event-stream format allows", () => {
+    const reader = new UsageReader(true, 1 << 20);
+    const text =
+      'event: message_start\rdata: {"type":"message_start","message":{"usage":{"input_tokens":10,"output_tokens":1}}}\r\r' +
+      'event: message_delta\rdata: {"type":"message_delta","usage":{"output_tokens":6}}\r\r';
+    let total = 0;
+    for (let i = 0; i < text.length; i += 5) total += reader.feed(text.slice(i, i + 5));
+    total += reader.end();
+    expect(total).toBe(16);
+  });
+
   it("counts nothing for an answer without usage or that is not JSON", () => {
     const reader = new UsageReader(false, 1 << 20);
     reader.feed("not json");

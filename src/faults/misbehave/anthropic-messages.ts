@@ -89,6 +89,14 @@ export class MessagesStreamRewrite extends ProviderStreamRewrite {
       return [...before, write()];
     }
     if (type === "message_stop" && this.kind === "refusal") return [...this.#refusal(), message.raw];
+    if (type === "message_start" && this.kind === "missing_finish") {
+      // The message says nothing about what it used: message_start's usage goes too.
+      const started = asObject(data.message);
+      if (started !== null && "usage" in started) {
+        delete started.usage;
+        return [write()];
+      }
+    }
     return [message.raw];
   }
 

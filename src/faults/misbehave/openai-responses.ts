@@ -173,14 +173,18 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
     if (response === null) return [{ raw: message.raw, event: message.event, data }];
     const before: Pending[] = [];
     if (this.kind === "missing_finish") {
+      // Whatever the upstream's terminal event, the stream ends as a clean response.completed
+      // that says nothing about how the answer finished.
       delete response.status;
       delete response.usage;
+      if (response.incomplete_details != null) response.incomplete_details = null;
     } else if (this.state === "applied") {
       rewriteResponsesJson(response, this.kind);
       if (this.kind === "refusal") before.push(...refusalEvents(this.#kept));
     }
     let name = type;
-    if (response.status === "incomplete") name = "response.incomplete";
+    if (this.kind === "missing_finish") name = "response.completed";
+    else if (response.status === "incomplete") name = "response.incomplete";
     else if (response.status === "completed" && type === "response.incomplete") name = "response.completed";
     data.type = name;
     const event = message.event === null ? null : name;
