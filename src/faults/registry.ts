@@ -1,5 +1,4 @@
 import type { InjectedFault, InjectionDetails, OperationIdentity } from "../events/operation.js";
-import type { LegacyFault } from "../scenario/legacy/types.js";
 import { compileTarget } from "../scenario/target.js";
 import type { Fault, HttpFaultType } from "../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../triggers/index.js";
@@ -53,23 +52,19 @@ export interface ArmedFault extends InjectedFault {
   readonly deferredInjection?: InjectionDetails;
 }
 
-/** A fault the HTTP proxy can execute: schema 1's, or a schema-2 one of an executable type. */
-export type ArmableHttpFault = LegacyFault | Extract<Fault, { type: HttpExecutableFaultType }>;
+/** A fault the HTTP proxy can execute (a schema-1 fault is upgraded on load, like any other). */
+export type ArmableHttpFault = Extract<Fault, { type: HttpExecutableFaultType }>;
 type HttpFault = ArmableHttpFault;
 
-/**
- * Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). A
- * schema-1 fault has no id: it is recorded without one.
- */
+/** Binds a fault to a fresh trigger state (its counter starts at 1 with the first match). */
 export function armFault(fault: HttpFault, clock: TriggerClock = clockStartedNow()): ArmedFault {
   const executor = FAULT_EXECUTORS[fault.type] as FaultExecutor<HttpFault>;
   const trigger = createTriggerState(fault.trigger, clock);
-  const target = "kind" in fault.target ? fault.target : { kind: "http" as const, ...fault.target };
-  const matches = compileTarget(target);
-  const id = "id" in fault ? fault.id : "";
+  const matches = compileTarget(fault.target);
+  const id = fault.id;
   // A jittered latency draws its delay when it is selected: each injection has its own parameters.
   const draw =
-    fault.type === "http_latency" && "jitterMs" in fault && fault.jitterMs !== null
+    fault.type === "http_latency" && fault.jitterMs !== null
       ? jitterDraws(fault.jitterSeed ?? 0, id, fault.latencyMs, fault.jitterMs)
       : (autoRetryAfter(fault, trigger.secondsUntilRoom) ?? null);
   let parameters: Readonly<Record<string, number>> = executor.parameters(fault);

@@ -20,6 +20,7 @@ import {
   startRawUpstream,
   type UpstreamRequest,
 } from "./parity-wire.js";
+import { legacyFaults } from "./proxy-harness.js";
 
 /** `lane`: no fault, the fast lane serves. `pipeline`: a fault targets every request but never fires. */
 export type ProxyPath = "lane" | "pipeline";
@@ -65,14 +66,12 @@ class PayloadList implements PayloadSink {
 
 /** A fault on every request whose occurrence never comes: the full pipeline takes each connection. */
 function idleFault(schema: 1 | 2): ArmableHttpFault {
-  if (schema === 1) {
-    return {
-      type: "http_error",
-      target: { method: null, path: "*" },
-      trigger: { kind: "occurrence_schedule", occurrences: [1000] },
-      statusCode: 503,
-    };
-  }
+  if (schema === 1)
+    return legacyFaults.error(
+      503,
+      { kind: "occurrence_schedule", occurrences: [1000] },
+      { method: null, path: "*" },
+    );
   return {
     id: "f1",
     dependency: "api",

@@ -14,8 +14,10 @@ import type {
   LegacyPayloadOf,
 } from "../../src/events/legacy/types.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
+import { type ArmableHttpFault, isArmable } from "../../src/faults/registry.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import type { LegacyFault, LegacyTarget } from "../../src/scenario/legacy/types.js";
+import { upgradeFault } from "../../src/scenario/legacy/upgrade.js";
 import type { OccurrenceTrigger } from "../../src/scenario/types.js";
 
 /** What a proxy of a schema-1 run is given beside its upstream: the upgraded dependency's name and policy. */
@@ -121,7 +123,7 @@ export async function startUpstream(handler?: UpstreamHandler): Promise<TestUpst
 /** Starts a proxy in front of `upstreamBaseUrl`, closed after the test. */
 export async function startTestProxy(
   upstreamBaseUrl: string,
-  fault: LegacyFault | null = null,
+  fault: ArmableHttpFault | null = null,
   sink: LegacyEventSink = new LegacyMemorySink(),
 ): Promise<RunningProxy> {
   const proxy = await startProxy({
@@ -144,39 +146,25 @@ export function target(path: string, method: string | null = null): LegacyTarget
 
 const ANY: LegacyTarget = { method: null, path: "/*" };
 
+/** A schema-1 fault as loading upgrades it: the only fault shape the proxy takes. */
+function upgraded(fault: LegacyFault): ArmableHttpFault {
+  const internal = upgradeFault(fault);
+  if (!isArmable(internal)) throw new Error(`not an HTTP fault: ${internal.type}`);
+  return internal;
+}
+
+/** Schema-1 faults, written as a schema-1 file states them and upgraded as loading does. */
 export const legacyFaults = {
-  latency: (latencyMs: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
-    type: "http_latency",
-    target: on,
-    trigger,
-    latencyMs,
-  }),
-  error: (statusCode: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
-    type: "http_error",
-    target: on,
-    trigger,
-    statusCode,
-  }),
-  rateLimit: (
-    retryAfterSeconds: number,
-    trigger: OccurrenceTrigger,
-    on: LegacyTarget = ANY,
-  ): LegacyFault => ({
-    type: "http_rate_limit",
-    target: on,
-    trigger,
-    retryAfterSeconds,
-  }),
-  malformedJson: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
-    type: "http_malformed_json",
-    target: on,
-    trigger,
-  }),
-  disconnect: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY): LegacyFault => ({
-    type: "http_disconnect",
-    target: on,
-    trigger,
-  }),
+  latency: (latencyMs: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY) =>
+    upgraded({ type: "http_latency", target: on, trigger, latencyMs }),
+  error: (statusCode: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY) =>
+    upgraded({ type: "http_error", target: on, trigger, statusCode }),
+  rateLimit: (retryAfterSeconds: number, trigger: OccurrenceTrigger, on: LegacyTarget = ANY) =>
+    upgraded({ type: "http_rate_limit", target: on, trigger, retryAfterSeconds }),
+  malformedJson: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY) =>
+    upgraded({ type: "http_malformed_json", target: on, trigger }),
+  disconnect: (trigger: OccurrenceTrigger, on: LegacyTarget = ANY) =>
+    upgraded({ type: "http_disconnect", target: on, trigger }),
 };
 
 /** Resolves after `ms`, for deliberate pauses (never for waiting on an outcome). */

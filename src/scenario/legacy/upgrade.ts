@@ -46,7 +46,8 @@ export function escapeDollars(value: string): string {
   return value.replace(/\$/g, () => "$$");
 }
 
-function upgradeFault(fault: LegacyFault): Fault {
+/** A schema-1 fault as the internal model holds it (the id and dependency every schema-1 run uses). */
+export function upgradeFault(fault: LegacyFault): Fault {
   const base = {
     id: LEGACY_FAULT_ID,
     dependency: LEGACY_DEPENDENCY,
