@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
 import type { CanaryType } from "./addition-types.js";
-import type { LegacyEventPayload, LegacyFailureKind } from "./legacy/types.js";
 import { RetryCorrelation } from "./retry-correlation.js";
 import type { EventPayload, FailureKind, NotAppliedReason } from "./types.js";
 import { UuidSource } from "./uuid-source.js";
@@ -24,9 +23,9 @@ export interface OperationIdentity {
   readonly idempotencyKeyHash?: string | null;
 }
 
-/** What records operation events: the run's recorder (either schema) or a test sink. */
+/** What records operation events: the run's recorder (which writes the run's wire form) or a test sink. */
 export interface PayloadSink {
-  emit(payload: LegacyEventPayload | EventPayload): unknown;
+  emit(payload: EventPayload): unknown;
   /** Writes what was emitted and not yet written (a recorder's group commit); absent = nothing buffered. */
   flush?(): void;
 }
@@ -126,7 +125,7 @@ export class OperationLedger {
   }
 
   /** @internal */
-  emit(payload: LegacyEventPayload | EventPayload): void {
+  emit(payload: EventPayload): void {
     if (!this.#sealed) this.#sink.emit(payload);
   }
 
@@ -302,11 +301,7 @@ export class Operation {
   }
 
   /** Fault-related exactly when this operation was itself injected. */
-  fail(
-    failureKind: LegacyFailureKind | FailureKind,
-    statusCode: number | null,
-    details: FailureDetails = {},
-  ): boolean {
+  fail(failureKind: FailureKind, statusCode: number | null, details: FailureDetails = {}): boolean {
     if (!this.#finish()) return false;
     this.#ledger.emit({
       kind: "OPERATION_FAILED",

@@ -1,4 +1,4 @@
-import type { LegacyFailureKind } from "../events/legacy/types.js";
+import type { FailureKind } from "../events/types.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 
 /** The longest delay one Node timer can wait; a longer one would fire after 1 ms. */
@@ -69,7 +69,7 @@ export class HeldOperations {
     return this.#byFingerprint.size;
   }
 
-  #abandon(hold: Hold, failureKind: LegacyFailureKind): void {
+  #abandon(hold: Hold, failureKind: FailureKind): void {
     if (!this.#release(hold)) return;
     hold.exchange.operation.fail(failureKind, null);
     cutConnection(hold.exchange);

@@ -9,10 +9,11 @@ import { afterEach } from "vitest";
 import type {
   LegacyEvent,
   LegacyEventPayload,
-  LegacyEventSink,
   LegacyEventType,
   LegacyPayloadOf,
 } from "../../src/events/legacy/types.js";
+import type { PayloadSink } from "../../src/events/operation.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { toSchema1Payload } from "../../src/events/wire-schema-1.js";
 import { type ArmableHttpFault, isArmable } from "../../src/faults/registry.js";
 import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
@@ -27,12 +28,13 @@ export const SCHEMA_1_PROXY = { dependency: "api", countStreamEvents: false } as
  * Collects events in memory with recorder-like envelopes (sequence from 1), in the schema-1 wire
  * form the recorder of a schema-1 run writes (an event schema 1 does not have is not kept).
  */
-export class LegacyMemorySink implements LegacyEventSink {
+export class LegacyMemorySink implements PayloadSink {
   readonly events: LegacyEvent[] = [];
 
-  emit<P extends LegacyEventPayload>(internal: P): LegacyEvent<P> {
-    const payload = (toSchema1Payload(internal) ?? internal) as P;
-    const event: LegacyEvent<P> = {
+  emit(internal: EventPayload): LegacyEvent | null {
+    const payload = toSchema1Payload(internal);
+    if (payload === null) return null;
+    const event: LegacyEvent = {
       schema_version: 1,
       event_id: randomUUID(),
       run_id: "test-run",
@@ -43,7 +45,7 @@ export class LegacyMemorySink implements LegacyEventSink {
       component: "proxy",
       payload,
     };
-    if (toSchema1Payload(internal) !== null) this.events.push(event);
+    this.events.push(event);
     return event;
   }
 
@@ -124,7 +126,7 @@ export async function startUpstream(handler?: UpstreamHandler): Promise<TestUpst
 export async function startTestProxy(
   upstreamBaseUrl: string,
   fault: ArmableHttpFault | null = null,
-  sink: LegacyEventSink = new LegacyMemorySink(),
+  sink: PayloadSink = new LegacyMemorySink(),
 ): Promise<RunningProxy> {
   const proxy = await startProxy({
     upstreamBaseUrl,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LegacyEvent, LegacyEventPayload } from "../../src/events/legacy/types.js";
+import type { LegacyEvent } from "../../src/events/legacy/types.js";
+import type { EventPayload } from "../../src/events/types.js";
 import { LegacyMemorySink, startTestProxy, startUpstream } from "../helpers/proxy-harness.js";
 import { blockThread, fetchInChild } from "../helpers/proxy-workload.js";
 
@@ -9,7 +10,7 @@ const BLOCK_MS = 400;
 class StallingSink extends LegacyMemorySink {
   terminalRecordedAt = 0;
 
-  override emit<P extends LegacyEventPayload>(payload: P): LegacyEvent<P> {
+  override emit(payload: EventPayload): LegacyEvent | null {
     const event = super.emit(payload);
     if (payload.kind === "OPERATION_SUCCEEDED" || payload.kind === "OPERATION_FAILED") {
       this.terminalRecordedAt = Date.now();
