@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type { LegacyEvent, LegacyEventPayload, LegacyEventSink } from "./legacy/types.js";
+import type { LegacyEvent, LegacyEventPayload } from "./legacy/types.js";
 import { type AgentChaosEvent, EVENT_COMPONENT, type EventPayload, type EventSink } from "./types.js";
 import { UuidSource } from "./uuid-source.js";
 import { toSchema2Payload, toSchema3Payload } from "./wire-additions.js";
@@ -50,7 +50,7 @@ function writeAllOnExit(): void {
  * the recorder stops writing, so the file stays a prefix of the run (its last line possibly
  * cut), and tells its write-error listeners once.
  */
-export class Recorder implements LegacyEventSink, EventSink {
+export class Recorder implements EventSink {
   readonly runId: string;
   readonly path: string;
   /** The events schema every line of this file carries (1, 2, or 3 for a run with additions). */

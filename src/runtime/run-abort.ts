@@ -1,5 +1,4 @@
-import type { LegacyEventSink } from "../events/legacy/types.js";
-import type { RunErrorReason } from "../events/types.js";
+import type { EventSink, RunErrorReason } from "../events/types.js";
 import { AgentChaosError } from "../support/errors.js";
 import { errorLabel } from "./error-label.js";
 
@@ -33,11 +32,11 @@ export class RunIoError extends AgentChaosError {
  */
 export class RunAbort {
   readonly #controller = new AbortController();
-  readonly #sink: LegacyEventSink;
+  readonly #sink: EventSink;
   #failure: RunFailure | null = null;
   #recording = true;
 
-  constructor(sink: LegacyEventSink) {
+  constructor(sink: EventSink) {
     this.#sink = sink;
   }
 

@@ -1,4 +1,3 @@
-import type { LegacyEventSink } from "../events/legacy/types.js";
 import type { AnyAgentChaosEvent, EventSink, RunErrorReason } from "../events/types.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
 
@@ -15,7 +14,7 @@ export interface StepContext {
   readonly scenario: RunScenario;
   readonly runId: string;
   readonly runDir: string;
-  readonly sink: LegacyEventSink & EventSink;
+  readonly sink: EventSink;
   /** What outages and quotas read: the events' clock (trigger-clock.ts). */
   readonly triggerClock: TriggerClock;
   readonly interrupt: AbortSignal;
@@ -55,7 +54,7 @@ export function seconds(value: number): string {
  * Records why the steps stopped: a SetupFailure with its own reason and safe message, anything
  * else as INTERNAL_ERROR naming the phase and the error's class or code (never its text).
  */
-export function recordStepFailure(sink: LegacyEventSink, error: unknown, phase: string): void {
+export function recordStepFailure(sink: EventSink, error: unknown, phase: string): void {
   if (error instanceof SetupFailure) {
     sink.emit({ kind: "RUN_ERROR", reason_code: error.reason, message: error.message });
     return;

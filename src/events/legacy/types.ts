@@ -100,9 +100,3 @@ export interface EventEnvelope<V extends number, P extends { readonly kind: stri
 export type LegacyEvent<P extends LegacyEventPayload = LegacyEventPayload> = EventEnvelope<1, P>;
 
 export type LegacyPayloadOf<T extends LegacyEventType> = Extract<LegacyEventPayload, { kind: T }>;
-
-/** What producers (proxy, orchestrator) depend on: the recorder's one method. */
-export interface LegacyEventSink {
-  /** Assigns sequence and time, records the line (written by the end of the turn), returns the full event. */
-  emit<P extends LegacyEventPayload>(payload: P): LegacyEvent<P>;
-}
