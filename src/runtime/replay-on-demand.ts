@@ -7,7 +7,7 @@ import type { StepContext } from "./step-context.js";
  * Record and replay as the steps of one run see them. The modules behind them (cassettes, the
  * recording upstream, the cassette upstream) load only for a run that records or has a
  * dependency with `replay`; a live run starts its dependencies without loading them
- * (docs/replay.md, docs/limits.md#run-start-up).
+ * (docs/replay.md, docs/performance.md).
  */
 export interface RunReplay {
   /** The cassettes this run serves from and records into; null: a live run. */
