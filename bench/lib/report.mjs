@@ -161,6 +161,15 @@ const SECTIONS = {
         ["overhead", r.overheadMs],
       ],
     ),
+    ...(r.phases === undefined
+      ? []
+      : [
+          `where one experiment's time goes (median of ${r.runs}); CPU of the experiment in process: ${r.cpuMs} ms (${r.firstRunCpuMs} ms the first, modules loaded)`,
+          formatTable(
+            ["phase", "ms", "%"],
+            r.phases.map((row) => [row.phase, row.ms, row.share]),
+          ),
+        ]),
   ],
   recorder: (r) => [
     `9. Recorder alone (${r.events.toLocaleString("en-US")} operation events, ${r.perTurn} per event-loop turn, ${r.megabytes} MB; median of ${r.runs} runs)`,

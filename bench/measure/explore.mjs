@@ -8,6 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CLI, EXAMPLES, fromDist, ROOT } from "../lib/paths.mjs";
 import { runCommand, startServer } from "../lib/processes.mjs";
+import { EVENT_STEPS, eventMoments, medianRows, stepLengths } from "../lib/run-phases.mjs";
 import { median, round } from "../lib/stats.mjs";
 import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
@@ -57,18 +58,43 @@ async function exploreOnce(jobs, outputDir) {
 
 async function runOverhead(outputDir) {
   const { runExperiment } = await fromDist("index.js");
-  const samples = { explore: [], byHand: [] };
+  const samples = { explore: [], byHand: [], phases: [], cpu: [] };
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const outcome = await runExperiment(SCENARIO, { outputDir });
+    const cpu = process.cpuUsage(cpuBefore);
     if (outcome.result !== "PASSED") throw new Error(`the example's baseline ended ${outcome.result}`);
     samples.explore.push(performance.now() - started);
+    // The experiment's own CPU (this process: the run's steps, proxies, judgement, report), not
+    // its children's; the first run also loads the modules.
+    samples.cpu.push((cpu.user + cpu.system) / 1000);
+    samples.phases.push(
+      stepLengths(EXPERIMENT_STEPS, {
+        begun: started + performance.timeOrigin,
+        ...(await eventMoments(outcome.runFolder)),
+      }),
+    );
     samples.byHand.push(await byHand());
   }
   const exploreMs = round(median(samples.explore), 1);
   const byHandMs = round(median(samples.byHand), 1);
-  return { runs: RUNS, exploreRunMs: exploreMs, byHandMs, overheadMs: round(exploreMs - byHandMs, 1) };
+  return {
+    runs: RUNS,
+    exploreRunMs: exploreMs,
+    byHandMs,
+    overheadMs: round(exploreMs - byHandMs, 1),
+    cpuMs: round(median(samples.cpu), 1),
+    firstRunCpuMs: round(samples.cpu[0], 1),
+    phases: medianRows(EXPERIMENT_STEPS, samples.phases),
+  };
 }
+
+/** The in-process experiment's phases: from the call to RUN_STARTED, then as a CLI run's. */
+const EXPERIMENT_STEPS = [
+  ["setup", "scenario loaded, run folder and its files created", "begun", "runStarted"],
+  ...EVENT_STEPS,
+];
 
 async function byHand() {
   const started = performance.now();

@@ -5,12 +5,13 @@
 // The phases come from the run's own events (their timestamps), its report.json's mtime and a
 // clock loaded into the run with `--import` (bench/servers/phase-clock.mjs: Node started, the
 // scenario opened, each spawn, readiness probe and listen, the exit).
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { handPlan, runByHand } from "../lib/by-hand.mjs";
 import { CLI, EXAMPLES, ROOT } from "../lib/paths.mjs";
 import { runCommand } from "../lib/processes.mjs";
+import { eventMoments } from "../lib/run-phases.mjs";
 import { median, round } from "../lib/stats.mjs";
 import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 
@@ -97,28 +98,11 @@ export async function timedRun(scenario, outputDir, cli = CLI) {
   await rm(clockFile, { force: true });
   const [id] = await readdir(outputDir);
   const runDir = join(outputDir, id);
-  const events = (await readFile(join(runDir, "events.jsonl"), "utf8"))
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line));
-  const reportWritten = (await stat(join(runDir, "report.json"))).mtimeMs;
-  const last = (type) =>
-    Math.max(...events.filter((event) => event.type === type).map((event) => Date.parse(event.timestamp)));
-  const first = (type) =>
-    Math.min(...events.filter((event) => event.type === type).map((event) => Date.parse(event.timestamp)));
   const moments = {
     spawned: startedAt,
     loaded: clock.loaded,
     scenarioOpened: clock.scenarioOpened,
-    runStarted: first("RUN_STARTED"),
-    dependenciesStarted: last("DEPENDENCY_STARTED"),
-    dependenciesReady: last("DEPENDENCY_READY"),
-    proxiesStarted: last("INJECTOR_STARTED"),
-    workloadStarted: first("WORKLOAD_STARTED"),
-    workloadCompleted: first("WORKLOAD_COMPLETED"),
-    dependenciesStopped: last("DEPENDENCY_STOPPED"),
-    runCompleted: first("RUN_COMPLETED"),
-    reportWritten,
+    ...(await eventMoments(runDir)),
     exit: clock.exit,
     exitSeen: endedAt,
   };

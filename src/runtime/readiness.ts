@@ -1,5 +1,4 @@
 import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 
 export type ReadinessOutcome =
   | { readonly ready: true }
@@ -113,12 +112,16 @@ function errorCode(error: unknown, signal: AbortSignal): string {
   return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,39}$/.test(code) ? code : "error";
 }
 
-/** One readiness attempt on a fresh connection: the status, or why there was none. */
-function probe(
+/**
+ * One readiness attempt on a fresh connection: the status, or why there was none. TLS is loaded
+ * only for an https readiness URL, so that a run of plain http dependencies does not pay for it
+ * before they start (docs/performance.md).
+ */
+async function probe(
   target: { readonly url: string; readonly headers: Record<string, string> },
   signal: AbortSignal,
 ): Promise<ProbeResult> {
-  const send = target.url.startsWith("https:") ? httpsRequest : httpRequest;
+  const send = target.url.startsWith("https:") ? (await import("node:https")).request : httpRequest;
   return new Promise((resolve) => {
     const outgoing = send(
       target.url,

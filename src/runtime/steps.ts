@@ -15,15 +15,8 @@ import {
   stopDependencies,
 } from "./dependencies.js";
 import { wordingOf } from "./dependency-wording.js";
-import {
-  isServed,
-  planReplay,
-  type ReplayPlan,
-  type ReplayUpstream,
-  replayProxyOptions,
-  startReplayUpstream,
-  writeRecordings,
-} from "./replay-steps.js";
+import { planRunReplay, type RunReplay } from "./replay-on-demand.js";
+import type { ReplayUpstream } from "./replay-steps.js";
 import { recordStepFailure, SetupFailure, type StepContext } from "./step-context.js";
 import { runVerify, upstreamUrlVariable, verifyVariables } from "./verify.js";
 import { runWorkload } from "./workload.js";
@@ -58,15 +51,16 @@ export async function runSteps(given: StepContext): Promise<void> {
   const proxies: RunningProxy[] = [];
   const mcpHosts: McpStdioHost[] = [];
   const loopbacks: { close(): Promise<void> }[] = [];
-  let plan: ReplayPlan | null = null;
+  let replay: RunReplay | null = null;
   let phase = wording.startingPhase;
   try {
-    plan = await planReplay(context);
+    replay = await planRunReplay(context);
+    const cassettes = replay;
     const resolved = await resolveHttpDependencies(scenario);
     for (const entry of resolved) {
       if (context.interrupt.aborted) return;
       // A dependency served from its cassette runs no process.
-      if (isServed(plan, entry.dependency.name)) continue;
+      if (cassettes.isServed(entry.dependency.name)) continue;
       await spawnDependency(context, entry, started);
     }
     if (started.length > 0) {
@@ -76,9 +70,9 @@ export async function runSteps(given: StepContext): Promise<void> {
     phase = wording.proxyPhase;
     const proxyUrls = new Map<string, string>();
     for (const entry of resolved) {
-      const loopback = await startReplayUpstream(context, plan, entry);
+      const loopback = await cassettes.startUpstream(context, entry);
       if (loopback !== null) loopbacks.push(loopback);
-      const proxy = await startDependencyProxy(context, entry, loopback);
+      const proxy = await startDependencyProxy(context, entry, loopback, cassettes);
       proxies.push(proxy);
       proxyUrls.set(entry.dependency.name, proxy.url);
       sink.emit({
@@ -89,7 +83,7 @@ export async function runSteps(given: StepContext): Promise<void> {
       });
     }
     const mcpVariables = usesMcpStdio(scenario)
-      ? await (await import("./mcp-channels.js")).startStdioHosts(context, mcpHosts, plan)
+      ? await (await import("./mcp-channels.js")).startStdioHosts(context, mcpHosts, cassettes.plan)
       : {};
     if (context.interrupt.aborted) return;
     phase = "running the workload";
@@ -101,7 +95,7 @@ export async function runSteps(given: StepContext): Promise<void> {
       phase = "running the verify command";
       const launch = { cwd: scenario.workload.cwd, env, extraEnv: variables };
       // A dependency served from its cassette has no upstream of its own to ask.
-      const live = resolved.filter((entry) => plan === null || !isServed(plan, entry.dependency.name));
+      const live = resolved.filter((entry) => !cassettes.isServed(entry.dependency.name));
       const served = resolved.filter((entry) => !live.includes(entry));
       const withheld = served.map((entry) => upstreamUrlVariable(entry.dependency.name));
       await runVerify(context, verify, launch, verifyVariables(context.runDir, live), withheld);
@@ -114,10 +108,10 @@ export async function runSteps(given: StepContext): Promise<void> {
     for (const loopback of loopbacks.reverse()) await loopback.close().catch(() => undefined);
     await stopDependencies(context, started);
     if (context.canaries != null) await maskCanariesInLogs(context.runDir, context.canaries);
-    if (plan !== null)
-      await writeRecordings(context, plan).catch((error: unknown) =>
-        recordStepFailure(sink, error, "writing the cassettes"),
-      );
+    if (replay !== null)
+      await replay
+        .writeRecordings(context)
+        .catch((error: unknown) => recordStepFailure(sink, error, "writing the cassettes"));
   }
 }
 
@@ -158,6 +152,7 @@ async function proxyOptions(
   context: StepContext,
   entry: ResolvedHttpDependency,
   replayed: ReplayUpstream | null,
+  replay: RunReplay,
 ): Promise<ProxyOptions> {
   const upstreamBaseUrl = replayed?.url ?? entry.baseUrl;
   const { scenario, sink } = context;
@@ -172,7 +167,7 @@ async function proxyOptions(
     countStreamEvents: dependency.countStreamEvents ?? true,
     ignoreJsonFields: dependency.ignoreJsonFields,
     canaries: context.canaries ?? null,
-    ...replayProxyOptions(replayed),
+    ...replay.proxyOptions(replayed),
   };
 }
 
@@ -181,14 +176,15 @@ async function startDependencyProxy(
   context: StepContext,
   entry: ResolvedHttpDependency,
   replayed: ReplayUpstream | null,
+  replay: RunReplay,
 ): Promise<RunningProxy> {
   const { dependency } = entry;
   if (dependency.protocol === "mcp") {
     const { startMcpProxy } = await import("./mcp-channels.js");
-    return startMcpProxy(context, dependency, replayed?.url ?? entry.baseUrl, replayProxyOptions(replayed));
+    return startMcpProxy(context, dependency, replayed?.url ?? entry.baseUrl, replay.proxyOptions(replayed));
   }
   try {
-    return await context.startProxy(await proxyOptions(context, entry, replayed));
+    return await context.startProxy(await proxyOptions(context, entry, replayed, replay));
   } catch (error) {
     // A ProxyError's message is written to be safe (phase and errno code only).
     const safeMessage = error instanceof ProxyError ? error.message : null;

@@ -1,8 +1,18 @@
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ReadinessWake, readinessTarget, waitUntilReady } from "../../src/runtime/readiness.js";
+import {
+  type ReadinessLog,
+  ReadinessWake,
+  readinessTarget,
+  waitUntilReady,
+} from "../../src/runtime/readiness.js";
 import { eventually } from "../helpers/eventually.js";
+import { tempDir } from "../helpers/temp.js";
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -159,5 +169,41 @@ describe("waitUntilReady", () => {
     vi.advanceTimersByTime(5);
     expect(await outcome).toEqual({ ready: true });
     expect(hits).toBe(7);
+  });
+});
+
+describe("waitUntilReady on an https URL", () => {
+  it("polls over TLS (loaded for the first https poll): a certificate it does not trust is the poll's error", async () => {
+    const folder = await tempDir("agentchaos-readiness-tls-");
+    const tlsServer = await (async () => {
+      const key = join(folder.path, "key.pem");
+      const cert = join(folder.path, "cert.pem");
+      execFileSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2"].concat([
+          "-subj",
+          "/CN=127.0.0.1",
+        ]),
+        { stdio: "ignore" },
+      );
+      return createHttpsServer(
+        { key: await readFile(key), cert: await readFile(cert) },
+        (_request, response) => response.end(),
+      );
+    })();
+    try {
+      await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+      const url = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}/health`;
+      const log: ReadinessLog = { polls: 0, last: null };
+      const outcome = await waitUntilReady({ url, headers: {} }, 300, new AbortController().signal, log);
+      expect(outcome).toEqual({ ready: false, reason: "timeout" });
+      expect(log.polls).toBeGreaterThan(0);
+      // A plain-http poll of a TLS port gets no certificate error; an https one does.
+      expect(log.last).toEqual({ error: "DEPTH_ZERO_SELF_SIGNED_CERT" });
+    } finally {
+      tlsServer.closeAllConnections();
+      await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+      await folder.remove();
+    }
   });
 });

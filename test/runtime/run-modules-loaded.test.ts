@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, ROOT } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+
+// What a run loads before and while it runs (docs/performance.md): the record and replay modules
+// and TLS only when the scenario needs them.
+const LOADER = join(ROOT, "test", "fixtures", "programs", "loaded-modules.mjs");
+const LIVE = join(ROOT, "examples", "scenarios", "v2", "support_baseline.yaml");
+const REPLAYED = join(ROOT, "examples", "scenarios", "v2", "replay", "support_replayed.yaml");
+
+const children = new Set<ChildProcess>();
+const folders: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+  await Promise.all(folders.splice(0).map((remove) => remove()));
+});
+
+/** Runs the built CLI on `scenario` with the loader in place; the modules it loaded. */
+async function loadedBy(
+  scenario: string,
+): Promise<{ files: string[]; builtins: string[]; code: number | null }> {
+  const folder = await tempDir("agentchaos-modules-");
+  folders.push(folder.remove);
+  const listFile = join(folder.path, "loaded.json");
+  const child = spawn(
+    process.execPath,
+    ["--import", LOADER, BIN, "run", scenario, "--output-dir", join(folder.path, "runs")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", AGENTCHAOS_TEST_LOADED_MODULES: listFile },
+      stdio: "ignore",
+    },
+  );
+  children.add(child);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  children.delete(child);
+  const loaded = JSON.parse(await readFile(listFile, "utf8")) as { files: string[]; builtins: string[] };
+  return { ...loaded, code };
+}
+
+/** The loaded files that hold the run's record and replay steps or the cassette reader (by their source regions). */
+async function replayModules(files: readonly string[]): Promise<string[]> {
+  const texts = await Promise.all(files.map(async (file) => [file, await readFile(file, "utf8")] as const));
+  return texts
+    .filter(([, text]) => /src\/runtime\/replay-steps\.ts|src\/replay\/scenario-cassettes\.ts/.test(text))
+    .map(([file]) => file);
+}
+
+describe("modules a run loads", () => {
+  it("a live run of http dependencies loads neither the record and replay modules nor TLS", async () => {
+    const live = await loadedBy(LIVE);
+    expect(live.code).toBe(0);
+    expect(live.files.some((file) => file.endsWith("agentchaos.js"))).toBe(true);
+    expect(await replayModules(live.files)).toEqual([]);
+    expect(live.builtins).not.toContain("tls");
+    expect(live.builtins).not.toContain("https");
+  }, 60_000);
+
+  it("a run with replay loads the record and replay modules", async () => {
+    const replayed = await loadedBy(REPLAYED);
+    expect(replayed.code).toBe(0);
+    expect((await replayModules(replayed.files)).length).toBeGreaterThan(0);
+  }, 60_000);
+});
