@@ -32,6 +32,8 @@ export default defineConfig({
     // a 2-core machine busy while the timing of the examples stays reliable (docs/performance.md).
     maxWorkers: 2,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
+    setupFiles: ["./test/setup/cleanups.ts"],
+    globalSetup: ["./test/setup/stray-processes.ts"],
     projects: [
       {
         extends: true,

@@ -5,7 +5,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach } from "vitest";
 import type {
   LegacyEvent,
   LegacyEventPayload,
@@ -20,6 +19,7 @@ import { type RunningProxy, startProxy } from "../../src/proxy/server.js";
 import type { LegacyFault, LegacyTarget } from "../../src/scenario/legacy/types.js";
 import { upgradeFault } from "../../src/scenario/legacy/upgrade.js";
 import type { OccurrenceTrigger } from "../../src/scenario/types.js";
+import { onCleanup } from "./cleanup.js";
 
 /** What a proxy of a schema-1 run is given beside its upstream: the upgraded dependency's name and policy. */
 export const SCHEMA_1_PROXY = { dependency: "api", countStreamEvents: false } as const;
@@ -81,16 +81,7 @@ export interface TestUpstream {
 
 export type UpstreamHandler = (request: IncomingMessage, response: ServerResponse, body: Buffer) => void;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-
-/** Runs `fn` after the current test, even when it fails (last registered runs first). */
-export function onCleanup(fn: () => Promise<void> | void): void {
-  cleanups.push(fn);
-}
-
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+export { onCleanup };
 
 /** A real `node:http` upstream; the default handler answers 200 `{"ok":true}`. */
 export async function startUpstream(handler?: UpstreamHandler): Promise<TestUpstream> {
