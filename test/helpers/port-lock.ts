@@ -3,8 +3,11 @@
  * "fixed ports"). Two test files running such examples at once would fight over the port, so a
  * run of a fixed-port scenario first takes a lock per port, shared by every process on the
  * machine: a directory created by an atomic rename, holding the owner's pid. A lock whose owner
- * is gone (a killed test worker) is taken over.
+ * is gone (a killed test worker) is taken over. A lock is only ever removed by renaming it away
+ * first: emptied in place, it would be an empty directory that another process's rename could
+ * take while the removal still runs (Linux lets a rename replace an empty directory).
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -29,6 +32,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Moves the lock of `port` out of the way and removes it; returns the pid it named (0 if none). */
+async function removeLock(port: number): Promise<number> {
+  const removed = `${lockPath(port)}.${randomUUID()}.removed`;
+  try {
+    await rename(lockPath(port), removed);
+  } catch {
+    return 0;
+  }
+  const owner = Number(await readFile(join(removed, "owner"), "utf8").catch(() => "0"));
+  await rm(removed, { recursive: true, force: true });
+  return owner;
+}
+
 async function tryLock(port: number): Promise<boolean> {
   const target = lockPath(port);
   const staged = await mkdtemp(join(tmpdir(), "agentchaos-test-port-staged-"));
@@ -39,7 +55,7 @@ async function tryLock(port: number): Promise<boolean> {
   } catch {
     await rm(staged, { recursive: true, force: true });
     const owner = Number(await readFile(join(target, "owner"), "utf8").catch(() => "0"));
-    if (owner > 0 && !alive(owner)) await rm(target, { recursive: true, force: true });
+    if (owner > 0 && !alive(owner)) await removeLock(port);
     return false;
   }
 }
@@ -61,7 +77,7 @@ export function fixedPortsOfCall(args: readonly string[], cwd: string): number[]
 export async function lockPorts(ports: readonly number[]): Promise<() => Promise<void>> {
   const held: number[] = [];
   const release = async (): Promise<void> => {
-    for (const port of held.splice(0)) await rm(lockPath(port), { recursive: true, force: true });
+    for (const port of held.splice(0)) await removeLock(port);
   };
   try {
     for (const port of [...ports].sort((a, b) => a - b)) {
