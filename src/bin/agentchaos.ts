@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { exitOnInternalError, exitWhenFlushed, listenForInterrupts } from "./process-exit.js";
+import { exitOnInternalError, exitWhenFlushed, listenForInterrupts, processIo } from "./process-exit.js";
 
 const argv = process.argv.slice(2);
 // These commands finish their work when interrupted (a run folder, a suite's or an exploration's
@@ -9,18 +9,8 @@ const completesOnInterrupt = ["run", "suite", "explore", "fake-llm", "mcp-shim"]
 // The handlers are in place before the rest of the CLI is loaded, so that an interruption that
 // comes while it loads is answered like any other (exit 130), not by Node's default (death by
 // the signal).
-const { interrupt, forceStop } = listenForInterrupts(completesOnInterrupt);
+const io = processIo(listenForInterrupts(completesOnInterrupt));
 
 import("../cli/index.js")
-  .then(({ runCli }) =>
-    runCli(argv, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      cwd: process.cwd(),
-      env: process.env,
-      interrupt,
-      forceStop,
-      byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
-    }),
-  )
+  .then(({ runCli }) => runCli(argv, io))
   .then(exitWhenFlushed, exitOnInternalError("agentchaos"));

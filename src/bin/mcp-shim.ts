@@ -6,22 +6,14 @@
  * server an agent starts costs as little start-up as possible.
  */
 import { mcpShimCommand } from "../mcp/shim/command.js";
-import { exitOnInternalError, exitWhenFlushed, listenForInterrupts } from "./process-exit.js";
+import { exitOnInternalError, exitWhenFlushed, listenForInterrupts, processIo } from "./process-exit.js";
 
 const [command, ...args] = process.argv.slice(2);
-const { interrupt, forceStop } = listenForInterrupts(true);
+const signals = listenForInterrupts(true);
 
 if (command !== "mcp-shim") {
   process.stderr.write("agentchaos mcp-shim: this script runs only the `mcp-shim` command\n");
   exitWhenFlushed(2);
 } else {
-  mcpShimCommand(args, {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    cwd: process.cwd(),
-    env: process.env,
-    interrupt,
-    forceStop,
-    byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
-  }).then(exitWhenFlushed, exitOnInternalError("agentchaos mcp-shim"));
+  mcpShimCommand(args, processIo(signals)).then(exitWhenFlushed, exitOnInternalError("agentchaos mcp-shim"));
 }

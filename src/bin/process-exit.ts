@@ -4,6 +4,8 @@
  * own entry (docs/mcp.md).
  */
 
+import type { CliIo } from "../support/cli-io.js";
+
 export interface InterruptSignals {
   /** The first SIGINT / SIGTERM. */
   readonly interrupt: AbortSignal;
@@ -28,6 +30,19 @@ export function listenForInterrupts(completesOnInterrupt: boolean): InterruptSig
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
   process.on("SIGTERM", onSignal);
   return { interrupt: interrupt.signal, forceStop: forceStop.signal };
+}
+
+/** This process's streams, folder, environment and interrupt signals, as a command takes them. */
+export function processIo(signals: InterruptSignals): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    env: process.env,
+    interrupt: signals.interrupt,
+    forceStop: signals.forceStop,
+    byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
+  };
 }
 
 /**

@@ -61,19 +61,20 @@ function allProcesses(): Map<number, ProcessFacts> {
   return found;
 }
 
-/** Whether `pid` is this process, one of its ancestors or one of its descendants. */
-function related(pid: number, processes: Map<number, ProcessFacts>, ancestors: Set<number>): boolean {
-  if (ancestors.has(pid)) return true;
-  for (let current = processes.get(pid); current !== undefined; current = processes.get(current.parent)) {
-    if (current.parent === process.pid) return true;
-    if (current.parent <= 1) return false;
+/** `pid` and its ancestors, nearest first, up to (not including) pid 1. */
+function lineage(pid: number, processes: Map<number, ProcessFacts>): number[] {
+  const chain: number[] = [];
+  for (let current = processes.get(pid); current !== undefined && current.pid > 1; ) {
+    chain.push(current.pid);
+    current = processes.get(current.parent);
   }
-  return false;
+  return chain;
 }
 
 function pointsHere(facts: ProcessFacts): boolean {
   return (
-    facts.commandLine.includes(ROOT + sep) || facts.cwd === ROOT || (facts.cwd ?? "").startsWith(ROOT + sep)
+    facts.commandLine.includes(ROOT + sep) ||
+    (facts.cwd !== null && `${facts.cwd}${sep}`.startsWith(ROOT + sep))
   );
 }
 
@@ -82,15 +83,10 @@ export default function setup(): (() => void) | undefined {
   const startedAt = Date.now() / 1000 - 1;
   return () => {
     const processes = allProcesses();
-    const ancestors = new Set<number>();
-    for (
-      let current = processes.get(process.pid);
-      current !== undefined;
-      current = processes.get(current.parent)
-    ) {
-      ancestors.add(current.pid);
-      if (current.parent <= 1) break;
-    }
+    const ancestors = new Set(lineage(process.pid, processes));
+    // This process, its ancestors and its descendants are the run itself.
+    const related = (pid: number): boolean =>
+      ancestors.has(pid) || lineage(pid, processes).includes(process.pid);
     // A process whose parent also points here still belongs to a running program (another test
     // run in this checkout, say): only the re-parented ones are strays.
     const orphaned = (facts: ProcessFacts): boolean => {
@@ -98,11 +94,7 @@ export default function setup(): (() => void) | undefined {
       return parent === undefined || !pointsHere(parent);
     };
     const strays = [...processes.values()].filter(
-      (facts) =>
-        facts.startedAt >= startedAt &&
-        pointsHere(facts) &&
-        orphaned(facts) &&
-        !related(facts.pid, processes, ancestors),
+      (facts) => facts.startedAt >= startedAt && pointsHere(facts) && orphaned(facts) && !related(facts.pid),
     );
     if (strays.length === 0) return;
     for (const stray of strays) {
