@@ -2,14 +2,18 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
- * The files that keep a fresh worker of their own: those that run the built CLI on whole scenarios,
- * those that look at the worker's own child processes or time signals against a child's start-up,
- * and those that fake the global timers around real sockets.
+ * The files that keep a fresh worker of their own: those that look at the worker's own child
+ * processes, interrupt a run or time signals against a child's start-up, and those that fake the
+ * global timers around real sockets. The files that run the built CLI on whole scenarios share
+ * their workers like the rest: each run is a process of its own.
  */
 const ISOLATED_FILES = [
-  "test/e2e/**/*.test.ts",
-  "test/examples/**/*.test.ts",
-  "examples/**/*.test.ts",
+  "test/e2e/cleanup.test.ts",
+  "test/e2e/sigkill.test.ts",
+  "test/e2e/suite-interrupt.test.ts",
+  "test/e2e/explore-interrupt.test.ts",
+  "test/e2e/disk-full.test.ts",
+  "test/e2e/pack-install.test.ts",
   "test/cli/signals.test.ts",
   "test/cli/validate.test.ts",
   "test/runtime/supervisor.test.ts",
@@ -39,7 +43,12 @@ export default defineConfig({
         extends: true,
         // The other files share their workers: a fresh worker per file costs about half a second
         // of CPU (loading the runner and the sources again), most of what such a file costs.
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ISOLATED_FILES, isolate: false },
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
+          exclude: ISOLATED_FILES,
+          isolate: false,
+        },
       },
       { extends: true, test: { name: "isolated", include: ISOLATED_FILES } },
     ],

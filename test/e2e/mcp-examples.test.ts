@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runsAhead } from "../helpers/runs-ahead.js";
 
 /** The table of MCP scenarios in docs/examples.md: file → result, reason, exit. */
 const TABLE = [
@@ -53,24 +54,23 @@ function allText(folder: string): string {
 const SECRET = "sk-notes-planted-5e0c1d";
 const PLANTED = "llm_and_mcp_recovered";
 
-const exampleRuns = new Map<string, Promise<{ outputDir: string; run: CliResult }>>();
-
 /**
- * Runs an example once; every test about that example reads the same run. The example that adds
- * a note always runs with the planted secret, so its row and the secret test share one run.
+ * Every example runs once, two at a time, before the tests; every test about an example reads
+ * its run. The example that adds a note always runs with the planted secret, so its row and the
+ * secret test share one run.
  */
-function runExample(name: string): Promise<{ outputDir: string; run: CliResult }> {
-  let pending = exampleRuns.get(name);
-  if (pending === undefined) {
+const runExample = runsAhead(
+  TABLE.map(([name]) => name),
+  async (name) => {
     const outputDir = join(out.path, name);
-    pending = runBuiltCli(
+    const run = await runBuiltCli(
       ["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir],
       name === PLANTED ? { env: { NOTES_PRIVATE_TEXT: SECRET } } : {},
-    ).then((run) => ({ outputDir, run }));
-    exampleRuns.set(name, pending);
-  }
-  return pending;
-}
+    );
+    return { outputDir, run };
+  },
+  { concurrency: 2 },
+);
 
 describe("the MCP examples, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {

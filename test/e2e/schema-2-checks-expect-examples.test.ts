@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runsAhead } from "../helpers/runs-ahead.js";
 
 interface Example {
   /** Path under examples/, without `.yaml`. */
@@ -191,10 +192,18 @@ const EXAMPLES: readonly Example[] = [
 
 const out = testFolder("all");
 
+/** The examples run three at a time before the tests: most of each run is a wait (streams, Retry-After). */
+const runOf = runsAhead(
+  EXAMPLES.map((example) => example.file),
+  async (file) => {
+    const outputDir = join(out.path, file);
+    return { outputDir, run: await runBuiltCli(["run", `examples/${file}.yaml`, "--output-dir", outputDir]) };
+  },
+);
+
 describe("the checks and expectations examples, and the listening-stream MCP examples, through the built CLI", () => {
   it.each(EXAMPLES)("$file ends $result / $reason with exit $exit", async (example) => {
-    const outputDir = join(out.path, example.file);
-    const run = await runBuiltCli(["run", `examples/${example.file}.yaml`, "--output-dir", outputDir]);
+    const { outputDir, run } = await runOf(example.file);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(example.exit);
     const runDir = onlyRunDir(outputDir);

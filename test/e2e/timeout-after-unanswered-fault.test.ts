@@ -7,8 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runsAhead } from "../helpers/runs-ahead.js";
 
-const dir = testFolder("each");
+const dir = testFolder("all");
 
 function scenario(mode: "enforce" | "report"): string {
   const examples = JSON.stringify(join(ROOT, "examples/mcp"));
@@ -36,7 +37,7 @@ timeout_seconds: 8
 `;
 }
 
-async function run(mode: "enforce" | "report") {
+async function runOnce(mode: "enforce" | "report") {
   const file = join(dir.path, `${mode}.yaml`);
   writeFileSync(file, scenario(mode));
   const out = join(dir.path, `runs-${mode}`);
@@ -44,6 +45,9 @@ async function run(mode: "enforce" | "report") {
   const report = JSON.parse(readFileSync(join(onlyRunDir(out), "report.json"), "utf8"));
   return { cli, report };
 }
+
+/** Both runs wait for the time limit, so they wait side by side. */
+const run = runsAhead(["enforce", "report"] as const, runOnce);
 
 describe("a timeout right after an unanswered fault", () => {
   it("is AGENT_HUNG with an enforced fail_fast whose max_ms (default 30000) was not reached", async () => {
