@@ -6,8 +6,8 @@ import { BIN, ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 // What a run loads before and while it runs (docs/performance.md): the record and replay modules
-// and TLS only when the scenario needs them.
-const LOADER = join(ROOT, "test", "fixtures", "programs", "loaded-modules.mjs");
+// and TLS only when the scenario needs them, and no ES module loader (the executable is CommonJS).
+const LOADER = join(ROOT, "test", "fixtures", "programs", "loaded-modules.cjs");
 const LIVE = join(ROOT, "examples", "scenarios", "v2", "support_baseline.yaml");
 const REPLAYED = join(ROOT, "examples", "scenarios", "v2", "replay", "support_replayed.yaml");
 
@@ -28,7 +28,7 @@ async function loadedBy(
   const listFile = join(folder.path, "loaded.json");
   const child = spawn(
     process.execPath,
-    ["--import", LOADER, BIN, "run", scenario, "--output-dir", join(folder.path, "runs")],
+    ["--require", LOADER, BIN, "run", scenario, "--output-dir", join(folder.path, "runs")],
     {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: "1", AGENTCHAOS_TEST_LOADED_MODULES: listFile },
@@ -58,6 +58,17 @@ describe("modules a run loads", () => {
     expect(await replayModules(live.files)).toEqual([]);
     expect(live.builtins).not.toContain("tls");
     expect(live.builtins).not.toContain("https");
+  }, 60_000);
+
+  it("a run loads the executable's files without starting the ES module loader", async () => {
+    const live = await loadedBy(LIVE);
+    expect(live.code).toBe(0);
+    expect(live.files.filter((file) => file.startsWith(join(ROOT, "dist", "bin"))).length).toBeGreaterThan(
+      10,
+    );
+    expect(live.builtins).toContain("child_process");
+    expect(live.builtins).not.toContain("internal/modules/esm/loader");
+    expect(live.builtins).not.toContain("internal/modules/esm/translators");
   }, 60_000);
 
   it("a run with replay loads the record and replay modules", async () => {
