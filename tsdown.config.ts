@@ -7,7 +7,7 @@ import { defineConfig, type TsdownPlugin, type UserConfig } from "tsdown";
  * package.json of their own in dist/bin says so, since the package's type is "module" and the
  * executable's name ends in .js): Node then loads the executable and each chunk a command
  * imports lazily with `require`, without starting the ES module loader, and built-in modules
- * without their ES module wrappers, which saves every command 40-50 ms of CPU
+ * without their ES module wrappers, which saves each command tens of milliseconds of CPU
  * (docs/performance.md). The MCP stdio shim's own
  * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
  * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it

@@ -1,10 +1,10 @@
 // Writes V8's code cache of the `agentchaos` executable (dist/bin/code-cache/, see
-// src/bin/code-cache.ts and docs/performance.md#code-cache): runs the commands most starts are
-// made of (help, validate, a run whose dependency is `agentchaos fake-llm`, inspect, an HTML
-// report) with AGENTCHAOS_WRITE_CODE_CACHE=1, one after the other, so that each adds the
-// functions it ran to the cache the ones before it wrote. Run by `npm run build` after tsdown.
-// A command that fails leaves a smaller cache, never a broken build: V8 compiles what the cache
-// lacks.
+// src/bin/code-cache.ts and docs/performance.md#third-pass-how-the-executables-code-is-loaded):
+// runs the commands most starts are made of (help, validate, a run whose dependency is
+// `agentchaos fake-llm`, inspect, an HTML report) with AGENTCHAOS_WRITE_CODE_CACHE=1, one after
+// the other, so that each adds the functions it ran to the cache the ones before it wrote. Run
+// by `npm run build` after tsdown. A command that fails leaves a smaller cache, never a broken
+// build: V8 compiles what the cache lacks.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

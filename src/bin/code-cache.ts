@@ -1,5 +1,6 @@
 /**
- * V8's code cache for the files of the `agentchaos` executable (docs/performance.md#code-cache).
+ * V8's code cache for the files of the `agentchaos` executable
+ * (docs/performance.md#third-pass-how-the-executables-code-is-loaded).
  *
  * Node 20 compiles every file it loads from its source, and V8 compiles each function again the
  * first time it runs: for a run that is some 60 ms of CPU before the first dependency starts.
