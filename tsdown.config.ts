@@ -1,9 +1,14 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig, type UserConfig } from "tsdown";
+import { defineConfig, type TsdownPlugin, type UserConfig } from "tsdown";
 
 /**
  * The `agentchaos` executable is bundled with its dependencies into a few files: loading one
- * file instead of ~150 modules halves the CLI's start-up time. The MCP stdio shim's own
+ * file instead of ~150 modules halves the CLI's start-up time. Those files are CommonJS (a
+ * package.json of their own in dist/bin says so, since the package's type is "module" and the
+ * executable's name ends in .js): Node then loads the executable and each chunk a command
+ * imports lazily with `require`, without starting the ES module loader, and built-in modules
+ * without their ES module wrappers, which saves each command tens of milliseconds of CPU
+ * (docs/performance.md). The MCP stdio shim's own
  * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
  * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it
  * loads `node:crypto` on its first hash only (docs/mcp.md#cost). The library (dist/index.js and the rest of dist/) is compiled file by
@@ -19,12 +24,23 @@ const shared: UserConfig = {
   deps: { alwaysBundle: [/.*/] },
 };
 
+/** Emits dist/bin/package.json, which makes the `.js` files of that folder CommonJS. */
+function commonJsFolder(): TsdownPlugin {
+  return {
+    name: "agentchaos-commonjs-folder",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "package.json", source: '{ "type": "commonjs" }\n' });
+    },
+  };
+}
+
 export default defineConfig([
   {
     ...shared,
     entry: { agentchaos: "src/bin/agentchaos.ts" },
-    format: "esm",
+    format: "cjs",
     outExtensions: () => ({ js: ".js" }),
+    plugins: [commonJsFolder()],
   },
   {
     ...shared,

@@ -3,7 +3,7 @@
 // `{port}` example examples/scenarios/v2/support_baseline.yaml (two managed dependencies, no
 // fault) with the table of where the run's time goes, and for the schema-1 no_fault.yaml.
 // The phases come from the run's own events (their timestamps), its report.json's mtime and a
-// clock loaded into the run with `--import` (bench/servers/phase-clock.mjs: Node started, the
+// clock loaded into the run with `--require` (bench/servers/phase-clock.cjs: Node started, the
 // scenario opened, each spawn, readiness probe and listen, the exit).
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import { makeTempDir, removeTempDir } from "../lib/temp-dirs.mjs";
 const RUNS = 5;
 const PORT_EXAMPLE = join(EXAMPLES, "scenarios", "v2", "support_baseline.yaml");
 const NO_FAULT = join(EXAMPLES, "scenarios", "no_fault.yaml");
-const CLOCK = fileURLToPath(new URL("../servers/phase-clock.mjs", import.meta.url));
+const CLOCK = fileURLToPath(new URL("../servers/phase-clock.cjs", import.meta.url));
 
 export async function runOverhead() {
   const outputDir = makeTempDir("agentchaos-bench-run-");
@@ -85,7 +85,7 @@ export async function timedRun(scenario, outputDir, cli = CLI) {
   const startedAt = performance.timeOrigin + performance.now();
   const run = await runCommand(
     process.execPath,
-    ["--import", CLOCK, cli, "run", scenario, "--output-dir", outputDir],
+    ["--require", CLOCK, cli, "run", scenario, "--output-dir", outputDir],
     {
       cwd: ROOT,
       env: { ...process.env, AGENTCHAOS_BENCH_PHASES: clockFile },

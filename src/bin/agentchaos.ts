@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { useCodeCache } from "./code-cache.js";
 import { exitOnInternalError, exitWhenFlushed, listenForInterrupts, processIo } from "./process-exit.js";
 
 const argv = process.argv.slice(2);
@@ -10,6 +13,7 @@ const completesOnInterrupt = ["run", "suite", "explore", "fake-llm", "mcp-shim"]
 // comes while it loads is answered like any other (exit 130), not by Node's default (death by
 // the signal).
 const io = processIo(listenForInterrupts(completesOnInterrupt));
+useCodeCache(dirname(fileURLToPath(import.meta.url)));
 
 import("../cli/index.js")
   .then(({ runCli }) => runCli(argv, io))

@@ -3,11 +3,11 @@
  * it out (the CLI command is a thin shell over `experiment` below), plus the optional reporter files.
  */
 import type { AnyAgentChaosEvent, RunResult } from "../events/types.js";
-import type { LogExcerpt } from "../report/failure-excerpts.js";
-import { isReportV4, type Report } from "../report/types.js";
+import type { Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import { failedRunExcerpts } from "./failed-run-excerpts.js";
 import type { LiveOutput } from "./live-output.js";
 import { orchestrateRun as runOrchestrated } from "./orchestrator.js";
 import type { RecordRequest } from "./replay-steps.js";
@@ -46,21 +46,6 @@ export interface ExperimentDone extends ExperimentResult {
   readonly interrupted: boolean;
   /** Absolute paths of the reporter files written. */
   readonly written: readonly string[];
-}
-
-/**
- * The log lines a failed schema-2 run quotes (masked), else none. Their module, as the
- * reporters', is loaded only by a run that needs it.
- */
-async function failedRunExcerpts(report: Report, runDir: string): Promise<LogExcerpt[]> {
-  if (!isReportV4(report) || report.result !== "FAILED") return [];
-  const { failureExcerpts } = await import("../report/failure-excerpts.js");
-  return failureExcerpts(runDir, {
-    result: report.result,
-    reasonCode: report.reason_code,
-    diagnostics: report.diagnostics,
-    dependencies: report.dependencies.map((dependency) => dependency.name),
-  });
 }
 
 /** Runs a loaded scenario: run folder, processes, proxy, analysis, report, reporter files, terminal output. */

@@ -1,10 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ReportError } from "../../report/errors.js";
-import { failureExcerpts } from "../../report/failure-excerpts.js";
 import { readReport } from "../../report/reader.js";
 import { renderSummary } from "../../report/summary.js";
-import { isReportV4 } from "../../report/types.js";
+import { failedRunExcerpts } from "../../runtime/failed-run-excerpts.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { terminalSafe } from "../../support/terminal-text.js";
 
@@ -27,14 +26,7 @@ function isRunFolder(path: string): boolean {
 export async function inspectCommand(target: string, io: CliIo): Promise<number> {
   try {
     const { report, path } = await readReport(resolve(io.cwd, target));
-    const excerpts = isReportV4(report)
-      ? await failureExcerpts(dirname(path), {
-          result: report.result,
-          reasonCode: report.reason_code,
-          diagnostics: report.diagnostics,
-          dependencies: report.dependencies.map((dependency) => dependency.name),
-        })
-      : [];
+    const excerpts = await failedRunExcerpts(report, dirname(path));
     io.stdout.write(renderSummary(report, path, excerpts));
     return EXIT.OK;
   } catch (error) {

@@ -1,14 +1,15 @@
-// Loaded with `node --import` into an `agentchaos run` the bench measures (bench/measure/
+// Loaded with `node --require` into an `agentchaos run` the bench measures (bench/measure/
 // run-overhead.mjs): notes when Node has started, when the scenario file is opened, when each
 // child process is spawned and exits, each readiness probe, each listen, and when the process
 // exits (with the CPU time used so far at the start, the scenario, each spawn and the exit), and writes them as JSON (absolute ms, `performance.timeOrigin + performance.now()`) to
 // the file AGENTCHAOS_BENCH_PHASES names. It wraps builtins and prototypes and changes nothing
-// the run does.
-import { ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import http from "node:http";
-import { syncBuiltinESMExports } from "node:module";
-import net from "node:net";
+// the run does. It is CommonJS, as the executable is: a preload that is an ES module would start
+// the ES module loader, which the run itself does not.
+const { ChildProcess } = require("node:child_process");
+const fs = require("node:fs");
+const http = require("node:http");
+const { syncBuiltinESMExports } = require("node:module");
+const net = require("node:net");
 
 const now = () => performance.timeOrigin + performance.now();
 /** CPU time (user + system, ms) this process has used so far: steady under load, unlike wall time. */
