@@ -19,6 +19,13 @@ export function createHash(algorithm: string): NodeCrypto.Hash {
   return crypto().createHash(algorithm);
 }
 
+/** One-call hashing, where this Node.js has it (20.12 and later); else through a Hash object. */
+export function hash(algorithm: string, data: string | Uint8Array, encoding: "hex"): string {
+  const nodeCrypto = crypto();
+  if (typeof nodeCrypto.hash === "function") return nodeCrypto.hash(algorithm, data, encoding);
+  return nodeCrypto.createHash(algorithm).update(data).digest(encoding);
+}
+
 export function randomUUID(): string {
   return crypto().randomUUID();
 }
