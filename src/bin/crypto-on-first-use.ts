@@ -4,14 +4,15 @@
  * about 4 ms of CPU, which the shim then spends on the agent's first message, while the server
  * it has just spawned is still starting, instead of before that server is spawned.
  * (docs/mcp.md#cost). Only what the shim uses is here; a build that needs more fails.
+ * It is loaded with the CommonJS file's own `module.require` (the bundler leaves that call
+ * alone), so that the shim need not load `node:module` for `createRequire` at start-up either.
  */
 import type * as NodeCrypto from "node:crypto";
-import { createRequire } from "node:module";
 
 let loaded: typeof NodeCrypto | undefined;
 
 function crypto(): typeof NodeCrypto {
-  loaded ??= createRequire(process.execPath)("node:crypto") as typeof NodeCrypto;
+  loaded ??= module.require("node:crypto") as typeof NodeCrypto;
   return loaded;
 }
 
