@@ -31,7 +31,10 @@ export default defineConfig([
     ...shared,
     entry: { "mcp-shim": "src/bin/mcp-shim.ts" },
     format: "cjs",
-    alias: { "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)) },
+    alias: {
+      "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)),
+      "node:os": fileURLToPath(new URL("src/bin/os-on-first-use.ts", import.meta.url)),
+    },
     outExtensions: () => ({ js: ".cjs" }),
     minify: { compress: { keepNames: { function: true, class: true } }, mangle: { keepNames: true } },
   },
