@@ -11,7 +11,8 @@ import { defineConfig, type TsdownPlugin, type UserConfig } from "tsdown";
  * (docs/performance.md). The MCP stdio shim's own
  * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
  * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it
- * loads `node:crypto` on its first hash only (docs/mcp.md#cost). The library (dist/index.js and the rest of dist/) is compiled file by
+ * loads `node:crypto` on its first hash only (docs/mcp.md#cost). It is also minified (names
+ * kept, so error names stay readable): V8 compiles half as much text at each start. The library (dist/index.js and the rest of dist/) is compiled file by
  * file by `tsc -p tsconfig.build.json`.
  */
 const shared: UserConfig = {
@@ -46,7 +47,11 @@ export default defineConfig([
     ...shared,
     entry: { "mcp-shim": "src/bin/mcp-shim.ts" },
     format: "cjs",
-    alias: { "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)) },
+    alias: {
+      "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)),
+      "node:os": fileURLToPath(new URL("src/bin/os-on-first-use.ts", import.meta.url)),
+    },
     outExtensions: () => ({ js: ".cjs" }),
+    minify: { compress: { keepNames: { function: true, class: true } }, mangle: { keepNames: true } },
   },
 ]);

@@ -4,19 +4,27 @@
  * about 4 ms of CPU, which the shim then spends on the agent's first message, while the server
  * it has just spawned is still starting, instead of before that server is spawned.
  * (docs/mcp.md#cost). Only what the shim uses is here; a build that needs more fails.
+ * It is loaded with the CommonJS file's own `module.require` (the bundler leaves that call
+ * alone), so that the shim need not load `node:module` for `createRequire` at start-up either.
  */
 import type * as NodeCrypto from "node:crypto";
-import { createRequire } from "node:module";
 
 let loaded: typeof NodeCrypto | undefined;
 
 function crypto(): typeof NodeCrypto {
-  loaded ??= createRequire(process.execPath)("node:crypto") as typeof NodeCrypto;
+  loaded ??= module.require("node:crypto") as typeof NodeCrypto;
   return loaded;
 }
 
 export function createHash(algorithm: string): NodeCrypto.Hash {
   return crypto().createHash(algorithm);
+}
+
+/** One-call hashing, where this Node.js has it (20.12 and later); else through a Hash object. */
+export function hash(algorithm: string, data: string | Uint8Array, encoding: "hex"): string {
+  const nodeCrypto = crypto();
+  if (typeof nodeCrypto.hash === "function") return nodeCrypto.hash(algorithm, data, encoding);
+  return nodeCrypto.createHash(algorithm).update(data).digest(encoding);
 }
 
 export function randomUUID(): string {

@@ -41,7 +41,15 @@ export function processIo(signals: InterruptSignals): CliIo {
     env: process.env,
     interrupt: signals.interrupt,
     forceStop: signals.forceStop,
-    byteStreams: () => ({ stdin: process.stdin, stdout: process.stdout }),
+    // Getters: Node.js makes a standard stream when it is first read (the shim reads stdin late).
+    byteStreams: () => ({
+      get stdin() {
+        return process.stdin;
+      },
+      get stdout() {
+        return process.stdout;
+      },
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
+import { sha256Hex } from "./fingerprint.js";
 
 /** Text is handed to the hash in batches of about this many characters. */
 const BATCH = 64 * 1024;
@@ -14,14 +15,19 @@ const MAY_NEED_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * it is. A value holding a file of many megabytes is hashed without a copy of it.
  * `escapeFree`: the caller knows no string in `value` needs escaping (it was parsed from UTF-8
  * JSON text without a single backslash), so not even a look for such characters is needed.
+ * A text shorter than a batch (the usual case) is hashed in one call, without a Hash object.
  */
 export function canonicalJsonHash(value: unknown, escapeFree = false): string {
-  const hash = createHash("sha256");
+  let started: Hash | null = null;
+  const hash = (): Hash => {
+    started ??= createHash("sha256");
+    return started;
+  };
   let pending = "";
   const write = (text: string): void => {
     pending += text;
     if (pending.length >= BATCH) {
-      hash.update(pending);
+      hash().update(pending);
       pending = "";
     }
   };
@@ -31,8 +37,8 @@ export function canonicalJsonHash(value: unknown, escapeFree = false): string {
       item.length >= LONG_STRING &&
       (escapeFree || !MAY_NEED_ESCAPE.test(item))
     ) {
-      hash.update(`${pending}"`);
-      hash.update(item);
+      hash().update(`${pending}"`);
+      hash().update(item);
       pending = '"';
       return;
     }
@@ -61,6 +67,7 @@ export function canonicalJsonHash(value: unknown, escapeFree = false): string {
     write("}");
   };
   writeValue(value);
-  hash.update(pending);
-  return hash.digest("hex");
+  // (Assigned in `hash`: the compiler cannot see that `started` may no longer be null here.)
+  const batched = started as Hash | null;
+  return batched === null ? sha256Hex(pending) : batched.update(pending).digest("hex");
 }

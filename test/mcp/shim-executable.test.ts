@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { constants } from "node:os";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
-import { connectClient, spawnRawShim, startTestHost, textOf } from "../helpers/mcp.js";
+import { connectClient, spawnRawShim, startTestHost, stdioDependency, textOf } from "../helpers/mcp.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -17,6 +19,7 @@ function loadReportScript(report: string): string {
   require("node:fs").writeFileSync(${JSON.stringify(report)}, JSON.stringify({
     files: Object.keys(require.cache),
     crypto: process.moduleLoadList.includes("NativeModule crypto"),
+    builtins: process.moduleLoadList.filter((name) => name.startsWith("NativeModule ")).map((name) => name.slice(13)),
   }));
 });
 `;
@@ -25,6 +28,8 @@ function loadReportScript(report: string): string {
 interface LoadReport {
   readonly files: string[];
   readonly crypto: boolean;
+  /** Node.js's own modules loaded, by name ("os", "internal/...", ...). */
+  readonly builtins: string[];
 }
 
 /** The preload, and the report it writes once the shim has exited. */
@@ -52,7 +57,12 @@ describe("the shim's own executable", () => {
   });
 
   it("loads no other script, and no crypto before a message needs a hash", async () => {
-    const test = await startTestHost();
+    // A server that starts quickly and leaves at the end of its input: the SDK server's start can
+    // outlast the shim's grace period on a loaded machine, and what is tested here is the shim.
+    const test = await startTestHost([], {
+      ...stdioDependency(),
+      command: [process.execPath, "-e", "process.stdin.resume()"],
+    });
     const reporter = await loadReporter();
     const shim = spawnRawShim(test, ["-r", reporter.preload, ...test.args]);
     await eventually(() => test.log.payloads.some((payload) => payload.kind === "SESSION_STARTED"), {
@@ -63,6 +73,24 @@ describe("the shim's own executable", () => {
     const loaded = await reporter.read();
     expect(loaded.files).toEqual([reporter.preload, test.args[0]]);
     expect(loaded.crypto).toBe(false);
+    // Nor `node:os` (read only when a signal ends the server) or `node:module`.
+    expect(loaded.builtins).toContain("child_process");
+    expect(loaded.builtins).not.toContain("os");
+    expect(loaded.builtins).not.toContain("module");
+  });
+
+  it("loads node:os when a signal ends its server, and reports minus the signal's number", async () => {
+    const dependency = stdioDependency();
+    const test = await startTestHost([], {
+      ...dependency,
+      command: [process.execPath, "-e", 'process.kill(process.pid, "SIGTERM")'],
+    });
+    const reporter = await loadReporter();
+    const shim = spawnRawShim(test, ["-r", reporter.preload, ...test.args]);
+    await eventually(() => test.log.ofKind("SESSION_ENDED").length === 1, { what: "SESSION_ENDED" });
+    expect(test.log.ofKind("SESSION_ENDED")[0]).toMatchObject({ exit_code: -constants.signals.SIGTERM });
+    expect(await shim.exited).toBe(1);
+    expect((await reporter.read()).builtins).toContain("os");
   });
 
   it("loads crypto for the first request, whose params hash is recorded", async () => {
@@ -73,7 +101,9 @@ describe("the shim's own executable", () => {
     await client.close();
     expect((await reporter.read()).crypto).toBe(true);
     const call = test.log.ofKind("OPERATION_OBSERVED").find((event) => event.path === "echo");
-    expect(call?.body_hash).toMatch(/^[0-9a-f]{64}$/);
+    // The canonical JSON of the params (keys sorted), hashed in the shim's one-file build.
+    const canonical = JSON.stringify({ arguments: { text: "hashed" }, name: "echo" });
+    expect(call?.body_hash).toBe(createHash("sha256").update(canonical).digest("hex"));
   });
 
   it("runs only the mcp-shim command: anything else exits 2 with one line", async () => {

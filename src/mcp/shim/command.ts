@@ -14,9 +14,15 @@ export async function mcpShimCommand(args: readonly string[], io: CliIo): Promis
     io.stderr.write(`agentchaos mcp-shim: ${typeof parsed === "string" ? parsed : "no standard streams"}\n`);
     return EXIT.USAGE;
   }
+  // Read when the relay starts: a pipe's stream costs about a millisecond of CPU to make, which
+  // is then spent after the server is spawned, not before (docs/mcp.md#cost).
   return runShim(parsed, {
-    stdin: streams.stdin,
-    stdout: streams.stdout,
+    get stdin() {
+      return streams.stdin;
+    },
+    get stdout() {
+      return streams.stdout;
+    },
     stderr: io.stderr,
     env: io.env,
     ...(io.interrupt === undefined ? {} : { interrupt: io.interrupt }),
