@@ -8,12 +8,16 @@ import { defineConfig, type TsdownPlugin, type UserConfig } from "tsdown";
  * executable's name ends in .js): Node then loads the executable and each chunk a command
  * imports lazily with `require`, without starting the ES module loader, and built-in modules
  * without their ES module wrappers, which saves each command tens of milliseconds of CPU
- * (docs/performance.md). The MCP stdio shim's own
- * executable is one CommonJS file with nothing else in it: Node loads it synchronously, without
- * starting the ES module loader, which saves each server an agent starts ~10 ms of CPU, and it
- * loads `node:crypto` on its first hash only (docs/mcp.md#cost). It is also minified (names
- * kept, so error names stay readable): V8 compiles half as much text at each start. The library (dist/index.js and the rest of dist/) is compiled file by
- * file by `tsc -p tsconfig.build.json`.
+ * (docs/performance.md).
+ *
+ * The MCP stdio shim's own executable is one CommonJS file with nothing else in it: Node loads it
+ * synchronously, without starting the ES module loader, which saves each server an agent starts
+ * ~10 ms of CPU, and it loads `node:crypto` and `node:os` on first use only (docs/mcp.md#cost).
+ * It is also minified (names kept, so error names stay readable): V8 compiles half as much text
+ * at each start.
+ *
+ * The library (dist/index.js and the rest of dist/) is compiled file by file by
+ * `tsc -p tsconfig.build.json`.
  */
 const shared: UserConfig = {
   outDir: "dist/bin",
