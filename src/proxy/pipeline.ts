@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationLedger } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
-import { faultCanary } from "../faults/corruption/fault-canary.js";
+import { canaryOf } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
 import { selectOperation } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
 import type { RequestBody } from "./body.js";
 import { type Exchange, failInternally, sendUpstream } from "./exchange.js";
 import { acceptRequests } from "./exchange-entry.js";
-import { createFaultContext } from "./fault-context.js";
+import { executeFault } from "./fault-context.js";
 import type { UpstreamPort } from "./forward.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
@@ -99,18 +99,9 @@ export function createRequestHandler(
         return;
       }
       const fault = select(exchange);
-      if (canaries?.watches(ledger.dependency))
-        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
-      if (fault === null) {
-        forward(exchange);
-        return;
-      }
-      const canary =
-        canaries === null || fault.deferredInjection === undefined
-          ? null
-          : faultCanary(canaries, fault.id, fault.deferredInjection.pointer, operation);
-      const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id, canary));
-      if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
+      canaries?.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
+      if (fault === null) forward(exchange);
+      else executeFault(exchange, fault, holds, forward, canaryOf(canaries, fault, operation));
     } catch {
       failInternally(exchange);
     }

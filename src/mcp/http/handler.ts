@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Operation, OperationLedger } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
-import { faultCanary } from "../../faults/corruption/fault-canary.js";
+import { canaryOf } from "../../faults/corruption/fault-canary.js";
 import { corruptingRelay } from "../../faults/http-corrupt.js";
 import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
 import type { RequestBody } from "../../proxy/body.js";
 import { type Exchange, exchangeOf, failInternally, sendUpstream } from "../../proxy/exchange.js";
 import { acceptRequests } from "../../proxy/exchange-entry.js";
-import { createFaultContext } from "../../proxy/fault-context.js";
+import { executeFault } from "../../proxy/fault-context.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
 import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
@@ -135,22 +135,14 @@ export function createMcpRequestHandler(
     };
     try {
       const chosen = selectFault(operation, faults, twins);
-      if (canaries?.watches(ledger.dependency))
-        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
+      canaries?.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);
         return;
       }
-      const { deferredInjection } = chosen.fault;
-      const canary =
-        canaries === null || deferredInjection === undefined
-          ? null
-          : faultCanary(canaries, chosen.fault.id, deferredInjection.pointer, operation);
-      if (chosen.layer === "http") {
-        const context = createFaultContext(exchange, holds, forward, chosen.fault.id, canary);
-        const pending = chosen.fault.execute(context);
-        if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
-      } else {
+      const canary = canaryOf(canaries, chosen.fault, operation);
+      if (chosen.layer === "http") executeFault(exchange, chosen.fault, holds, forward, canary);
+      else {
         const delayed = (ms: number, released: () => void): void =>
           send(
             exchange,
