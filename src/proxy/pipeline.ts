@@ -5,9 +5,8 @@ import { canaryOf } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
 import { selectOperation } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
-import type { RequestBody } from "./body.js";
 import { type Exchange, failInternally, sendUpstream } from "./exchange.js";
-import { acceptRequests } from "./exchange-entry.js";
+import { type AcceptedRequest, acceptRequests } from "./exchange-entry.js";
 import { executeFault } from "./fault-context.js";
 import type { UpstreamPort } from "./forward.js";
 import type { HeldOperations } from "./holds.js";
@@ -70,16 +69,7 @@ export function createRequestHandler(
     return chosen;
   };
 
-  const handle = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: RequestBody,
-    receivedAt: number,
-  ) => {
-    if (ledger.sealed) {
-      response.destroy();
-      return;
-    }
+  const handle: AcceptedRequest = (request, response, body, receivedAt) => {
     const target = splitTarget(request.url ?? "/");
     const operation = ledger.begin(
       httpOperationIdentity(identity, request.method as string, target, body, idempotencyKey(request)),
@@ -107,5 +97,5 @@ export function createRequestHandler(
     }
   };
 
-  return acceptRequests(handle);
+  return acceptRequests(ledger, handle);
 }

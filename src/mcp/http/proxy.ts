@@ -5,7 +5,7 @@ import { ProxyError } from "../../proxy/errors.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
 import { createProxyServer } from "../../proxy/pipeline-server.js";
-import { listenOnLoopback, type RunningProxy, upstreamOf } from "../../proxy/server.js";
+import { listenOnLoopback, type RunningProxy, stopProxy, upstreamOf } from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { Fault } from "../../scenario/types.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
@@ -84,23 +84,14 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     url: `http://127.0.0.1:${port}`,
     diagnostics: () => ({ malformedMessages: malformed }),
     close() {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        try {
-          for (const operation of ledger.unfinished()) operation.fail("connection_closed", null);
-          holds.abandonAll();
-          for (const operation of untracked.unfinished()) operation.fail("client_disconnected", null);
-        } finally {
-          ledger.seal();
-          untracked.seal();
-          try {
-            ledger.flush();
-          } finally {
-            server.closeAllConnections();
-          }
-        }
-        await Promise.all([stopped, upstream.close().catch(() => {})]);
-      })();
+      const endOpen = () => {
+        for (const operation of ledger.unfinished()) operation.fail("connection_closed", null);
+        holds.abandonAll();
+        for (const operation of untracked.unfinished()) operation.fail("client_disconnected", null);
+      };
+      closing ??= stopProxy(server, upstream, [ledger, untracked], endOpen, () =>
+        server.closeAllConnections(),
+      );
       return closing;
     },
   };
