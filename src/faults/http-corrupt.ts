@@ -4,9 +4,14 @@ import type { CanaryType } from "./corruption/canary.js";
 import { corruptJson } from "./corruption/corrupt-json.js";
 import { EventStreamRewriter } from "./corruption/event-stream.js";
 import { pointerTokens } from "./corruption/json-pointer.js";
-import type { FaultCanary, FaultExecutor, FaultOf, ResponseRelay, UpstreamControl } from "./types.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
+import type {
+  FaultCanary,
+  FaultExecutor,
+  FaultOf,
+  ResponseHeaders,
+  ResponseRelay,
+  UpstreamControl,
+} from "./types.js";
 
 /**
  * `http_corrupt` (docs/faults.md, corruption faults): the request is forwarded and the
@@ -83,7 +88,7 @@ class CorruptingRelay implements ResponseRelay {
   readonly #decision: Decision;
   #mode: "buffer" | "stream" | "pass" = "buffer";
   #status = 0;
-  #headers: Headers = {};
+  #headers: ResponseHeaders = {};
   #control: UpstreamControl | null = null;
   #chunks: Buffer[] = [];
   #size = 0;
@@ -95,7 +100,7 @@ class CorruptingRelay implements ResponseRelay {
     this.#decision = decision;
   }
 
-  start(status: number, headers: Headers, control: UpstreamControl): void {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
     const encoding = headers["content-encoding"];
     if (encoding !== undefined && String(encoding).toLowerCase() !== "identity") {
       // A compressed body is not read here: nothing can be replaced in it.

@@ -10,6 +10,9 @@ export interface SyntheticResponse {
   readonly body: string;
 }
 
+/** Response headers as Node gives them (a repeated header is a list). */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /**
  * What the upstream side of a forward reports to whoever relays its response to the
  * workload. The proxy's own relays (buffered, and `text/event-stream` chunk by chunk)
@@ -18,11 +21,7 @@ export interface SyntheticResponse {
  */
 export interface ResponseRelay {
   /** Status line and headers arrived (lower-case names). `control` applies backpressure or cancels. */
-  start(
-    status: number,
-    headers: Readonly<Record<string, string | string[] | undefined>>,
-    control: UpstreamControl,
-  ): void;
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void;
   data(chunk: Buffer): void;
   end(): void;
   /** Transport failure, before or after `start`. */

@@ -1,6 +1,7 @@
 import type { OperationIdentity } from "../events/operation.js";
 import { canonicalJsonHash } from "../proxy/canonical-hash.js";
 import { sha256Hex } from "../proxy/fingerprint.js";
+import { isJsonObject } from "../support/json-text.js";
 
 /** The recorded facts of one JSON-RPC request, computed where the request is read. */
 export interface McpRequestFacts {
@@ -17,14 +18,10 @@ const NAMED_BY: Readonly<Record<string, string>> = {
   "resources/read": "uri",
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** The target name of a request (docs/mcp.md, Operations): a name or URI, never an argument value. */
 export function targetName(method: string, params: unknown): string {
   const key = NAMED_BY[method];
-  if (key === undefined || !isRecord(params)) return "";
+  if (key === undefined || !isJsonObject(params)) return "";
   const value = params[key];
   return typeof value === "string" ? value : "";
 }
@@ -35,7 +32,7 @@ export function targetName(method: string, params: unknown): string {
  */
 export function paramsHash(params: unknown, escapeFree = false): string {
   if (params === undefined || params === null) return sha256Hex("null");
-  if (!isRecord(params) || !("_meta" in params)) return canonicalJsonHash(params, escapeFree);
+  if (!isJsonObject(params) || !("_meta" in params)) return canonicalJsonHash(params, escapeFree);
   const { _meta: _ignored, ...rest } = params;
   return canonicalJsonHash(rest, escapeFree);
 }

@@ -1,3 +1,4 @@
+import { isJsonObject, parseJson } from "../support/json-text.js";
 import { rawMember } from "./raw-member.js";
 
 /** How a JSON-RPC response ended its request (docs/mcp.md, terminal evidence). */
@@ -37,31 +38,23 @@ export function idKeyOf(id: unknown): string | null {
   return null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function outcomeOf(message: Record<string, unknown>): ResponseOutcome | null {
   if ("error" in message) {
     const error = message.error;
-    const code = isRecord(error) && Number.isInteger(error.code) ? (error.code as number) : null;
+    const code = isJsonObject(error) && Number.isInteger(error.code) ? (error.code as number) : null;
     return { kind: "rpc_error", code };
   }
   if (!("result" in message)) return null;
   const result = message.result;
-  return isRecord(result) && result.isError === true ? { kind: "tool_error" } : { kind: "result" };
+  return isJsonObject(result) && result.isError === true ? { kind: "tool_error" } : { kind: "result" };
 }
 
 /** Classifies one message's text. Never throws. */
 export function classifyMessage(text: string): JsonRpcMessage {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return MALFORMED;
-  }
+  const parsed = parseJson(text);
+  if (parsed === undefined) return MALFORMED;
   if (Array.isArray(parsed)) return parsed.length > 0 && parsed.every(isJsonRpc) ? OTHER : MALFORMED;
-  if (!isRecord(parsed) || !isJsonRpc(parsed)) return MALFORMED;
+  if (!isJsonObject(parsed) || !isJsonRpc(parsed)) return MALFORMED;
   if (typeof parsed.method === "string") {
     if (!("id" in parsed)) return { kind: "notification", method: parsed.method, params: parsed.params };
     const idKey = idKeyOf(parsed.id);
@@ -76,13 +69,13 @@ export function classifyMessage(text: string): JsonRpcMessage {
 }
 
 function isJsonRpc(value: unknown): boolean {
-  return isRecord(value) && value.jsonrpc === "2.0";
+  return isJsonObject(value) && value.jsonrpc === "2.0";
 }
 
 /** The id key a `notifications/cancelled` names, or null. */
 export function cancelledIdKey(message: JsonRpcMessage): string | null {
   if (message.kind !== "notification" || message.method !== "notifications/cancelled") return null;
-  return isRecord(message.params) ? idKeyOf(message.params.requestId) : null;
+  return isJsonObject(message.params) ? idKeyOf(message.params.requestId) : null;
 }
 
 /**
@@ -90,14 +83,9 @@ export function cancelledIdKey(message: JsonRpcMessage): string | null {
  * of them (an `application/json` body, or one SSE event's data). Null when it holds none.
  */
 export function findResponse(text: string, idKey: string): ResponseOutcome | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const parsed = parseJson(text);
   for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-    if (!isRecord(item) || !isJsonRpc(item) || "method" in item) continue;
+    if (!isJsonObject(item) || !isJsonRpc(item) || "method" in item) continue;
     if (idKeyOf(item.id) === idKey) return outcomeOf(item);
   }
   return null;

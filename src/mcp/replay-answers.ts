@@ -5,20 +5,17 @@
  * Server requests and notifications in a recorded stream keep their own ids.
  */
 
+import { isJsonObject, parseJson } from "../support/json-text.js";
+
 function isResponse(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return "id" in record && !("method" in record) && ("result" in record || "error" in record);
+  return (
+    isJsonObject(value) && "id" in value && !("method" in value) && ("result" in value || "error" in value)
+  );
 }
 
 /** One JSON-RPC message's text with a response's id replaced by `rawId` (JSON text); else unchanged. */
 export function withAnswerId(text: string, rawId: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const parsed = parseJson(text);
   if (!isResponse(parsed)) return text;
   parsed.id = JSON.parse(rawId);
   return JSON.stringify(parsed);

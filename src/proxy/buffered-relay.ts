@@ -1,11 +1,9 @@
-import type { ResponseRelay, SyntheticResponse, UpstreamControl } from "../faults/types.js";
+import type { ResponseHeaders, ResponseRelay, SyntheticResponse, UpstreamControl } from "../faults/types.js";
 import { BODY_LIMIT } from "../support/body-limit.js";
 import { clientResponseHeaders } from "../support/http-headers.js";
 import type { CompletionRule } from "./completion-rule.js";
 import type { Exchange } from "./exchange.js";
 import { sendSynthetic, UPSTREAM_TOO_LARGE, upstreamFailed } from "./responses.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * Relays a response that is not an event stream: buffered whole (up to 10 MiB), then sent with
@@ -19,7 +17,7 @@ export class BufferedRelay implements ResponseRelay {
   #chunks: Buffer[] = [];
   #size = 0;
   #status = 0;
-  #headers: Headers = {};
+  #headers: ResponseHeaders = {};
   #control: UpstreamControl | null = null;
   #done = false;
 
@@ -28,7 +26,7 @@ export class BufferedRelay implements ResponseRelay {
     this.#rule = rule;
   }
 
-  start(status: number, headers: Headers, control: UpstreamControl): void {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
     this.#status = status;
     this.#headers = headers;
     this.#control = control;

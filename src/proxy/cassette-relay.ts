@@ -1,13 +1,11 @@
 import type { ServerResponse } from "node:http";
-import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import type { ResponseHeaders, ResponseRelay, UpstreamControl } from "../faults/types.js";
 import { clientResponseHeaders } from "../support/http-headers.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
 
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
-
 /** What a capture sees of an upstream answer while it is passed on. */
 export interface AnswerCapture {
-  start(status: number, headers: Headers): void;
+  start(status: number, headers: ResponseHeaders): void;
   data(chunk: Buffer): void;
   end(): void;
 }

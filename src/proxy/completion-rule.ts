@@ -1,7 +1,6 @@
 import type { Operation } from "../events/operation.js";
+import type { ResponseHeaders } from "../faults/types.js";
 import { settleUpstream } from "./settle.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * How a relayed response completes an operation: the one table of terminal events, by the way
@@ -21,7 +20,7 @@ export interface CompletionRule {
   streamLeft(
     operation: Operation,
     status: number,
-    headers: Headers,
+    headers: ResponseHeaders,
     relayedEvents: number | null,
     acting: boolean,
   ): void;
@@ -32,7 +31,7 @@ export interface CompletionRule {
   ended(
     operation: Operation,
     status: number,
-    headers: Headers,
+    headers: ResponseHeaders,
     body: Buffer | null,
     relayedEvents: number | null,
   ): void;

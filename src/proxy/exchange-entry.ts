@@ -16,9 +16,11 @@ export type AcceptedRequest = (
  * How every path served by Node's HTTP server (the HTTP proxy's full pipeline, MCP over HTTP)
  * takes a request, as the fast lane takes it (docs/proxy.md): in its connection's turn; an
  * HTTP/1.1 request without `Host` refused 400 (the connection closes), a method the proxy does
- * not forward 405; then its body is read (bounded) and `accepted` runs. No exception leaves it.
+ * not forward 405; then its body is read (bounded) and `accepted` runs, unless the proxy closed
+ * meanwhile (`ledger` sealed: the connection is destroyed). No exception leaves it.
  */
 export function acceptRequests(
+  ledger: { readonly sealed: boolean },
   accepted: AcceptedRequest,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const start = (request: IncomingMessage, response: ServerResponse): void => {
@@ -35,7 +37,8 @@ export function acceptRequests(
       }
       readBody(request, (body) => {
         try {
-          accepted(request, response, body, receivedAt);
+          if (ledger.sealed) response.destroy();
+          else accepted(request, response, body, receivedAt);
         } catch {
           response.destroy();
         }

@@ -1,10 +1,23 @@
+import type { ArmedFault } from "../faults/registry.js";
 import type { FaultCanary, FaultContext, ResponseRelay, SyntheticResponse } from "../faults/types.js";
-import { cutConnection, type Exchange } from "./exchange.js";
+import { cutConnection, type Exchange, failInternally } from "./exchange.js";
 import type { HeldOperations } from "./holds.js";
 import type { Forwarder } from "./pipeline.js";
 import { sendSynthetic } from "./responses.js";
 import { retryAfterMs } from "./retry-after.js";
 import { StreamRelay } from "./stream-relay.js";
+
+/** Runs an HTTP fault's executor on the exchange; whatever fails inside it fails the exchange (`proxy_error`). */
+export function executeFault(
+  exchange: Exchange,
+  fault: ArmedFault,
+  holds: HeldOperations,
+  forward: Forwarder,
+  canary: FaultCanary | null,
+): void {
+  const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id, canary));
+  if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
+}
 
 /** The context a fault executor acts through, for one selected operation. */
 export function createFaultContext(

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { OperationIdentity } from "../events/operation.js";
 import { pointerTokens } from "../faults/corruption/json-pointer.js";
+import { parseJson } from "../support/json-text.js";
 import type { RequestBody } from "./body.js";
 import { canonicalJsonHash } from "./canonical-hash.js";
 import { decodePath, fingerprint, queryHash, sha256Hex } from "./fingerprint.js";
@@ -55,12 +56,8 @@ export function identityRule(ignoreJsonFields: readonly string[]): IdentityRule 
   return {
     fingerprintBodyHash(body) {
       if (pointers.length === 0 || body.bytes === null) return body.hash;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.bytes.toString("utf8"));
-      } catch {
-        return body.hash;
-      }
+      const parsed = parseJson(body.bytes.toString("utf8"));
+      if (parsed === undefined) return body.hash;
       for (const tokens of pointers) removeAt(parsed, tokens);
       return canonicalJsonHash(parsed);
     },

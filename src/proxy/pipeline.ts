@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperationLedger } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
-import { faultCanary } from "../faults/corruption/fault-canary.js";
+import { canaryOf } from "../faults/corruption/fault-canary.js";
 import type { ArmedFault } from "../faults/registry.js";
 import { selectOperation } from "../faults/selection.js";
 import type { ResponseRelay } from "../faults/types.js";
-import type { RequestBody } from "./body.js";
 import { type Exchange, failInternally, sendUpstream } from "./exchange.js";
-import { acceptRequests } from "./exchange-entry.js";
-import { createFaultContext } from "./fault-context.js";
+import { type AcceptedRequest, acceptRequests } from "./exchange-entry.js";
+import { executeFault } from "./fault-context.js";
 import type { UpstreamPort } from "./forward.js";
 import type { HeldOperations } from "./holds.js";
 import { httpOperationIdentity, type IdentityRule, idempotencyKey } from "./identity.js";
@@ -70,16 +69,7 @@ export function createRequestHandler(
     return chosen;
   };
 
-  const handle = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: RequestBody,
-    receivedAt: number,
-  ) => {
-    if (ledger.sealed) {
-      response.destroy();
-      return;
-    }
+  const handle: AcceptedRequest = (request, response, body, receivedAt) => {
     const target = splitTarget(request.url ?? "/");
     const operation = ledger.begin(
       httpOperationIdentity(identity, request.method as string, target, body, idempotencyKey(request)),
@@ -99,22 +89,13 @@ export function createRequestHandler(
         return;
       }
       const fault = select(exchange);
-      if (canaries?.watches(ledger.dependency))
-        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
-      if (fault === null) {
-        forward(exchange);
-        return;
-      }
-      const canary =
-        canaries === null || fault.deferredInjection === undefined
-          ? null
-          : faultCanary(canaries, fault.id, fault.deferredInjection.pointer, operation);
-      const pending = fault.execute(createFaultContext(exchange, holds, forward, fault.id, canary));
-      if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
+      canaries?.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
+      if (fault === null) forward(exchange);
+      else executeFault(exchange, fault, holds, forward, canaryOf(canaries, fault, operation));
     } catch {
       failInternally(exchange);
     }
   };
 
-  return acceptRequests(handle);
+  return acceptRequests(ledger, handle);
 }

@@ -1,12 +1,10 @@
 import type { Operation } from "../events/operation.js";
-import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import type { ResponseHeaders, ResponseRelay, UpstreamControl } from "../faults/types.js";
 import { isEventStream } from "../support/http-headers.js";
 import { BufferedRelay } from "./buffered-relay.js";
 import { type CompletionRule, HTTP_COMPLETION } from "./completion-rule.js";
 import type { Exchange } from "./exchange.js";
 import { type StreamEventObserver, StreamRelay } from "./stream-relay.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /** What a protocol carried over HTTP changes in the default relay (MCP Streamable HTTP, docs/mcp.md). */
 export interface RelayProtocol {
@@ -52,7 +50,7 @@ class DefaultRelay implements ResponseRelay {
     this.#active = new BufferedRelay(exchange, protocol.rule);
   }
 
-  start(status: number, headers: Headers, control: UpstreamControl): void {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
     const { rule, observer, bufferErrorStreams } = this.#protocol;
     if (isEventStream(headers) && !(bufferErrorStreams === true && status >= 400)) {
       this.#active = new StreamRelay(this.#exchange, {

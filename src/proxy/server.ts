@@ -95,7 +95,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     close() {
-      closing ??= shutDown(pipeline, lane, ledger, holds, upstream);
+      const endOpen = () => {
+        holds.abandonAll();
+        for (const operation of ledger.unfinished()) operation.fail("client_disconnected", null);
+      };
+      const closeConnections = () => {
+        lane?.closeAll();
+        pipeline.server?.closeAllConnections();
+      };
+      const listener = lane?.server ?? (pipeline.server as HttpServer);
+      closing ??= stopProxy(listener, upstream, [ledger], endOpen, closeConnections);
       return closing;
     },
   };
@@ -191,29 +200,27 @@ class LazyPipeline {
 }
 
 /**
- * Stops listening; every operation still open is recorded as `client_disconnected` (its
- * workload connection is being ended), pending waits are cleared, client connections and the
- * upstream pool are destroyed. Nothing is recorded after this resolves.
+ * Stops a proxy (every proxy): stops listening; `endOpen` records the end of every operation
+ * still open (its workload connection is being ended) and clears pending waits; the ledgers are
+ * sealed and flushed (nothing is recorded after this resolves); `closeConnections` destroys the
+ * client connections; the upstream pool is closed.
  */
-async function shutDown(
-  pipeline: LazyPipeline,
-  lane: Lane | null,
-  ledger: OperationLedger,
-  holds: HeldOperations,
+export async function stopProxy(
+  listener: Server,
   upstream: UpstreamPort,
+  ledgers: readonly OperationLedger[],
+  endOpen: () => void,
+  closeConnections: () => void,
 ): Promise<void> {
-  const listener: Server = lane?.server ?? (pipeline.server as HttpServer);
   const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
   try {
-    holds.abandonAll();
-    for (const operation of ledger.unfinished()) operation.fail("client_disconnected", null);
+    endOpen();
   } finally {
-    ledger.seal();
+    for (const ledger of ledgers) ledger.seal();
     try {
-      ledger.flush();
+      for (const ledger of ledgers) ledger.flush();
     } finally {
-      lane?.closeAll();
-      pipeline.server?.closeAllConnections();
+      closeConnections();
     }
   }
   await Promise.all([stopped, upstream.close().catch(() => {})]);

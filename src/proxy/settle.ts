@@ -1,7 +1,6 @@
 import type { FailureDetails, Operation, SuccessDetails } from "../events/operation.js";
+import type { ResponseHeaders } from "../faults/types.js";
 import { retryAfterMs } from "./retry-after.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * Settles an operation on the upstream's status; a failure also records the wait the response
@@ -10,7 +9,7 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 export function settleUpstream(
   operation: Operation,
   status: number,
-  headers: Headers,
+  headers: ResponseHeaders,
   details: FailureDetails & SuccessDetails = {},
 ): boolean {
   if (status < 400) return operation.settle(status, details);

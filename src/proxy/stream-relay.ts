@@ -1,11 +1,9 @@
-import type { StreamingRelay, UpstreamControl } from "../faults/types.js";
+import type { ResponseHeaders, StreamingRelay, UpstreamControl } from "../faults/types.js";
 import { clientResponseHeaders, isEventStream } from "../support/http-headers.js";
 import { SseEventCounter } from "../support/sse-events.js";
 import { type CompletionRule, HTTP_COMPLETION } from "./completion-rule.js";
 import { cutConnection, type Exchange } from "./exchange.js";
 import { sendSynthetic, upstreamFailed } from "./responses.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -46,7 +44,7 @@ export class StreamRelay implements StreamingRelay {
   readonly #rule: CompletionRule;
   readonly #observer: StreamEventObserver | null;
   #status = 0;
-  #headers: Headers = {};
+  #headers: ResponseHeaders = {};
   #control: UpstreamControl | null = null;
   /** Schema-2 event streams only, when no observer counts them. */
   #events: SseEventCounter | null = null;
@@ -62,7 +60,7 @@ export class StreamRelay implements StreamingRelay {
     this.#observer = options.observer ?? null;
   }
 
-  start(status: number, headers: Headers, control: UpstreamControl): void {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
     const { operation, response } = this.#exchange;
     this.#status = status;
     this.#headers = headers;

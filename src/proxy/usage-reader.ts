@@ -1,3 +1,4 @@
+import { parseJson } from "../support/json-text.js";
 /**
  * Reads the token usage of a model answer (docs/triggers.md, "Token quotas"): OpenAI's
  * `usage.total_tokens` (Chat Completions and Responses), Anthropic's `usage.input_tokens +
@@ -74,13 +75,7 @@ export class UsageReader {
   }
 
   #read(json: string): number {
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch {
-      return 0;
-    }
-    const usage = usageOf(value);
+    const usage = usageOf(parseJson(json));
     if (usage === null) return 0;
     if (typeof usage.total_tokens === "number") this.#total = usage.total_tokens;
     if (typeof usage.input_tokens === "number") this.#input = usage.input_tokens;

@@ -7,12 +7,11 @@ import {
   gunzipSync,
   inflateSync,
 } from "node:zlib";
-import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
+import type { ResponseHeaders, ResponseRelay, UpstreamControl } from "../faults/types.js";
 import { BODY_LIMIT } from "../support/body-limit.js";
 import { isEventStream } from "../support/http-headers.js";
 import { UsageReader } from "./usage-reader.js";
 
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 type Encoding = "gzip" | "deflate" | "br" | null;
 
 /**
@@ -25,7 +24,7 @@ type Encoding = "gzip" | "deflate" | "br" | null;
 export function tapUsage(relay: ResponseRelay, count: (tokens: number) => void): ResponseRelay {
   let side: ((chunk: Buffer | null) => void) | null = null;
   return {
-    start(status: number, headers: Headers, control: UpstreamControl) {
+    start(status: number, headers: ResponseHeaders, control: UpstreamControl) {
       if (status >= 200 && status < 300) {
         const encoding = encodingOf(headers["content-encoding"]);
         side = isEventStream(headers) ? streamReader(encoding, count) : bodyReader(encoding, count);

@@ -1,3 +1,4 @@
+import { parseJson } from "../support/json-text.js";
 /**
  * `replay.redact` (docs/replay.md): the values the pointers name in a JSON response body, and
  * in each event's JSON `data`, are stored as "[redacted]". A body or an event that is not JSON,
@@ -33,12 +34,8 @@ function redactValue(root: unknown, pointers: readonly string[]): boolean {
 /** A JSON text with the pointers redacted, or the text unchanged. */
 export function redactJsonText(text: string, pointers: readonly string[]): string {
   if (pointers.length === 0) return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const parsed = parseJson(text);
+  if (parsed === undefined) return text;
   return redactValue(parsed, pointers) ? JSON.stringify(parsed) : text;
 }
 

@@ -6,6 +6,7 @@
  * found by hashing guesses against a table made in advance.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { parseJson } from "../support/json-text.js";
 
 /** A body with more leaves keeps the first ones, in document order. */
 export const MAX_SHAPE_POINTERS = 4096;
@@ -40,10 +41,8 @@ export function requestShape(
 ): Record<string, string> {
   const shape: Record<string, string> = {};
   if (body === null || body.length === 0) return shape;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body).toString("utf8"));
-  } catch {
+  const parsed = parseJson(Buffer.from(body).toString("utf8"));
+  if (parsed === undefined) {
     shape[""] = saltedHash(salt, body);
     return shape;
   }

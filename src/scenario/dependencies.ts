@@ -101,13 +101,11 @@ function mcpStdioDependency(baseDir: string, name: string) {
     },
     "an mcp_stdio dependency",
   ).transform(
-    (dependency): Dependency => ({
+    ({ type, replay, ...spec }): Dependency => ({
       name,
-      type: "mcp_stdio",
-      command: dependency.command,
-      cwd: dependency.cwd,
-      env: dependency.env,
-      ...(dependency.replay === undefined ? {} : { replay: dependency.replay }),
+      type,
+      ...spec,
+      ...(replay === undefined ? {} : { replay }),
     }),
   );
 }
@@ -120,10 +118,7 @@ export function dependencySchema(baseDir: string, name: string) {
     error: (issue) => {
       if (issue.input === null || typeof issue.input !== "object" || Array.isArray(issue.input))
         return expecting("a dependency mapping")(issue);
-      const type =
-        typeof issue.input === "object" && issue.input !== null
-          ? Reflect.get(issue.input, "type")
-          : undefined;
+      const type: unknown = Reflect.get(issue.input, "type");
       if (type === undefined) return `missing; ${TYPES}`;
       return `${TYPES}, got ${typeof type === "string" ? JSON.stringify(type) : "a non-string"}`;
     },

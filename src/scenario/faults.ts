@@ -315,19 +315,11 @@ export function validateFaults(
       `an ${faultType} fault`,
     );
     const parsed = shape.safeParse(raw);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        if (issue.code === "unrecognized_keys") {
-          issues.push({
-            code: "unrecognized_keys",
-            path: [index, ...issue.path],
-            keys: issue.keys,
-            message: issue.message,
-          });
-        } else {
-          issues.push({ code: "custom", path: [index, ...issue.path], message: issue.message });
-        }
-      }
+    for (const issue of parsed.error?.issues ?? []) {
+      const { code, path, message } = issue;
+      if (code === "unrecognized_keys")
+        issues.push({ code, path: [index, ...path], keys: issue.keys, message });
+      else at(path, message);
     }
     const data = (parsed.success ? parsed.data : raw) as Record<string, unknown>;
     if (STREAM_TYPES.has(faultType) && (raw.after_events === undefined) === (raw.after_bytes === undefined)) {

@@ -35,6 +35,10 @@ function custom(path: Path, message: string): Issue {
   return { code: "custom", path, message, input: undefined } as Issue;
 }
 
+function invalidKey(path: Path, message: string): Issue {
+  return { code: "invalid_key", path, message, input: undefined } as unknown as Issue;
+}
+
 function unknownKey(path: Path, key: string, message: string): Issue {
   return { code: "unrecognized_keys", path, keys: [key], message, input: {} } as unknown as Issue;
 }
@@ -72,24 +76,13 @@ function parseDependencies(value: unknown, baseDir: string, issues: Issue[]): De
   const dependencies: Dependency[] = [];
   let complete = true;
   for (const [name, entry] of entries) {
-    if (!DEPENDENCY_NAME.test(name)) {
-      issues.push({
-        code: "invalid_key",
-        path: ["dependencies", name],
-        message: "expected a dependency name matching ^[a-z][a-z0-9_]{0,31}$",
-        input: undefined,
-      } as unknown as Issue);
-      complete = false;
-      continue;
-    }
-    if (name === "proxy") {
-      issues.push({
-        code: "invalid_key",
-        path: ["dependencies", name],
-        message:
-          'expected a dependency name other than "proxy" (reserved: AGENTCHAOS_PROXY_URL has its own meaning)',
-        input: undefined,
-      } as unknown as Issue);
+    const badName = !DEPENDENCY_NAME.test(name)
+      ? "expected a dependency name matching ^[a-z][a-z0-9_]{0,31}$"
+      : name === "proxy"
+        ? 'expected a dependency name other than "proxy" (reserved: AGENTCHAOS_PROXY_URL has its own meaning)'
+        : null;
+    if (badName !== null) {
+      issues.push(invalidKey(["dependencies", name], badName));
       complete = false;
       continue;
     }

@@ -88,11 +88,6 @@ export class CanaryBook {
     this.#seen(watched, dependency, operationId);
   }
 
-  /** Whether any request to `dependency` can carry an armed canary. */
-  watches(dependency: string): boolean {
-    return this.#armed.some((watched) => watched.sinks.has(dependency) && !watched.seenIn.has(dependency));
-  }
-
   /**
    * A request the agent sent to `dependency`: its raw target (path and query) and body, scanned
    * once each per armed canary. Call it right after the operation was observed.

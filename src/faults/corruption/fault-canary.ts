@@ -9,6 +9,18 @@ interface SelectedOperation {
   notApplied(faultId: string, reason: NotAppliedReason): void;
 }
 
+/** The canary `fault` writes into `operation`'s answer: a corruption fault's in a run with canaries, else null. */
+export function canaryOf(
+  book: CanaryBook | null,
+  fault: { readonly id: string; readonly deferredInjection?: InjectionDetails },
+  operation: SelectedOperation,
+): FaultCanary | null {
+  const deferred = fault.deferredInjection;
+  return book === null || deferred === undefined
+    ? null
+    : faultCanary(book, fault.id, deferred.pointer, operation);
+}
+
 /** The canary of one corruption fault acting on one operation (HTTP proxy, MCP stdio and HTTP). */
 export function faultCanary(
   book: CanaryBook,

@@ -2,14 +2,12 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { MisbehaveKind, MisbehaveProvider } from "../../scenario/model-faults.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStream } from "../../support/http-headers.js";
-import type { FaultContext, ResponseRelay, UpstreamControl } from "../types.js";
+import type { FaultContext, ResponseHeaders, ResponseRelay, UpstreamControl } from "../types.js";
 import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
 import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
 import { ResponsesStreamRewrite, rewriteResponsesJson } from "./openai-responses.js";
 import { asObject, type JsonRewrite, type Outgoing, type StreamRewrite } from "./rewrite.js";
 import { type SseMessage, SseSplitter } from "./sse-messages.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const JSON_REWRITES: Readonly<Record<MisbehaveProvider, JsonRewrite>> = {
   openai: rewriteChatJson,
@@ -50,7 +48,7 @@ export class MisbehaveRelay implements ResponseRelay {
   readonly #own: ResponseRelay;
   #mode: "untouched" | "stream" | "json" = "untouched";
   #status = 0;
-  #headers: Headers = {};
+  #headers: ResponseHeaders = {};
   #control: UpstreamControl | null = null;
   #rewrite: StreamRewrite | null = null;
   readonly #splitter = new SseSplitter();
@@ -70,7 +68,7 @@ export class MisbehaveRelay implements ResponseRelay {
     });
   }
 
-  start(status: number, headers: Headers, control: UpstreamControl): void {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
     this.#status = status;
     this.#headers = headers;
     this.#control = control;
@@ -177,7 +175,7 @@ export class MisbehaveRelay implements ResponseRelay {
 }
 
 /** The upstream's headers for a body sent decoded: no `Content-Encoding` (the length is the relay's). */
-function withoutEncoding(headers: Headers): Headers {
+function withoutEncoding(headers: ResponseHeaders): ResponseHeaders {
   const { "content-encoding": _encoding, ...rest } = headers;
   return rest;
 }

@@ -1,6 +1,12 @@
 import type { NotAppliedReason } from "../../events/types.js";
 import { isEventStream } from "../../support/http-headers.js";
-import type { FaultContext, ResponseRelay, StreamingRelay, UpstreamControl } from "../types.js";
+import type {
+  FaultContext,
+  ResponseHeaders,
+  ResponseRelay,
+  StreamingRelay,
+  UpstreamControl,
+} from "../types.js";
 import { type CutPoint, type CutSpec, cutPoint } from "./cut-point.js";
 
 /** The upstream exchange as a mid-stream fault sees it at its cut point. */
@@ -74,11 +80,7 @@ class CutRelay implements ResponseRelay {
     });
   }
 
-  start(
-    status: number,
-    headers: Readonly<Record<string, string | string[] | undefined>>,
-    control: UpstreamControl,
-  ) {
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl) {
     if (status < 200 || status > 299) this.#reason = "upstream_status";
     else if (this.#needsStream && !isEventStream(headers)) this.#reason = "not_a_stream";
     else {

@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { isJsonObject, parseJson } from "../../support/json-text.js";
 
 const PAD_BYTE = 0x78; // "x"
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /**
  * `mcp_oversized`'s answer (docs/mcp.md): the server's response `text` with the first text
@@ -16,19 +13,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * message is written into one buffer of its final size, `suffix` (a line end) included.
  */
 export function paddedAnswer(text: string, sizeBytes: number, suffix = ""): Buffer | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isRecord(parsed) || !isRecord(parsed.result)) return null;
+  const parsed = parseJson(text);
+  if (!isJsonObject(parsed) || !isJsonObject(parsed.result)) return null;
   const result = parsed.result;
   if (!Array.isArray(result.content)) result.content = [];
   const content = result.content as unknown[];
   let item = content.find(
     (candidate): candidate is { type: "text"; text: string } =>
-      isRecord(candidate) && candidate.type === "text" && typeof candidate.text === "string",
+      isJsonObject(candidate) && candidate.type === "text" && typeof candidate.text === "string",
   );
   if (item === undefined) {
     item = { type: "text", text: "" };

@@ -1,4 +1,4 @@
-import type { InjectedFault, InjectionDetails, OperationIdentity } from "../../events/operation.js";
+import type { SelectableFault } from "../../faults/selection.js";
 import { compileTarget } from "../../scenario/target.js";
 import type { Fault, McpFaultType } from "../../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../../triggers/index.js";
@@ -33,15 +33,8 @@ export function isMcpFault(fault: Fault): fault is McpFault {
 }
 
 /** One configured MCP fault ready for traffic: its target, its own trigger state, its executor. */
-export interface ArmedMcpFault extends InjectedFault {
-  matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
-  /** Counts one matching occurrence and says whether it is selected. */
-  decide(): boolean;
-  /** A token quota only (else null); MCP answers carry no usage, so it is never called. */
-  readonly countTokens: ((tokens: number) => void) | null;
+export interface ArmedMcpFault extends SelectableFault {
   execute(context: McpFaultContext): void;
-  /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
-  readonly deferredInjection?: InjectionDetails;
 }
 
 /** Binds an MCP fault to a fresh trigger state (its counter starts at 1 with the first match). */

@@ -1,3 +1,4 @@
+import { isJsonObject, parseJson } from "../../support/json-text.js";
 /** What one `mcp_tools_changed` injection changes in its session (docs/mcp.md). */
 export interface ToolsChange {
   /** Tools `tools/list` omits from then on; calls to them are answered -32602. */
@@ -18,10 +19,6 @@ export const REMOVED_TOOL_CODE = -32602;
 export function removedToolAnswer(rawId: string, name: string): string {
   const error = { code: REMOVED_TOOL_CODE, message: `Unknown tool: ${name}` };
   return `{"jsonrpc":"2.0","id":${rawId},"error":${JSON.stringify(error)}}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**
@@ -62,18 +59,14 @@ export class SessionTools {
    * properties added. Null when `text` holds no list (it passes unchanged).
    */
   rewriteList(text: string): string | null {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
+    const parsed = parseJson(text);
+    if (!isJsonObject(parsed) || !isJsonObject(parsed.result) || !Array.isArray(parsed.result.tools))
       return null;
-    }
-    if (!isRecord(parsed) || !isRecord(parsed.result) || !Array.isArray(parsed.result.tools)) return null;
     const tools = (parsed.result.tools as unknown[]).filter(
-      (tool) => !(isRecord(tool) && typeof tool.name === "string" && this.#removed.has(tool.name)),
+      (tool) => !(isJsonObject(tool) && typeof tool.name === "string" && this.#removed.has(tool.name)),
     );
     for (const tool of tools) {
-      if (!isRecord(tool) || typeof tool.name !== "string") continue;
+      if (!isJsonObject(tool) || typeof tool.name !== "string") continue;
       const required = this.#required.get(tool.name);
       if (required !== undefined) tool.inputSchema = requiring(tool.inputSchema, required);
     }
@@ -84,8 +77,8 @@ export class SessionTools {
 
 /** An input schema that also requires `names` (each a string property unless it has one). */
 function requiring(schema: unknown, names: ReadonlySet<string>): Record<string, unknown> {
-  const next: Record<string, unknown> = isRecord(schema) ? { ...schema } : { type: "object" };
-  const properties = isRecord(next.properties) ? { ...next.properties } : {};
+  const next: Record<string, unknown> = isJsonObject(schema) ? { ...schema } : { type: "object" };
+  const properties = isJsonObject(next.properties) ? { ...next.properties } : {};
   const required = Array.isArray(next.required) ? [...next.required] : [];
   for (const name of names) {
     if (!(name in properties)) {

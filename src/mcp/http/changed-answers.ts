@@ -1,5 +1,5 @@
 import type { FailureKind } from "../../events/types.js";
-import type { ResponseRelay, UpstreamControl } from "../../faults/types.js";
+import type { ResponseHeaders, ResponseRelay, UpstreamControl } from "../../faults/types.js";
 import type { Exchange } from "../../proxy/exchange.js";
 import { sendSynthetic } from "../../proxy/responses.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
@@ -8,8 +8,6 @@ import type { Cancellations } from "../cancellations.js";
 import { findResponse } from "../json-rpc.js";
 import { mcpRelay } from "./relay.js";
 import { SseDataReader } from "./sse-data.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * How `mcp_oversized` and `mcp_tools_changed` change the answer to one forwarded request over
@@ -80,7 +78,7 @@ export function changedRelay(
   let chunks: Buffer[] = [];
   let size = 0;
   let status = 0;
-  let headers: Headers = {};
+  let headers: ResponseHeaders = {};
   let control: UpstreamControl | null = null;
   let answered = false;
 

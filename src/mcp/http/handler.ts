@@ -1,28 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Operation, OperationLedger } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
-import { faultCanary } from "../../faults/corruption/fault-canary.js";
-import { corruptingRelay } from "../../faults/http-corrupt.js";
-import type { FaultCanary, ResponseRelay } from "../../faults/types.js";
+import { canaryOf } from "../../faults/corruption/fault-canary.js";
+import type { ResponseRelay } from "../../faults/types.js";
 import type { RequestBody } from "../../proxy/body.js";
 import { type Exchange, exchangeOf, failInternally, sendUpstream } from "../../proxy/exchange.js";
-import { acceptRequests } from "../../proxy/exchange-entry.js";
-import { createFaultContext } from "../../proxy/fault-context.js";
+import { type AcceptedRequest, acceptRequests } from "../../proxy/exchange-entry.js";
+import { executeFault } from "../../proxy/fault-context.js";
 import type { UpstreamPort } from "../../proxy/forward.js";
 import type { HeldOperations } from "../../proxy/holds.js";
 import type { Forwarder } from "../../proxy/pipeline.js";
 import { defaultRelay } from "../../proxy/relay.js";
 import { REQUEST_TOO_LARGE, sendSynthetic } from "../../proxy/responses.js";
 import type { Cancellations } from "../cancellations.js";
-import { paddedAnswer } from "../faults/padded-answer.js";
-import { LIST_CHANGED_NOTIFICATION, SessionTools } from "../faults/session-tools.js";
+import { SessionTools } from "../faults/session-tools.js";
 import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
-import { changedRelay } from "./changed-answers.js";
 import { httpMcpContext } from "./context.js";
 import { McpCompletion } from "./mcp-completion.js";
-import { delayedRelay, mcpRelay } from "./relay.js";
 import { sessionToolsRelay } from "./session-tools-relay.js";
 
 export interface McpHandlerParts {
@@ -70,6 +66,11 @@ export function createMcpRequestHandler(
   };
 
   const send = (exchange: Exchange, relay: ResponseRelay): void => sendUpstream(upstream, exchange, relay);
+  const changedTools = (session: string): SessionTools => {
+    const tools = toolsBySession.get(session) ?? new SessionTools();
+    toolsBySession.set(session, tools);
+    return tools;
+  };
 
   const relayUntracked = (
     request: IncomingMessage,
@@ -110,86 +111,32 @@ export function createMcpRequestHandler(
       const relay = sessionToolsRelay(forwarded, message, toolsBySession.get(session), parts.cancellations);
       if (relay !== null) send(forwarded, wrap === undefined ? relay : wrap(relay));
     };
-    const forwardChanged = {
-      padded: (sizeBytes: number): void => {
-        const answer = (text: string) => paddedAnswer(text, sizeBytes);
-        send(
-          exchange,
-          changedRelay(
-            exchange,
-            message.idKey,
-            { before: [], answer, failure: "injected_oversized" },
-            parts.cancellations,
-          ),
-        );
-      },
-      toolsChanged: (change: Parameters<SessionTools["apply"]>[0]): void => {
-        const tools = toolsBySession.get(session) ?? new SessionTools();
-        toolsBySession.set(session, tools);
-        tools.apply(change);
-        const relay = sessionToolsRelay(exchange, message, tools, parts.cancellations, [
-          LIST_CHANGED_NOTIFICATION,
-        ]);
-        if (relay !== null) send(exchange, relay);
-      },
-    };
     try {
       const chosen = selectFault(operation, faults, twins);
-      if (canaries?.watches(ledger.dependency))
-        canaries.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
+      canaries?.scanRequest(ledger.dependency, operation.id, exchange.target, exchange.body);
       if (chosen === null) {
         forward(exchange);
         return;
       }
-      const { deferredInjection } = chosen.fault;
-      const canary =
-        canaries === null || deferredInjection === undefined
-          ? null
-          : faultCanary(canaries, chosen.fault.id, deferredInjection.pointer, operation);
+      const canary = canaryOf(canaries, chosen.fault, operation);
       if (chosen.layer === "http") {
-        const context = createFaultContext(exchange, holds, forward, chosen.fault.id, canary);
-        const pending = chosen.fault.execute(context);
-        if (pending instanceof Promise) pending.catch(() => failInternally(exchange));
-      } else {
-        const delayed = (ms: number, released: () => void): void =>
-          send(
-            exchange,
-            delayedRelay(mcpRelay(exchange, message.idKey, parts.cancellations), ms, response, released),
-          );
-        const corrupted = (tokens: readonly string[], canary: FaultCanary): void =>
-          send(
-            exchange,
-            corruptingRelay(mcpRelay(exchange, message.idKey, parts.cancellations), tokens, canary, (note) =>
-              operation.beforeTerminal(note),
-            ),
-          );
-        const context = httpMcpContext(
-          exchange,
-          chosen.fault.type,
-          message.rawId,
-          waits,
-          delayed,
-          forwardChanged,
-          corrupted,
-          canary,
-        );
-        chosen.fault.execute(context);
+        executeFault(exchange, chosen.fault, holds, forward, canary);
+        return;
       }
+      const context = httpMcpContext(exchange, chosen.fault.type, canary, {
+        request: message,
+        waits,
+        cancellations: parts.cancellations,
+        send: (relay) => send(exchange, relay),
+        changedTools: () => changedTools(session),
+      });
+      chosen.fault.execute(context);
     } catch {
       failInternally(exchange);
     }
   };
 
-  const handle = (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: RequestBody,
-    at: number,
-  ): void => {
-    if (ledger.sealed) {
-      response.destroy();
-      return;
-    }
+  const handle: AcceptedRequest = (request, response, body, at) => {
     if (body.tooLarge) {
       sendSynthetic(response, REQUEST_TOO_LARGE);
       return;
@@ -207,5 +154,5 @@ export function createMcpRequestHandler(
     relayUntracked(request, response, body, at);
   };
 
-  return acceptRequests(handle);
+  return acceptRequests(ledger, handle);
 }

@@ -1,11 +1,10 @@
 import type { Operation } from "../../events/operation.js";
+import type { ResponseHeaders } from "../../faults/types.js";
 import type { CompletionRule } from "../../proxy/completion-rule.js";
 import { settleUpstream } from "../../proxy/settle.js";
 import type { Cancellations } from "../cancellations.js";
 import { findResponse } from "../json-rpc.js";
 import { recordOutcome } from "../outcome.js";
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * How the HTTP exchange of one JSON-RPC request completes its MCP operation (docs/mcp.md): by
@@ -35,14 +34,19 @@ export class McpCompletion implements CompletionRule {
     operation.fail("connection_closed", null, { relayedEvents });
   }
 
-  streamLeft(operation: Operation, _status: number, _headers: Headers, relayedEvents: number | null): void {
+  streamLeft(
+    operation: Operation,
+    _status: number,
+    _headers: ResponseHeaders,
+    relayedEvents: number | null,
+  ): void {
     operation.fail("connection_closed", null, { relayedEvents });
   }
 
   ended(
     operation: Operation,
     status: number,
-    headers: Headers,
+    headers: ResponseHeaders,
     body: Buffer | null,
     relayedEvents: number | null,
   ): void {

@@ -1,11 +1,15 @@
-import { OperationLedger, type PayloadSink } from "../../events/operation.js";
-import type { CanaryBook } from "../../faults/corruption/canary-book.js";
+import { OperationLedger } from "../../events/operation.js";
 import { armFault, isArmable } from "../../faults/registry.js";
 import { ProxyError } from "../../proxy/errors.js";
-import type { UpstreamPort } from "../../proxy/forward.js";
 import { HeldOperations } from "../../proxy/holds.js";
 import { createProxyServer } from "../../proxy/pipeline-server.js";
-import { listenOnLoopback, type RunningProxy, upstreamOf } from "../../proxy/server.js";
+import {
+  listenOnLoopback,
+  type ProxyOptions,
+  type RunningProxy,
+  stopProxy,
+  upstreamOf,
+} from "../../proxy/server.js";
 import { guardConnections } from "../../proxy/write-barrier.js";
 import type { Fault } from "../../scenario/types.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
@@ -15,23 +19,13 @@ import { armMcpFault, isMcpFault } from "../faults/registry.js";
 import { type ArmedMcpLayerFault, LatencyWaits } from "../selection.js";
 import { createMcpRequestHandler } from "./handler.js";
 
-export interface McpHttpProxyOptions {
-  readonly upstreamBaseUrl: string;
-  /** The dependency name its events carry. */
-  readonly dependency: string;
+/** The HTTP proxy's options, but for its faults and what only plain HTTP has (see `ProxyOptions`). */
+export interface McpHttpProxyOptions
+  extends Omit<ProxyOptions, "faults" | "countStreamEvents" | "ignoreJsonFields"> {
   /** This dependency's faults in scenario order: `mcp_*`, and the five classic `http_*` with MCP targets. */
   readonly faults: readonly Fault[];
-  readonly sink: PayloadSink;
-  /** What outages and quotas read; absent: a clock of its own (see `ProxyOptions.triggerClock`). */
-  readonly triggerClock?: TriggerClock;
   /** Whether the agent's cancellations are recorded as MCP_CANCELLED (events schema 3). */
   readonly recordsCancellations?: boolean;
-  /** The run's canaries (corruption faults and their sinks). */
-  readonly canaries?: CanaryBook | null;
-  /** Stands in for the upstream (a cassette: docs/replay.md); absent: `upstreamBaseUrl`. */
-  readonly upstream?: UpstreamPort;
-  /** The status a cassette answers a request it never recorded (`replay_mismatch`). */
-  readonly replayMismatchStatus?: number;
 }
 
 export interface RunningMcpProxy extends RunningProxy {
@@ -84,23 +78,14 @@ export async function startMcpHttpProxy(options: McpHttpProxyOptions): Promise<R
     url: `http://127.0.0.1:${port}`,
     diagnostics: () => ({ malformedMessages: malformed }),
     close() {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        try {
-          for (const operation of ledger.unfinished()) operation.fail("connection_closed", null);
-          holds.abandonAll();
-          for (const operation of untracked.unfinished()) operation.fail("client_disconnected", null);
-        } finally {
-          ledger.seal();
-          untracked.seal();
-          try {
-            ledger.flush();
-          } finally {
-            server.closeAllConnections();
-          }
-        }
-        await Promise.all([stopped, upstream.close().catch(() => {})]);
-      })();
+      const endOpen = () => {
+        for (const operation of ledger.unfinished()) operation.fail("connection_closed", null);
+        holds.abandonAll();
+        for (const operation of untracked.unfinished()) operation.fail("client_disconnected", null);
+      };
+      closing ??= stopProxy(server, upstream, [ledger, untracked], endOpen, () =>
+        server.closeAllConnections(),
+      );
       return closing;
     },
   };

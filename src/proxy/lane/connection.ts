@@ -209,8 +209,7 @@ export class LaneConnection implements ClientSide {
     );
     // The pipeline's selection section, with no candidate: no fault targets this request.
     selectOperation(operation, NO_FAULTS, itself, holds);
-    if (canaries?.watches(ledger.dependency))
-      canaries.scanRequest(ledger.dependency, operation.id, head.target, body);
+    canaries?.scanRequest(ledger.dependency, operation.id, head.target, body);
     const response = new LaneResponse(this, operation, head.method, !head.close);
     this.#response = response;
     this.link.send(head.method, upstreamRequestHead(upstream, head, body), body, response);

@@ -16,15 +16,21 @@ const targetSchema = mapping(
   }),
 );
 
-/** The keys every fault type shares; each type adds exactly its own (docs/scenario.md, docs/faults.md). */
-function faultMapping<Type extends LegacyFault["type"], Own extends z.ZodRawShape>(
-  type: Type,
-  own: Own,
-  writtenNumberAt: WrittenNumberAt,
-) {
+/** A key of the file in the model's spelling: `latency_ms` becomes `latencyMs`. */
+const modelKey = (key: string): string =>
+  key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The keys every fault type shares; each type adds exactly its own (docs/scenario.md,
+ * docs/faults.md), which the validated fault holds under their model names.
+ */
+function faultMapping(type: LegacyFault["type"], own: z.ZodRawShape, writtenNumberAt: WrittenNumberAt) {
   return mapping(
     { type: z.literal(type), target: targetSchema, trigger: legacyTriggerSchema(writtenNumberAt), ...own },
     `an ${type} fault`,
+  ).transform(
+    (fault) =>
+      Object.fromEntries(Object.entries(fault).map(([key, value]) => [modelKey(key), value])) as LegacyFault,
   );
 }
 
@@ -41,37 +47,16 @@ function typeError(issue: { code?: string; input?: unknown }): string {
 
 /** `fault`: discriminated by `type`; absent or null is a baseline run. */
 export function legacyFaultSchema(writtenNumberAt: WrittenNumberAt) {
-  const latency = faultMapping("http_latency", { latency_ms: positiveInteger }, writtenNumberAt).transform(
-    ({ type, target, trigger, latency_ms }): LegacyFault => ({
-      type,
-      target,
-      trigger,
-      latencyMs: latency_ms,
-    }),
-  );
+  const latency = faultMapping("http_latency", { latency_ms: positiveInteger }, writtenNumberAt);
   const error = faultMapping(
     "http_error",
     { status_code: integer("an integer from 400 to 599", 400n, 599n) },
     writtenNumberAt,
-  ).transform(
-    ({ type, target, trigger, status_code }): LegacyFault => ({
-      type,
-      target,
-      trigger,
-      statusCode: status_code,
-    }),
   );
   const rateLimit = faultMapping(
     "http_rate_limit",
     { retry_after_seconds: integer("an integer of at least 0", 0n) },
     writtenNumberAt,
-  ).transform(
-    ({ type, target, trigger, retry_after_seconds }): LegacyFault => ({
-      type,
-      target,
-      trigger,
-      retryAfterSeconds: retry_after_seconds,
-    }),
   );
   const malformedJson = faultMapping("http_malformed_json", {}, writtenNumberAt);
   const disconnect = faultMapping("http_disconnect", {}, writtenNumberAt);

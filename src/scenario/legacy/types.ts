@@ -3,12 +3,16 @@
  * consumed by the runtime, the proxy and the analyzer (see docs/scenario.md).
  */
 
-import type { ClassicHttpFaultType, CommandSpec, DependencyStart, OccurrenceTrigger } from "../types.js";
+import type {
+  ClassicHttpFaultType,
+  CommandSpec,
+  DependencyStart,
+  HttpTarget,
+  OccurrenceTrigger,
+} from "../types.js";
 
 /** The five fault types of schema 1, which schema 2 keeps as they are. */
-export type LegacyFaultType = ClassicHttpFaultType;
-
-export const LEGACY_FAULT_TYPES: readonly LegacyFaultType[] = [
+export const LEGACY_FAULT_TYPES: readonly ClassicHttpFaultType[] = [
   "http_latency",
   "http_error",
   "http_rate_limit",
@@ -28,42 +32,16 @@ export interface LegacyWorkload extends CommandSpec {
   readonly proxyUrlEnv: string | null;
 }
 
-export interface LegacyTarget {
-  /** Upper case, or null for "every method". */
-  readonly method: string | null;
-  readonly path: string;
-}
+/** The internal HTTP target without its kind (schema 1 has no other). */
+export type LegacyTarget = Omit<HttpTarget, "kind">;
 
-interface LegacyFaultBase {
-  readonly target: LegacyTarget;
-  readonly trigger: OccurrenceTrigger;
-}
-
-export interface LegacyLatencyFault extends LegacyFaultBase {
-  readonly type: "http_latency";
-  readonly latencyMs: number;
-}
-export interface LegacyHttpErrorFault extends LegacyFaultBase {
-  readonly type: "http_error";
-  readonly statusCode: number;
-}
-export interface LegacyRateLimitFault extends LegacyFaultBase {
-  readonly type: "http_rate_limit";
-  readonly retryAfterSeconds: number;
-}
-export interface LegacyMalformedJsonFault extends LegacyFaultBase {
-  readonly type: "http_malformed_json";
-}
-export interface LegacyDisconnectFault extends LegacyFaultBase {
-  readonly type: "http_disconnect";
-}
-
-export type LegacyFault =
-  | LegacyLatencyFault
-  | LegacyHttpErrorFault
-  | LegacyRateLimitFault
-  | LegacyMalformedJsonFault
-  | LegacyDisconnectFault;
+/** A schema-1 fault: its type's own keys, without what schema 2 adds (id, dependency, expect, jitter, `auto`). */
+export type LegacyFault = { readonly target: LegacyTarget; readonly trigger: OccurrenceTrigger } & (
+  | { readonly type: "http_latency"; readonly latencyMs: number }
+  | { readonly type: "http_error"; readonly statusCode: number }
+  | { readonly type: "http_rate_limit"; readonly retryAfterSeconds: number }
+  | { readonly type: "http_malformed_json" | "http_disconnect" }
+);
 
 export interface LegacyScenario {
   readonly schemaVersion: 1;
