@@ -7,12 +7,10 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExploreDocument } from "../report/explore-document.js";
 import { type SuiteDocument, type SuiteEntry, suiteVersion } from "../report/suite-document.js";
-import { writeFileAtomically } from "../support/write-file.js";
-import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView } from "./entry-details.js";
 import { renderExplorePage } from "./html/explore-page.js";
-import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
+import { FOLDER_FILES, type ReporterFormat, renderEntryList, writeReporterFiles } from "./reporter-files.js";
 
 /** The experiments as suite entries, in experiment order. */
 export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
@@ -67,17 +65,14 @@ async function runPages(folder: string, document: ExploreDocument): Promise<Map<
   return pages;
 }
 
-const FILES = { html: "index.html", junit: "junit.xml", ctrf: "ctrf.json" } as const;
-
 /** Renders one format of an explore folder's document. */
 export async function renderExploreFormat(
   folder: string,
   document: ExploreDocument,
-  format: "html" | "junit" | "ctrf",
+  format: ReporterFormat,
 ): Promise<string> {
   if (format === "html") return renderExplorePage(document, await runPages(folder, document));
-  const view = await loadSuiteView(folder, exploreAsSuite(document));
-  return format === "junit" ? renderJunit(view, { classname: "path" }) : renderCtrf(view);
+  return renderEntryList(await loadSuiteView(folder, exploreAsSuite(document)), format, "path");
 }
 
 /** Writes the reporters' files next to explore.json; returns their absolute paths. */
@@ -86,12 +81,7 @@ export async function writeExploreReporters(
   document: ExploreDocument,
   reporters: readonly ReporterName[],
 ): Promise<string[]> {
-  const written: string[] = [];
-  for (const name of reporters) {
-    if (name === "json") continue;
-    written.push(
-      await writeFileAtomically(folder, FILES[name], await renderExploreFormat(folder, document, name)),
-    );
-  }
-  return written;
+  return writeReporterFiles(folder, reporters, FOLDER_FILES, (format) =>
+    renderExploreFormat(folder, document, format),
+  );
 }
