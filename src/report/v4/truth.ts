@@ -8,7 +8,7 @@
 import type { RunAnalysis } from "../../analysis/types.js";
 import { CORRUPTION_TYPES } from "../../scenario/corruption.js";
 import type { Scenario } from "../../scenario/types.js";
-import type { StrictObject } from "../strict-json.js";
+import { FIELD, type Fields, type StrictObject } from "../strict-json.js";
 
 export interface ReportVerify {
   readonly exit_code: number | null;
@@ -35,8 +35,20 @@ export interface ReportTruth {
 }
 
 export const TRUTH_KEYS = ["verify", "canaries"] as const;
-const VERIFY_KEYS = ["exit_code", "timed_out", "duration_ms", "passed", "stdout", "stderr"];
-const CANARY_KEYS = ["fault_id", "sink", "operation_id", "operation"];
+const VERIFY: Fields<ReportVerify> = {
+  exit_code: FIELD.nullableInteger,
+  timed_out: FIELD.boolean,
+  duration_ms: FIELD.integer,
+  passed: FIELD.boolean,
+  stdout: FIELD.string,
+  stderr: FIELD.string,
+};
+const CANARY: Fields<ReportCanary> = {
+  fault_id: FIELD.string,
+  sink: FIELD.string,
+  operation_id: FIELD.nullableString,
+  operation: FIELD.nullableString,
+};
 
 export function reportTruth(scenario: Scenario, analysis: RunAnalysis): ReportTruth {
   const truth = analysis.truth;
@@ -79,33 +91,11 @@ export function truthKeysIn(document: unknown): string[] {
 
 /** Reads the truth keys of a schema-5 report strictly. */
 export function readTruth(root: StrictObject, keys: readonly string[]): ReportTruth {
-  const verify = keys.includes("verify") ? root.nullableObject("verify", VERIFY_KEYS) : undefined;
   return {
-    ...(verify === undefined
-      ? {}
-      : {
-          verify:
-            verify === null
-              ? null
-              : {
-                  exit_code: verify.nullableInteger("exit_code"),
-                  timed_out: verify.boolean("timed_out"),
-                  duration_ms: verify.integer("duration_ms"),
-                  passed: verify.boolean("passed"),
-                  stdout: verify.string("stdout"),
-                  stderr: verify.string("stderr"),
-                },
-        }),
-    ...(keys.includes("canaries")
-      ? {
-          canaries: root.objectList("canaries", CANARY_KEYS).map((canary) => ({
-            fault_id: canary.string("fault_id"),
-            sink: canary.string("sink"),
-            operation_id: canary.nullableString("operation_id"),
-            operation: canary.nullableString("operation"),
-          })),
-        }
+    ...(keys.includes("verify")
+      ? { verify: root.raw("verify") === null ? null : root.record("verify", VERIFY) }
       : {}),
+    ...(keys.includes("canaries") ? { canaries: root.recordList("canaries", CANARY) } : {}),
   };
 }
 
