@@ -5,29 +5,21 @@
  * operation — present when the scenario has a corruption fault. Never the canary, never the value
  * it replaced.
  */
+import type { CanarySighting, VerifyOutcome } from "../../analysis/truth.js";
 import type { RunAnalysis } from "../../analysis/types.js";
 import { CORRUPTION_TYPES } from "../../scenario/corruption.js";
 import type { Scenario } from "../../scenario/types.js";
+import type { SnakeCased } from "../snake-cased.js";
 import { FIELD, type Fields, type StrictObject } from "../strict-json.js";
 
-export interface ReportVerify {
-  readonly exit_code: number | null;
-  readonly timed_out: boolean;
-  readonly duration_ms: number;
-  /** Exit 0 within its time limit. */
-  readonly passed: boolean;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** How the verify command ended (`passed`: exit 0 within its time limit), with its log files. */
+export type ReportVerify = SnakeCased<VerifyOutcome> & { readonly stdout: string; readonly stderr: string };
 
-export interface ReportCanary {
-  readonly fault_id: string;
-  readonly sink: string;
-  /** The request that carried it; null for stdout. */
-  readonly operation_id: string | null;
-  /** That request's label (`tickets POST /tickets #1`); null for stdout. */
-  readonly operation: string | null;
-}
+/** A canary seen in a sink, by the request that carried it (null for stdout) and its label. */
+export type ReportCanary = SnakeCased<CanarySighting>;
+
+/** The verify outcome suite entries and explore records carry. */
+export type VerifyRecord = Pick<ReportVerify, "passed" | "exit_code" | "timed_out">;
 
 export interface ReportTruth {
   readonly verify?: ReportVerify | null;
@@ -100,9 +92,7 @@ export function readTruth(root: StrictObject, keys: readonly string[]): ReportTr
 }
 
 /** A run's verify outcome as suite entries and explore records carry it (absent: no verify configured). */
-export function verifyRecord(report: object): {
-  verify?: { passed: boolean; exit_code: number | null; timed_out: boolean } | null;
-} {
+export function verifyRecord(report: object): { verify?: VerifyRecord | null } {
   if (!("verify" in report)) return {};
   const verify = (report as ReportTruth).verify ?? null;
   return {
