@@ -3,11 +3,9 @@
  * case per experiment (named by its points and faults; a flaky one is reported with its
  * confirmation's verdict and ` (flaky)` after its name), and `index.html`, the matrix page.
  */
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { ExploreDocument } from "../report/explore-document.js";
 import { type SuiteDocument, type SuiteEntry, suiteVersion } from "../report/suite-document.js";
-import { loadSuiteView } from "./entry-details.js";
+import { loadSuiteView, runPageLink } from "./entry-details.js";
 import { renderExplorePage } from "./html/explore-page.js";
 import type { ReporterName } from "./names.js";
 import { FOLDER_FILES, type ReporterFormat, renderEntryList, writeReporterFiles } from "./reporter-files.js";
@@ -38,14 +36,6 @@ export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
   };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Link from the explore folder to each run folder's page: report.html when written, else report.json. */
 async function runPages(folder: string, document: ExploreDocument): Promise<Map<string, string>> {
   const folders = [
@@ -58,9 +48,8 @@ async function runPages(folder: string, document: ExploreDocument): Promise<Map<
   ];
   const pages = new Map<string, string>();
   for (const runFolder of folders) {
-    if (runFolder === null || pages.has(runFolder)) continue;
-    const html = await exists(join(folder, runFolder, "report.html"));
-    pages.set(runFolder, `${runFolder}/${html ? "report.html" : "report.json"}`);
+    if (runFolder !== null && !pages.has(runFolder))
+      pages.set(runFolder, await runPageLink(folder, runFolder, ""));
   }
   return pages;
 }
