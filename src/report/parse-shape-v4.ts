@@ -31,18 +31,6 @@ import type {
 import { readTruth, truthKeysIn } from "./v4/truth.js";
 
 const TOP_LEVEL_KEYS = [...HEAD_KEYS, "dependencies", "faults", "recovery", "checks", ...TAIL_KEYS];
-const FAULT_KEYS = [
-  "id",
-  "dependency",
-  "type",
-  "expect",
-  "target",
-  "parameters",
-  "injected",
-  "not_applied",
-  "trigger",
-  "recovery",
-];
 const ARTIFACT_KEYS = ["scenario", "events", "stdout", "stderr", "dependencies", "report"];
 const LOG_KEYS = ["stdout", "stderr"];
 
@@ -102,20 +90,27 @@ function parameters(fault: StrictObject): ReportFaultParametersV4 {
   return result;
 }
 
+const FAULT_RECOVERY: Fields<ReportFaultV4["recovery"]> = {
+  required: FIELD.integer,
+  successful: FIELD.integer,
+};
+const FAULT: Fields<ReportFaultV4> = {
+  id: (item, key) => named(item, key, FAULT_ID),
+  dependency: (item, key) => named(item, key, DEPENDENCY_NAME),
+  type: FIELD.oneOf(FAULT_TYPES),
+  expect: FIELD.oneOf(["recover", "handle", "give_up"]),
+  target,
+  parameters,
+  injected: FIELD.integer,
+  not_applied: FIELD.integer,
+  trigger: readFaultTrigger,
+  recovery: (item, key) => item.record(key, FAULT_RECOVERY),
+};
+
+/** A fault, its recovery's keys checked before any value is read. */
 function fault(item: StrictObject): ReportFaultV4 {
-  const recovery = item.object("recovery", ["required", "successful"]);
-  return {
-    id: named(item, "id", FAULT_ID),
-    dependency: named(item, "dependency", DEPENDENCY_NAME),
-    type: item.oneOf("type", FAULT_TYPES),
-    expect: item.oneOf("expect", ["recover", "handle", "give_up"]),
-    target: target(item),
-    parameters: parameters(item),
-    injected: item.integer("injected"),
-    not_applied: item.integer("not_applied"),
-    trigger: readFaultTrigger(item),
-    recovery: { required: recovery.integer("required"), successful: recovery.integer("successful") },
-  };
+  item.object("recovery", Object.keys(FAULT_RECOVERY));
+  return item.read(FAULT);
 }
 
 const RECOVERY: Fields<ReportRecoveryV4> = {
@@ -179,7 +174,7 @@ export function parseFaultListReportShape(document: unknown, version: 4 | 5 = 4)
   const root = StrictObject.of(document, "", [...TOP_LEVEL_KEYS, ...truthKeys]);
   const head = readHead(root, FAULT_LIST_REASON_CODES);
   const dependencies = root.recordList("dependencies", DEPENDENCY);
-  const faults = root.objectList("faults", FAULT_KEYS).map(fault);
+  const faults = root.objectList("faults", Object.keys(FAULT)).map(fault);
   const recovery = root.record("recovery", RECOVERY);
   const checks = root.recordList("checks", CHECK);
   const timing = readTiming(root);
