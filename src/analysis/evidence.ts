@@ -7,12 +7,7 @@
  */
 import { checkOutcome } from "../checks/evaluate.js";
 import type { CheckOutcome } from "../checks/types.js";
-import type {
-  FailureKind,
-  FaultNotAppliedPayload,
-  RunErrorPayload,
-  WorkloadCompletedPayload,
-} from "../events/types.js";
+import type { FaultNotAppliedPayload, RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
 import type { Expectation, RecoveryMode } from "../scenario/types.js";
 import type { AnalysisStream, FailureRow } from "./analysis-stream.js";
 import { CHAIN_GROUP, findChecks } from "./check-findings.js";
@@ -23,22 +18,23 @@ import { faultOf, type Operation } from "./operations.js";
 import type { PlannedFault } from "./plan.js";
 import { outageEvidence, probabilityEvidence, quotaEvidence, scheduleEvidence } from "./trigger-evidence.js";
 import type { TruthEvidence } from "./truth.js";
-import type { DependencyEvidence, EventTiming, FaultEvidence, Metrics, TriggerEvidence } from "./types.js";
+import type {
+  DependencyEvidence,
+  EventTiming,
+  FaultEvidence,
+  Metrics,
+  RecoveryRow,
+  TriggerEvidence,
+} from "./types.js";
 
-/** One fault-related OPERATION_FAILED. */
-export interface FailureEvidence {
-  readonly failedOperationId: string;
-  /** The configured fault it belongs to, or null when no configured fault explains it. */
+/**
+ * One fault-related OPERATION_FAILED: a recovery row whose fault (and its expectation) is null
+ * when no configured fault explains it. Its retry is resolved by the plan's recovery mode.
+ */
+export type FailureEvidence = Omit<RecoveryRow, "faultId" | "expect"> & {
   readonly faultId: string | null;
-  /** That fault's expectation (null exactly when `faultId` is). */
   readonly expect: Expectation | null;
-  /** Resolved by the plan's recovery mode. */
-  readonly retryOperationId: string | null;
-  readonly recoveryLatencyMs: number | null;
-  readonly failureKind: FailureKind;
-  /** The first operation that retried its chain after the failure, if any. */
-  readonly retriedBy: string | null;
-}
+};
 
 export interface ConfiguredFault {
   readonly fault: PlannedFault;
@@ -100,12 +96,13 @@ function failureEvidence(
       recoveryLatencyMs: success === null ? null : Math.max(0, success.elapsedMs - row.elapsedMs),
     };
   }
+  // The keys in the order of a recovery row (analysis/types.ts), which is one of these.
   return {
-    failedOperationId: row.op.id,
     faultId: fault === undefined ? null : fault.id,
-    expect: fault?.expect ?? null,
+    failedOperationId: row.op.id,
     ...resolution,
     failureKind: row.failureKind,
+    expect: fault?.expect ?? null,
     retriedBy: chain.retriedAfter(row.index)?.id ?? null,
   };
 }

@@ -4,6 +4,7 @@
  * fixed words only. Sentences about one fault of several start with
  * `fault <id>: ` followed by the schema-1 wording.
  */
+import { printableLabel } from "../events/operation-label.js";
 import type { NotAppliedReason } from "../events/types.js";
 import type { CorruptedRetry } from "./corrupted-retries.js";
 import type { RecoveryRow } from "./types.js";
@@ -15,15 +16,9 @@ export function aboutFault(faultId: string, sentence: string): string {
   return `fault ${faultId}: ${sentence}`;
 }
 
-/** Control characters (a name from an MCP request could hold one) are shown as `?`. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
-}
-
 /** How an observed operation is listed: `<method> <path>`, or the method alone without a path. */
 export function observedKey(observed: { readonly method: string; readonly path: string }): string {
-  return printable(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
+  return printableLabel(observed.path === "" ? observed.method : `${observed.method} ${observed.path}`);
 }
 
 /**

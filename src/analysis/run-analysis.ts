@@ -19,21 +19,7 @@ export function analyzeEvents(plan: AnalysisPlan, events: readonly AgentChaosEve
 
 /** The rows of configured faults. */
 function recoveryRows(evidence: RunEvidence): RecoveryRow[] {
-  return evidence.failures.flatMap((row) =>
-    row.faultId === null || row.expect === null
-      ? []
-      : [
-          {
-            faultId: row.faultId,
-            failedOperationId: row.failedOperationId,
-            retryOperationId: row.retryOperationId,
-            recoveryLatencyMs: row.recoveryLatencyMs,
-            failureKind: row.failureKind,
-            expect: row.expect,
-            retriedBy: row.retriedBy,
-          },
-        ],
-  );
+  return evidence.failures.filter((row): row is RecoveryRow => row.faultId !== null && row.expect !== null);
 }
 
 /** The analysis of a run: its evidence and the verdict of the internal model's rules. */

@@ -7,6 +7,17 @@
 import type { AgentChaosEvent, RunErrorPayload, WorkloadCompletedPayload } from "../events/types.js";
 import type { EventTiming, Metrics } from "./types.js";
 
+/** The metric each counted event kind adds one to, in the metrics' order. */
+const COUNTED = {
+  FAULT_INJECTED: "faultsInjected",
+  OPERATION_OBSERVED: "operationsObserved",
+  OPERATION_SUCCEEDED: "successfulOperations",
+  OPERATION_FAILED: "failedOperations",
+  RETRY_OBSERVED: "retriesObserved",
+} as const;
+
+type Count = (typeof COUNTED)[keyof typeof COUNTED];
+
 export class RunFacts {
   /** Position of the next event in sequence order (0-based). */
   index = 0;
@@ -19,11 +30,10 @@ export class RunFacts {
   #first: string | null = null;
   #last: string | null = null;
   #lastElapsedMs = 0;
-  #faultsInjected = 0;
-  #observed = 0;
-  #succeeded = 0;
-  #failed = 0;
-  #retries = 0;
+  readonly #counts = Object.fromEntries(Object.values(COUNTED).map((count) => [count, 0])) as Record<
+    Count,
+    number
+  >;
 
   /** Takes one event; false when it comes before the previous one in sequence order. */
   push(event: AgentChaosEvent): boolean {
@@ -37,22 +47,9 @@ export class RunFacts {
     this.#last = event.timestamp;
     this.#lastElapsedMs = event.elapsed_ms;
     const { payload } = event;
+    if (Object.hasOwn(COUNTED, payload.kind))
+      this.#counts[COUNTED[payload.kind as keyof typeof COUNTED]] += 1;
     switch (payload.kind) {
-      case "FAULT_INJECTED":
-        this.#faultsInjected += 1;
-        break;
-      case "OPERATION_OBSERVED":
-        this.#observed += 1;
-        break;
-      case "OPERATION_SUCCEEDED":
-        this.#succeeded += 1;
-        break;
-      case "OPERATION_FAILED":
-        this.#failed += 1;
-        break;
-      case "RETRY_OBSERVED":
-        this.#retries += 1;
-        break;
       case "RUN_ERROR":
         this.runError = payload;
         break;
@@ -72,11 +69,7 @@ export class RunFacts {
   metrics(): Metrics {
     const completion = this.completion;
     return {
-      faultsInjected: this.#faultsInjected,
-      operationsObserved: this.#observed,
-      successfulOperations: this.#succeeded,
-      failedOperations: this.#failed,
-      retriesObserved: this.#retries,
+      ...this.#counts,
       durationMs: this.index === 0 ? 0 : this.#lastElapsedMs,
       workloadExitCode: completion?.exit_code ?? null,
       workloadTimedOut: completion?.timed_out ?? false,

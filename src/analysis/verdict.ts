@@ -76,8 +76,8 @@ interface VerdictFacts extends RunEvidence {
 
 type Rule = (facts: VerdictFacts) => Verdict | undefined;
 
-/** FAILED with one diagnostic per item, when there is any item. */
-function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: T) => string) {
+/** FAILED with one diagnostic per item (the item itself unless `describe` words it), when there is any. */
+function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: T) => string = String) {
   return items.length === 0
     ? undefined
     : ({ result: "FAILED", reasonCode, diagnostics: items.map(describe) } satisfies Verdict);
@@ -103,16 +103,12 @@ const RULES: readonly Rule[] = [
   RUN_RULES.timedOut,
   RUN_RULES.exitCodeNotRecorded,
   /* 4a */ ({ rows, corruptedRetries, label }) =>
-    failedFor(
-      "UNEXPECTED_RETRY",
-      [
-        ...rows
-          .filter((row) => row.expect === "give_up" && row.retriedBy !== null)
-          .map((row) => unexpectedRetry(row, label)),
-        ...corruptedRetries.map((retry) => corruptedCallRetried(retry, label)),
-      ],
-      (sentence) => sentence,
-    ),
+    failedFor("UNEXPECTED_RETRY", [
+      ...rows
+        .filter((row) => row.expect === "give_up" && row.retriedBy !== null)
+        .map((row) => unexpectedRetry(row, label)),
+      ...corruptedRetries.map((retry) => corruptedCallRetried(retry, label)),
+    ]),
   RUN_RULES.exitCodeMismatch,
   /* after 5 */ ({ truth: { verify } }) =>
     verify !== null && !verify.passed ? failed("CLAIMED_SUCCESS", claimedSuccess(verify)) : undefined,
@@ -128,15 +124,11 @@ const RULES: readonly Rule[] = [
       ({ fault, observed }) => faultNotTriggered(fault.id, observed ?? ""),
     ),
   /* 10 */ (f) =>
-    failedFor(
-      "INTERNAL_ERROR",
-      [
-        ...f.duplicateInjections.map((id) => duplicateInjection(f.label(id))),
-        ...(f.unknownFaultEvidence ? [UNKNOWN_FAULT_EVIDENCE] : []),
-        ...f.unattributed.map((id) => unattributedFailure(f.label(id))),
-      ],
-      (sentence) => sentence,
-    ),
+    failedFor("INTERNAL_ERROR", [
+      ...f.duplicateInjections.map((id) => duplicateInjection(f.label(id))),
+      ...(f.unknownFaultEvidence ? [UNKNOWN_FAULT_EVIDENCE] : []),
+      ...f.unattributed.map((id) => unattributedFailure(f.label(id))),
+    ]),
   TRIGGER_RULES.tooManyInjections,
   TRIGGER_RULES.scheduleIncomplete,
   TRIGGER_RULES.windowIncomplete,
@@ -172,11 +164,7 @@ const RULES: readonly Rule[] = [
 
 /** An enforced check's findings as FAILED, with the hint on how to keep them without failing. */
 function enforcedFailure(check: RunEvidence["checks"][number]): Verdict | undefined {
-  return failedFor(
-    checkReason(check.name),
-    [...check.diagnostics, enforcedCheckHint(check.name)],
-    (sentence) => sentence,
-  );
+  return failedFor(checkReason(check.name), [...check.diagnostics, enforcedCheckHint(check.name)]);
 }
 
 /** A timed-out run with an enforced `fail_fast` finding: AGENT_HUNG in place of rule 4. */

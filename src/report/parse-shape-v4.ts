@@ -9,7 +9,15 @@ import { invalidAt } from "./errors.js";
 import { readFaultTrigger } from "./read-trigger.js";
 import { FAULT_LIST_REASON_CODES } from "./rules/reasons.js";
 import { HEAD_KEYS, readEvidenceRows, readHead, readTiming, TAIL_KEYS } from "./shape-common.js";
-import { childPath, isJsonObject, keyPathOf, StrictObject, safeInteger } from "./strict-json.js";
+import {
+  childPath,
+  FIELD,
+  type Fields,
+  isJsonObject,
+  keyPathOf,
+  StrictObject,
+  safeInteger,
+} from "./strict-json.js";
 import type {
   ReportArtifactsV4,
   ReportCheckV4,
@@ -23,29 +31,6 @@ import type {
 import { readTruth, truthKeysIn } from "./v4/truth.js";
 
 const TOP_LEVEL_KEYS = [...HEAD_KEYS, "dependencies", "faults", "recovery", "checks", ...TAIL_KEYS];
-const DEPENDENCY_KEYS = [
-  "name",
-  "type",
-  "protocol",
-  "base_url",
-  "managed",
-  "operations_observed",
-  "failed_operations",
-];
-const FAULT_KEYS = [
-  "id",
-  "dependency",
-  "type",
-  "expect",
-  "target",
-  "parameters",
-  "injected",
-  "not_applied",
-  "trigger",
-  "recovery",
-];
-const RECOVERY_KEYS = ["mode", "required", "successful", "evidence"];
-const CHECK_KEYS = ["name", "mode", "passed", "findings"];
 const ARTIFACT_KEYS = ["scenario", "events", "stdout", "stderr", "dependencies", "report"];
 const LOG_KEYS = ["stdout", "stderr"];
 
@@ -73,17 +58,15 @@ function named(object: StrictObject, key: string, pattern: RegExp): string {
   return value;
 }
 
-function dependency(item: StrictObject): ReportDependencyV4 {
-  return {
-    name: named(item, "name", DEPENDENCY_NAME),
-    type: item.oneOf("type", ["http", "mcp_stdio"]),
-    protocol: item.oneOf("protocol", ["http", "mcp"]),
-    base_url: item.nullableString("base_url"),
-    managed: item.boolean("managed"),
-    operations_observed: item.integer("operations_observed"),
-    failed_operations: item.integer("failed_operations"),
-  };
-}
+const DEPENDENCY: Fields<ReportDependencyV4> = {
+  name: (item, key) => named(item, key, DEPENDENCY_NAME),
+  type: FIELD.oneOf(["http", "mcp_stdio"]),
+  protocol: FIELD.oneOf(["http", "mcp"]),
+  base_url: FIELD.nullableString,
+  managed: FIELD.boolean,
+  operations_observed: FIELD.integer,
+  failed_operations: FIELD.integer,
+};
 
 function target(fault: StrictObject): ReportTargetV4 {
   const raw = fault.raw("target");
@@ -107,33 +90,36 @@ function parameters(fault: StrictObject): ReportFaultParametersV4 {
   return result;
 }
 
+const FAULT_RECOVERY: Fields<ReportFaultV4["recovery"]> = {
+  required: FIELD.integer,
+  successful: FIELD.integer,
+};
+const FAULT: Fields<ReportFaultV4> = {
+  id: (item, key) => named(item, key, FAULT_ID),
+  dependency: (item, key) => named(item, key, DEPENDENCY_NAME),
+  type: FIELD.oneOf(FAULT_TYPES),
+  expect: FIELD.oneOf(["recover", "handle", "give_up"]),
+  target,
+  parameters,
+  injected: FIELD.integer,
+  not_applied: FIELD.integer,
+  trigger: readFaultTrigger,
+  recovery: (item, key) => item.record(key, FAULT_RECOVERY),
+};
+
+/** A fault, its recovery's keys checked before any value is read. */
 function fault(item: StrictObject): ReportFaultV4 {
-  const recovery = item.object("recovery", ["required", "successful"]);
-  return {
-    id: named(item, "id", FAULT_ID),
-    dependency: named(item, "dependency", DEPENDENCY_NAME),
-    type: item.oneOf("type", FAULT_TYPES),
-    expect: item.oneOf("expect", ["recover", "handle", "give_up"]),
-    target: target(item),
-    parameters: parameters(item),
-    injected: item.integer("injected"),
-    not_applied: item.integer("not_applied"),
-    trigger: readFaultTrigger(item),
-    recovery: { required: recovery.integer("required"), successful: recovery.integer("successful") },
-  };
+  item.object("recovery", Object.keys(FAULT_RECOVERY));
+  return item.read(FAULT);
 }
 
-function recovery(root: StrictObject): ReportRecoveryV4 {
-  const object = root.object("recovery", RECOVERY_KEYS);
-  return {
-    mode: object.oneOf("mode", ["chain", "fifo"]),
-    required: object.integer("required"),
-    successful: object.integer("successful"),
-    evidence: readEvidenceRows(object, ["fault_id"], (row) => ({
-      fault_id: named(row, "fault_id", FAULT_ID),
-    })),
-  };
-}
+const RECOVERY: Fields<ReportRecoveryV4> = {
+  mode: FIELD.oneOf(["chain", "fifo"]),
+  required: FIELD.integer,
+  successful: FIELD.integer,
+  evidence: (object) =>
+    readEvidenceRows<{ fault_id: string }>(object, { fault_id: (row, key) => named(row, key, FAULT_ID) }),
+};
 
 /** A finding of one of its check's shapes: the shape that has most of its keys. */
 function finding(value: unknown, path: string, shapes: readonly FindingShape[]): Finding {
@@ -150,18 +136,15 @@ function finding(value: unknown, path: string, shapes: readonly FindingShape[]):
   return result as unknown as Finding;
 }
 
-function check(item: StrictObject): ReportCheckV4 {
-  const name = item.oneOf("name", CHECK_NAMES);
-  const shapes = FINDING_SHAPES[name];
-  return {
-    name,
-    mode: item.oneOf("mode", ["report", "enforce"]),
-    passed: item.nullableBoolean("passed"),
-    findings: item
-      .items("findings")
-      .map((value, index) => finding(value, childPath(item.at("findings"), index), shapes)),
-  };
-}
+const CHECK: Fields<ReportCheckV4> = {
+  name: FIELD.oneOf(CHECK_NAMES),
+  mode: FIELD.oneOf(["report", "enforce"]),
+  passed: (item, key) => item.nullableBoolean(key),
+  findings: (item, key) => {
+    const shapes = FINDING_SHAPES[item.oneOf("name", CHECK_NAMES)];
+    return item.items(key).map((value, index) => finding(value, childPath(item.at(key), index), shapes));
+  },
+};
 
 function artifacts(root: StrictObject): ReportArtifactsV4 {
   const object = root.object("artifacts", ARTIFACT_KEYS);
@@ -190,17 +173,17 @@ export function parseFaultListReportShape(document: unknown, version: 4 | 5 = 4)
   const truthKeys = version === 5 ? truthKeysIn(document) : [];
   const root = StrictObject.of(document, "", [...TOP_LEVEL_KEYS, ...truthKeys]);
   const head = readHead(root, FAULT_LIST_REASON_CODES);
-  const dependencies = root.objectList("dependencies", DEPENDENCY_KEYS).map(dependency);
-  const faults = root.objectList("faults", FAULT_KEYS).map(fault);
-  const recoveryObject = recovery(root);
-  const checks = root.objectList("checks", CHECK_KEYS).map(check);
+  const dependencies = root.recordList("dependencies", DEPENDENCY);
+  const faults = root.objectList("faults", Object.keys(FAULT)).map(fault);
+  const recovery = root.record("recovery", RECOVERY);
+  const checks = root.recordList("checks", CHECK);
   const timing = readTiming(root);
   return {
     schema_version: version,
     ...head,
     dependencies,
     faults,
-    recovery: recoveryObject,
+    recovery,
     checks,
     ...readTruth(root, truthKeys),
     timing,

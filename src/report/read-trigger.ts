@@ -4,63 +4,46 @@
  * window; schema 4 adds the outage and the quota.
  */
 import { invalidAt } from "./errors.js";
-import { isJsonObject, type StrictObject } from "./strict-json.js";
-import type { ReportTriggerV3 } from "./types.js";
+import { FIELD, type Fields, isJsonObject, type StrictObject } from "./strict-json.js";
+import type { ReportProbabilityWindow, ReportTriggerV3 } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 
 type Kind = ReportTriggerV4["kind"];
-type Fields<K extends Kind> = Omit<Extract<ReportTriggerV4, { kind: K }>, "kind">;
+type Body<K extends Kind> = Omit<Extract<ReportTriggerV4, { kind: K }>, "kind">;
 
-interface KindReader<K extends Kind> {
-  readonly keys: readonly string[];
-  readonly read: (trigger: StrictObject) => Fields<K>;
-}
+const WINDOW: Fields<ReportProbabilityWindow> = {
+  start_occurrence: FIELD.integer,
+  end_occurrence: FIELD.integer,
+};
 
-const READERS: { readonly [K in Kind]: KindReader<K> } = {
+/** Each kind's keys after `kind`, in file order, each with its reader. */
+const BODIES: { readonly [K in Kind]: Fields<Body<K>> } = {
   occurrence_schedule: {
-    keys: ["scheduled_occurrences", "completed_occurrences", "completed"],
-    read: (trigger) => ({
-      scheduled_occurrences: trigger.integerList("scheduled_occurrences"),
-      completed_occurrences: trigger.integerList("completed_occurrences"),
-      completed: trigger.boolean("completed"),
-    }),
+    scheduled_occurrences: FIELD.integerList,
+    completed_occurrences: FIELD.integerList,
+    completed: FIELD.boolean,
   },
   seeded_probability: {
-    keys: ["probability", "seed", "window", "evaluated_occurrences", "selected_occurrences", "completed"],
-    read: (trigger) => {
-      const window = trigger.object("window", ["start_occurrence", "end_occurrence"]);
-      return {
-        probability: trigger.number("probability"),
-        seed: trigger.bigInteger("seed"),
-        window: {
-          start_occurrence: window.integer("start_occurrence"),
-          end_occurrence: window.integer("end_occurrence"),
-        },
-        evaluated_occurrences: trigger.integer("evaluated_occurrences"),
-        selected_occurrences: trigger.integerList("selected_occurrences"),
-        completed: trigger.boolean("completed"),
-      };
-    },
+    probability: (trigger, key) => trigger.number(key),
+    seed: (trigger, key) => trigger.bigInteger(key),
+    window: (trigger, key) => trigger.record(key, WINDOW),
+    evaluated_occurrences: FIELD.integer,
+    selected_occurrences: FIELD.integerList,
+    completed: FIELD.boolean,
   },
   outage: {
-    keys: ["start_ms", "duration_ms", "selected", "first_selected_ordinal", "last_selected_ordinal"],
-    read: (trigger) => ({
-      start_ms: trigger.integer("start_ms"),
-      duration_ms: trigger.integer("duration_ms"),
-      selected: trigger.integer("selected"),
-      first_selected_ordinal: trigger.nullableInteger("first_selected_ordinal"),
-      last_selected_ordinal: trigger.nullableInteger("last_selected_ordinal"),
-    }),
+    start_ms: FIELD.integer,
+    duration_ms: FIELD.integer,
+    selected: FIELD.integer,
+    first_selected_ordinal: FIELD.nullableInteger,
+    last_selected_ordinal: FIELD.nullableInteger,
   },
   quota: {
-    keys: ["unit", "limit", "per_ms", "counted", "selected"],
-    read: (trigger) => ({
-      unit: trigger.oneOf("unit", ["requests", "tokens"]),
-      limit: trigger.integer("limit"),
-      per_ms: trigger.integer("per_ms"),
-      counted: trigger.integer("counted"),
-      selected: trigger.integer("selected"),
-    }),
+    unit: FIELD.oneOf(["requests", "tokens"]),
+    limit: FIELD.integer,
+    per_ms: FIELD.integer,
+    counted: FIELD.integer,
+    selected: FIELD.integer,
   },
 };
 
@@ -71,8 +54,11 @@ function readTriggerOf(owner: StrictObject, kinds: readonly Kind[]): ReportTrigg
   if (!kinds.includes(kind as Kind)) {
     throw invalidAt(isJsonObject(raw) ? `${owner.at("trigger")}.kind` : owner.at("trigger"));
   }
-  const reader = READERS[kind as Kind] as KindReader<Kind>;
-  return { kind, ...reader.read(owner.object("trigger", ["kind", ...reader.keys])) } as ReportTriggerV4;
+  const body = BODIES[kind as Kind] as unknown as Fields<Record<string, unknown>>;
+  const trigger = owner.object("trigger", ["kind", ...Object.keys(body)]);
+  // The window's keys are checked before any value of the trigger is read.
+  if (kind === "seeded_probability") trigger.object("window", Object.keys(WINDOW));
+  return { kind, ...trigger.read(body) } as ReportTriggerV4;
 }
 
 /** Schema 3's trigger object: a schedule or a probability window. */
@@ -82,5 +68,5 @@ export function readScheduleOrWindow(owner: StrictObject): ReportTriggerV3 {
 
 /** A schema-4 fault's trigger object: schema 3's forms, an outage or a quota. */
 export function readFaultTrigger(owner: StrictObject): ReportTriggerV4 {
-  return readTriggerOf(owner, Object.keys(READERS) as Kind[]);
+  return readTriggerOf(owner, Object.keys(BODIES) as Kind[]);
 }

@@ -41,6 +41,12 @@ export function keyPathOf(path: string, key: string): string | null {
   return PRINTABLE_KEY.test(key) ? childPath(path, key) : path || null;
 }
 
+/** Reads the value under `key` of an object: one of the accessors below, or a stricter one. */
+export type FieldReader<T> = (object: StrictObject, key: string) => T;
+
+/** An object's keys in file order, each with its reader: the key list and the reading in one. */
+export type Fields<T> = { readonly [K in keyof T]-?: FieldReader<T[K]> };
+
 /** One JSON object being read: typed accessors for its keys, each failing with its own path. */
 export class StrictObject {
   private constructor(
@@ -60,6 +66,23 @@ export class StrictObject {
     return new StrictObject(value, path);
   }
 
+  /** Every key of `fields`, read in their order. */
+  read<T>(fields: Fields<T>): T {
+    const result: Record<string, unknown> = {};
+    for (const [key, read] of Object.entries<FieldReader<unknown>>(fields)) result[key] = read(this, key);
+    return result as T;
+  }
+
+  /** The object under `key` with exactly the keys of `fields`, read in their order. */
+  record<T>(key: string, fields: Fields<T>): T {
+    return this.object(key, Object.keys(fields)).read(fields);
+  }
+
+  /** A list of objects with exactly the keys of `fields`, each read in their order. */
+  recordList<T>(key: string, fields: Fields<T>): T[] {
+    return this.objectList(key, Object.keys(fields)).map((item) => item.read(fields));
+  }
+
   raw(key: string): unknown {
     return this.value[key];
   }
@@ -70,10 +93,6 @@ export class StrictObject {
 
   object(key: string, keys: readonly string[]): StrictObject {
     return StrictObject.of(this.value[key], this.at(key), keys);
-  }
-
-  nullableObject(key: string, keys: readonly string[]): StrictObject | null {
-    return this.value[key] === null ? null : this.object(key, keys);
   }
 
   string(key: string): string {
@@ -170,3 +189,22 @@ export class StrictObject {
     return value;
   }
 }
+
+/** The plain accessors as field readers. */
+export const FIELD = {
+  string: (object: StrictObject, key: string) => object.string(key),
+  nullableString: (object: StrictObject, key: string) => object.nullableString(key),
+  timestamp: (object: StrictObject, key: string) => object.timestamp(key),
+  boolean: (object: StrictObject, key: string) => object.boolean(key),
+  integer: (object: StrictObject, key: string) => object.integer(key),
+  nullableInteger: (object: StrictObject, key: string) => object.nullableInteger(key),
+  integerList: (object: StrictObject, key: string) => object.integerList(key),
+  oneOf:
+    <T extends string>(allowed: readonly T[]): FieldReader<T> =>
+    (object, key) =>
+      object.oneOf(key, allowed),
+  nullableOneOf:
+    <T extends string>(allowed: readonly T[]): FieldReader<T | null> =>
+    (object, key) =>
+      object.nullableOneOf(key, allowed),
+} as const;

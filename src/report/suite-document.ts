@@ -9,6 +9,7 @@ import type { RunResult } from "../events/types.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { SuiteError } from "./suite-errors.js";
 import { summaryFields, TRIAL_CLASSES, type TrialsRecord } from "./trials.js";
+import type { VerifyRecord } from "./v4/truth.js";
 
 export const SUITE_FILE_NAME = "suite.json";
 
@@ -40,11 +41,7 @@ export interface SuiteEntry extends RunOutcomeRecord {
 }
 
 /** A suite entry's verify outcome (docs/suites.md). */
-export interface SuiteVerify {
-  readonly passed: boolean;
-  readonly exit_code: number | null;
-  readonly timed_out: boolean;
-}
+export type SuiteVerify = VerifyRecord;
 
 export interface SuiteShard {
   readonly index: number;

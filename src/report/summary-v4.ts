@@ -4,6 +4,7 @@
  * the lines of reports 1–3 with the same column and closing lines.
  */
 import { describeExitCode } from "../events/exit-status.js";
+import { printableLabel as printable } from "../events/operation-label.js";
 import type { ReportHead, ReportWorkload } from "./types.js";
 import type { ReportCheckV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "./types-v4.js";
 import { lastingTriggerSummary } from "./v4/lasting-trigger.js";
@@ -18,12 +19,6 @@ export type Field = readonly [label: string, value: string];
 export function fields(list: readonly Field[]): string {
   const width = Math.max(LABEL_WIDTH, ...list.map(([label]) => label.length + 1));
   return list.map(([label, value]) => `${label.padEnd(width)}${value}\n`).join("");
-}
-
-/** Text from a report file: control characters (a terminal escape, a line break) shown as `?`. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;

@@ -4,8 +4,14 @@
  * Every name starts with `Report` because the library entry re-exports these types next to the
  * scenario and event types.
  */
-import type { EvidenceRow, RecoveryEvidence } from "../analysis/types.js";
+import type {
+  EvidenceRow,
+  ProbabilityEvidence,
+  RecoveryEvidence,
+  ScheduleEvidence,
+} from "../analysis/types.js";
 import type { RunResult } from "../events/types.js";
+import type { SnakeCased } from "./snake-cased.js";
 import type { ReportV4 } from "./types-v4.js";
 
 export type * from "./types-v4.js";
@@ -65,29 +71,12 @@ export type ReportEvidenceRow = EvidenceRow;
 /** Schemas 2 and 3. */
 export type ReportRecoveryV2 = RecoveryEvidence;
 
-export interface ReportOccurrenceScheduleTrigger {
-  readonly kind: "occurrence_schedule";
-  readonly scheduled_occurrences: readonly number[];
-  readonly completed_occurrences: readonly number[];
-  readonly completed: boolean;
-}
+export type ReportOccurrenceScheduleTrigger = SnakeCased<ScheduleEvidence>;
 
-export interface ReportProbabilityWindow {
-  readonly start_occurrence: number;
-  readonly end_occurrence: number;
-}
+/** The seed is 0 .. 2^64 − 1, exact, written as plain integer digits. */
+export type ReportSeededProbabilityTrigger = SnakeCased<Omit<ProbabilityEvidence, "consistent">>;
 
-export interface ReportSeededProbabilityTrigger {
-  readonly kind: "seeded_probability";
-  readonly probability: number;
-  /** 0 .. 2^64 − 1, exact; written as plain integer digits. */
-  readonly seed: bigint;
-  readonly window: ReportProbabilityWindow;
-  readonly evaluated_occurrences: number;
-  /** The injected ordinals, increasing. */
-  readonly selected_occurrences: readonly number[];
-  readonly completed: boolean;
-}
+export type ReportProbabilityWindow = ReportSeededProbabilityTrigger["window"];
 
 export type ReportTriggerV3 = ReportOccurrenceScheduleTrigger | ReportSeededProbabilityTrigger;
 

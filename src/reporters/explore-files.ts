@@ -3,16 +3,12 @@
  * case per experiment (named by its points and faults; a flaky one is reported with its
  * confirmation's verdict and ` (flaky)` after its name), and `index.html`, the matrix page.
  */
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { ExploreDocument } from "../report/explore-document.js";
 import { type SuiteDocument, type SuiteEntry, suiteVersion } from "../report/suite-document.js";
-import { writeFileAtomically } from "../support/write-file.js";
-import { renderCtrf } from "./ctrf/ctrf.js";
-import { loadSuiteView } from "./entry-details.js";
+import { loadSuiteView, runPageLink } from "./entry-details.js";
 import { renderExplorePage } from "./html/explore-page.js";
-import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
+import { FOLDER_FILES, type ReporterFormat, renderEntryList, writeReporterFiles } from "./reporter-files.js";
 
 /** The experiments as suite entries, in experiment order. */
 export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
@@ -40,14 +36,6 @@ export function exploreAsSuite(document: ExploreDocument): SuiteDocument {
   };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Link from the explore folder to each run folder's page: report.html when written, else report.json. */
 async function runPages(folder: string, document: ExploreDocument): Promise<Map<string, string>> {
   const folders = [
@@ -60,24 +48,20 @@ async function runPages(folder: string, document: ExploreDocument): Promise<Map<
   ];
   const pages = new Map<string, string>();
   for (const runFolder of folders) {
-    if (runFolder === null || pages.has(runFolder)) continue;
-    const html = await exists(join(folder, runFolder, "report.html"));
-    pages.set(runFolder, `${runFolder}/${html ? "report.html" : "report.json"}`);
+    if (runFolder !== null && !pages.has(runFolder))
+      pages.set(runFolder, await runPageLink(folder, runFolder, ""));
   }
   return pages;
 }
-
-const FILES = { html: "index.html", junit: "junit.xml", ctrf: "ctrf.json" } as const;
 
 /** Renders one format of an explore folder's document. */
 export async function renderExploreFormat(
   folder: string,
   document: ExploreDocument,
-  format: "html" | "junit" | "ctrf",
+  format: ReporterFormat,
 ): Promise<string> {
   if (format === "html") return renderExplorePage(document, await runPages(folder, document));
-  const view = await loadSuiteView(folder, exploreAsSuite(document));
-  return format === "junit" ? renderJunit(view, { classname: "path" }) : renderCtrf(view);
+  return renderEntryList(await loadSuiteView(folder, exploreAsSuite(document)), format, "path");
 }
 
 /** Writes the reporters' files next to explore.json; returns their absolute paths. */
@@ -86,12 +70,7 @@ export async function writeExploreReporters(
   document: ExploreDocument,
   reporters: readonly ReporterName[],
 ): Promise<string[]> {
-  const written: string[] = [];
-  for (const name of reporters) {
-    if (name === "json") continue;
-    written.push(
-      await writeFileAtomically(folder, FILES[name], await renderExploreFormat(folder, document, name)),
-    );
-  }
-  return written;
+  return writeReporterFiles(folder, reporters, FOLDER_FILES, (format) =>
+    renderExploreFormat(folder, document, format),
+  );
 }

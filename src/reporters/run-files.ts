@@ -2,12 +2,10 @@
 import { exitCodeFor } from "../report/exit-code.js";
 import type { SuiteDocument } from "../report/suite-document.js";
 import type { Report } from "../report/types.js";
-import { writeFileAtomically } from "../support/write-file.js";
-import { renderCtrf } from "./ctrf/ctrf.js";
 import { runPageLink, type SuiteView, savedRunDetail } from "./entry-details.js";
 import { renderRunReport } from "./html/run-page.js";
-import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
+import { type ReporterFormat, renderEntryList, writeReporterFiles } from "./reporter-files.js";
 
 export type { ReporterName };
 
@@ -50,12 +48,11 @@ export async function runAsSuiteView(folder: string, run: RunReport): Promise<Su
 /** Renders one format of a run folder from its typed report (events and logs read from the folder). */
 export async function renderRunFormat(
   folder: string,
-  format: "html" | "junit" | "ctrf",
+  format: ReporterFormat,
   run: RunReport,
 ): Promise<string> {
   if (format === "html") return renderRunReport(folder, run.report);
-  const view = await runAsSuiteView(folder, run);
-  return format === "junit" ? renderJunit(view, { classname: "name" }) : renderCtrf(view);
+  return renderEntryList(await runAsSuiteView(folder, run), format, "name");
 }
 
 const FILES = { html: "report.html", junit: "junit.xml", ctrf: "ctrf.json" } as const;
@@ -69,10 +66,5 @@ export async function writeRunReporters(
   reporters: readonly ReporterName[],
   run: RunReport,
 ): Promise<string[]> {
-  const written: string[] = [];
-  for (const name of reporters) {
-    if (name === "json") continue;
-    written.push(await writeFileAtomically(folder, FILES[name], await renderRunFormat(folder, name, run)));
-  }
-  return written;
+  return writeReporterFiles(folder, reporters, FILES, (format) => renderRunFormat(folder, format, run));
 }

@@ -1,19 +1,14 @@
 /** Reporter files of a suite (`suite`, `merge`, `report <suite-folder>`). */
 import type { SuiteDocument } from "../report/suite-document.js";
-import { writeFileAtomically } from "../support/write-file.js";
-import { renderCtrf } from "./ctrf/ctrf.js";
 import { loadSuiteView, type SuiteView } from "./entry-details.js";
 import { renderSuitePage } from "./html/suite-page.js";
-import { renderJunit } from "./junit/junit.js";
 import type { ReporterName } from "./names.js";
+import { FOLDER_FILES, type ReporterFormat, renderEntryList, writeReporterFiles } from "./reporter-files.js";
 
 /** Renders one format of a suite view; `json` is suite.json itself. */
-export function renderSuiteFormat(view: SuiteView, format: "html" | "junit" | "ctrf"): string {
-  if (format === "html") return renderSuitePage(view);
-  return format === "junit" ? renderJunit(view, { classname: "path" }) : renderCtrf(view);
+export function renderSuiteFormat(view: SuiteView, format: ReporterFormat): string {
+  return format === "html" ? renderSuitePage(view) : renderEntryList(view, format, "path");
 }
-
-const FILES = { html: "index.html", junit: "junit.xml", ctrf: "ctrf.json" } as const;
 
 /** Writes the reporters' files next to suite.json in `folder`; returns their absolute paths. */
 export async function writeSuiteReporters(
@@ -21,12 +16,7 @@ export async function writeSuiteReporters(
   document: SuiteDocument,
   reporters: readonly ReporterName[],
 ): Promise<string[]> {
-  const formats = reporters.filter((name): name is "html" | "junit" | "ctrf" => name !== "json");
-  if (formats.length === 0) return [];
+  if (reporters.every((name) => name === "json")) return [];
   const view = await loadSuiteView(folder, document);
-  const written: string[] = [];
-  for (const format of formats) {
-    written.push(await writeFileAtomically(folder, FILES[format], renderSuiteFormat(view, format)));
-  }
-  return written;
+  return writeReporterFiles(folder, reporters, FOLDER_FILES, (format) => renderSuiteFormat(view, format));
 }

@@ -15,17 +15,27 @@ export function latencyMatchesRetry(row: ReportEvidenceRow): boolean {
   return (row.retry_operation_id === null) === (row.recovery_latency_ms === null);
 }
 
+/**
+ * The required and successful counts of the rows that need resolving, and no failure twice (nor a
+ * retry, unless one success may resolve several rows).
+ */
+export function checkRowCounts(
+  { required, successful, evidence }: ReportRecoveryV2,
+  requiredRows: readonly ReportEvidenceRow[],
+  retriesMayRepeat: boolean,
+  v: Violations,
+): void {
+  v.check(required === requiredRows.length, "required-mismatch", "recovery.required");
+  v.check(successful === retryIdsOf(requiredRows).length, "successful-mismatch", "recovery.successful");
+  const failedIds = evidence.map((row) => row.failed_operation_id);
+  v.check(!hasDuplicates(failedIds), "duplicate-failed-id", "recovery.evidence");
+  const retriesRepeat = hasDuplicates(retryIdsOf(evidence));
+  v.check(retriesMayRepeat || !retriesRepeat, "duplicate-retry-id", "recovery.evidence");
+}
+
 export function checkRecovery(report: ReportV2 | ReportV3, v: Violations): void {
-  const { required, successful, evidence } = report.recovery;
-  v.check(required === evidence.length, "required-mismatch", "recovery.required");
-  const retryIds = retryIdsOf(evidence);
-  v.check(successful === retryIds.length, "successful-mismatch", "recovery.successful");
-  v.check(
-    !hasDuplicates(evidence.map((row) => row.failed_operation_id)),
-    "duplicate-failed-id",
-    "recovery.evidence",
-  );
-  v.check(!hasDuplicates(retryIds), "duplicate-retry-id", "recovery.evidence");
+  const { evidence } = report.recovery;
+  checkRowCounts(report.recovery, evidence, false, v);
   evidence.forEach((row, index) => {
     v.check(latencyMatchesRetry(row), "retry-latency-half-null", `recovery.evidence[${index}]`);
   });

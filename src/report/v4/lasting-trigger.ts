@@ -1,26 +1,13 @@
 /** The report's trigger object of an outage or a quota (docs/reports.md, "Trigger evidence"). */
 import type { OutageEvidence, QuotaEvidence } from "../../analysis/types.js";
+import type { SnakeCased } from "../snake-cased.js";
 import type { ReportTriggerV3 } from "../types.js";
 
-export interface ReportOutageTrigger {
-  readonly kind: "outage";
-  readonly start_ms: number;
-  readonly duration_ms: number;
-  readonly selected: number;
-  /** Ordinals among the fault's targeted operations; null when nothing was selected. */
-  readonly first_selected_ordinal: number | null;
-  readonly last_selected_ordinal: number | null;
-}
+/** Ordinals among the fault's targeted operations (null when nothing was selected). */
+export type ReportOutageTrigger = SnakeCased<OutageEvidence>;
 
-export interface ReportQuotaTrigger {
-  readonly kind: "quota";
-  readonly unit: "requests" | "tokens";
-  readonly limit: number;
-  readonly per_ms: number;
-  /** Requests let through, or the tokens of their answers. */
-  readonly counted: number;
-  readonly selected: number;
-}
+/** What it counted: requests let through, or the tokens of their answers. */
+export type ReportQuotaTrigger = SnakeCased<QuotaEvidence>;
 
 /** A schema-2 fault's trigger object: schema 3's, an outage's or a quota's. */
 export type ReportTriggerV4 = ReportTriggerV3 | ReportOutageTrigger | ReportQuotaTrigger;

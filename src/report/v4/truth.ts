@@ -5,29 +5,21 @@
  * operation — present when the scenario has a corruption fault. Never the canary, never the value
  * it replaced.
  */
+import type { CanarySighting, VerifyOutcome } from "../../analysis/truth.js";
 import type { RunAnalysis } from "../../analysis/types.js";
 import { CORRUPTION_TYPES } from "../../scenario/corruption.js";
 import type { Scenario } from "../../scenario/types.js";
-import type { StrictObject } from "../strict-json.js";
+import type { SnakeCased } from "../snake-cased.js";
+import { FIELD, type Fields, type StrictObject } from "../strict-json.js";
 
-export interface ReportVerify {
-  readonly exit_code: number | null;
-  readonly timed_out: boolean;
-  readonly duration_ms: number;
-  /** Exit 0 within its time limit. */
-  readonly passed: boolean;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** How the verify command ended (`passed`: exit 0 within its time limit), with its log files. */
+export type ReportVerify = SnakeCased<VerifyOutcome> & { readonly stdout: string; readonly stderr: string };
 
-export interface ReportCanary {
-  readonly fault_id: string;
-  readonly sink: string;
-  /** The request that carried it; null for stdout. */
-  readonly operation_id: string | null;
-  /** That request's label (`tickets POST /tickets #1`); null for stdout. */
-  readonly operation: string | null;
-}
+/** A canary seen in a sink, by the request that carried it (null for stdout) and its label. */
+export type ReportCanary = SnakeCased<CanarySighting>;
+
+/** The verify outcome suite entries and explore records carry. */
+export type VerifyRecord = Pick<ReportVerify, "passed" | "exit_code" | "timed_out">;
 
 export interface ReportTruth {
   readonly verify?: ReportVerify | null;
@@ -35,8 +27,20 @@ export interface ReportTruth {
 }
 
 export const TRUTH_KEYS = ["verify", "canaries"] as const;
-const VERIFY_KEYS = ["exit_code", "timed_out", "duration_ms", "passed", "stdout", "stderr"];
-const CANARY_KEYS = ["fault_id", "sink", "operation_id", "operation"];
+const VERIFY: Fields<ReportVerify> = {
+  exit_code: FIELD.nullableInteger,
+  timed_out: FIELD.boolean,
+  duration_ms: FIELD.integer,
+  passed: FIELD.boolean,
+  stdout: FIELD.string,
+  stderr: FIELD.string,
+};
+const CANARY: Fields<ReportCanary> = {
+  fault_id: FIELD.string,
+  sink: FIELD.string,
+  operation_id: FIELD.nullableString,
+  operation: FIELD.nullableString,
+};
 
 export function reportTruth(scenario: Scenario, analysis: RunAnalysis): ReportTruth {
   const truth = analysis.truth;
@@ -79,40 +83,16 @@ export function truthKeysIn(document: unknown): string[] {
 
 /** Reads the truth keys of a schema-5 report strictly. */
 export function readTruth(root: StrictObject, keys: readonly string[]): ReportTruth {
-  const verify = keys.includes("verify") ? root.nullableObject("verify", VERIFY_KEYS) : undefined;
   return {
-    ...(verify === undefined
-      ? {}
-      : {
-          verify:
-            verify === null
-              ? null
-              : {
-                  exit_code: verify.nullableInteger("exit_code"),
-                  timed_out: verify.boolean("timed_out"),
-                  duration_ms: verify.integer("duration_ms"),
-                  passed: verify.boolean("passed"),
-                  stdout: verify.string("stdout"),
-                  stderr: verify.string("stderr"),
-                },
-        }),
-    ...(keys.includes("canaries")
-      ? {
-          canaries: root.objectList("canaries", CANARY_KEYS).map((canary) => ({
-            fault_id: canary.string("fault_id"),
-            sink: canary.string("sink"),
-            operation_id: canary.nullableString("operation_id"),
-            operation: canary.nullableString("operation"),
-          })),
-        }
+    ...(keys.includes("verify")
+      ? { verify: root.raw("verify") === null ? null : root.record("verify", VERIFY) }
       : {}),
+    ...(keys.includes("canaries") ? { canaries: root.recordList("canaries", CANARY) } : {}),
   };
 }
 
 /** A run's verify outcome as suite entries and explore records carry it (absent: no verify configured). */
-export function verifyRecord(report: object): {
-  verify?: { passed: boolean; exit_code: number | null; timed_out: boolean } | null;
-} {
+export function verifyRecord(report: object): { verify?: VerifyRecord | null } {
   if (!("verify" in report)) return {};
   const verify = (report as ReportTruth).verify ?? null;
   return {
