@@ -13,10 +13,8 @@ import { llmMisbehave } from "./llm-misbehave.js";
 import { malformedJson } from "./malformed-json.js";
 import { rateLimit } from "./rate-limit.js";
 import { responseLost } from "./response-lost.js";
-import { streamErrorEvent } from "./stream-error-event.js";
-import { streamReset } from "./stream-reset.js";
+import { streamErrorEvent, streamReset, streamTruncate } from "./stream-cuts.js";
 import { streamStall } from "./stream-stall.js";
-import { streamTruncate } from "./stream-truncate.js";
 import type { FaultContext, FaultExecutor, FaultOf } from "./types.js";
 
 /** Every HTTP fault type's executor; the compiler rejects a missing or mistyped entry. */
