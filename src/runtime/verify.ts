@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { VerifySpec } from "../scenario/types.js";
 import { ManagedProcess, SpawnError } from "./child-process.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
+import { firstEnd } from "./process-end.js";
 import { createArtifact } from "./run-abort.js";
 import { spawnFailureDetail } from "./spawn-failure.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
@@ -76,7 +77,7 @@ export async function runVerify(
   }
   try {
     const startedAt = performance.now();
-    const ended = await raceVerify(verify, spec.timeoutSeconds, context.interrupt);
+    const ended = await firstEnd(verify.exited, spec.timeoutSeconds, context.interrupt);
     if (ended === "interrupted") return;
     // A verify that outran its limit is stopped first; its exit code says nothing then.
     const exit =
@@ -89,31 +90,5 @@ export async function runVerify(
     });
   } finally {
     await verify.stop(context.forceStop);
-  }
-}
-
-async function raceVerify(
-  verify: ManagedProcess,
-  timeoutSeconds: number,
-  interrupt: AbortSignal,
-): Promise<"exited" | "timeout" | "interrupted"> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const outcomes = [
-    verify.exited.then(() => "exited" as const),
-    new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutSeconds * 1000);
-    }),
-    new Promise<"interrupted">((resolve) => {
-      onAbort = () => resolve("interrupted");
-      if (interrupt.aborted) onAbort();
-      else interrupt.addEventListener("abort", onAbort, { once: true });
-    }),
-  ];
-  try {
-    return await Promise.race(outcomes);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) interrupt.removeEventListener("abort", onAbort);
   }
 }
