@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import type { AgentChaosEvent } from "../events/types.js";
-import { ManagedProcess, SpawnError } from "./child-process.js";
+import type { ManagedProcess } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { HangWatch, systemTimer } from "./hang-watch.js";
 import { firstEnd, type ProcessEnd } from "./process-end.js";
-import { spawnFailureDetail } from "./spawn-failure.js";
-import { SetupFailure, type StepContext, seconds } from "./step-context.js";
+import { startRunProcess } from "./spawn-failure.js";
+import { type StepContext, seconds } from "./step-context.js";
 
 /**
  * Spawns the workload with `extraEnv` laid over its environment, waits for its exit, its time
@@ -19,24 +19,17 @@ export async function runWorkload(
 ): Promise<ProcessEnd> {
   const { scenario, runDir } = context;
   const workloadSpec = { ...scenario.workload, env };
-  let workload: ManagedProcess;
-  try {
-    workload = await ManagedProcess.start({
+  const workload = await startRunProcess(
+    context,
+    {
       spec: workloadSpec,
       extraEnv,
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
       ...lineWatchers(context),
-      onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
-    });
-  } catch (error) {
-    if (error instanceof SpawnError) {
-      const detail = await spawnFailureDetail(workloadSpec, error.errno);
-      const message = wordingOf(scenario).workloadSpawnFailed(error.errno, detail);
-      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", message);
-    }
-    throw error;
-  }
+    },
+    { reason: "WORKLOAD_SPAWN_FAILED", message: wordingOf(scenario).workloadSpawnFailed },
+  );
   try {
     return await superviseWorkload(context, workload);
   } finally {
