@@ -1,4 +1,3 @@
-import type { InjectedFault, InjectionDetails, OperationIdentity } from "../events/operation.js";
 import { compileTarget } from "../scenario/target.js";
 import type { Fault, HttpFaultType } from "../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../triggers/index.js";
@@ -10,6 +9,7 @@ import { latency } from "./latency.js";
 import { llmError } from "./llm-error.js";
 import { llmMisbehave } from "./llm-misbehave.js";
 import { responseLost } from "./response-lost.js";
+import type { SelectableFault } from "./selection.js";
 import { streamErrorEvent, streamReset, streamTruncate } from "./stream-cuts.js";
 import { streamStall } from "./stream-stall.js";
 import type { FaultContext, FaultExecutor, FaultOf } from "./types.js";
@@ -35,16 +35,8 @@ export const FAULT_EXECUTORS = {
 export type HttpExecutableFaultType = keyof typeof FAULT_EXECUTORS;
 
 /** One configured fault ready for traffic: its target, its own trigger state, its executor. */
-export interface ArmedFault extends InjectedFault {
-  /** Whether the operation is one this fault's target names. */
-  matches(identity: Pick<OperationIdentity, "method" | "path" | "protocol">): boolean;
-  /** Counts one matching occurrence and says whether it is selected. */
-  decide(): boolean;
-  /** A token quota only (else null): counts the tokens of a request it let through. */
-  readonly countTokens: ((tokens: number) => void) | null;
+export interface ArmedFault extends SelectableFault {
   execute(context: FaultContext): void | Promise<void>;
-  /** A corruption fault: FAULT_INJECTED waits until it acted (`Operation.injectedLater`). */
-  readonly deferredInjection?: InjectionDetails;
 }
 
 /** A fault the HTTP proxy can execute (a schema-1 fault is upgraded on load, like any other). */
