@@ -10,6 +10,9 @@ export interface SyntheticResponse {
   readonly body: string;
 }
 
+/** An upstream response's headers as relays receive them (lower-case names). */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /**
  * What the upstream side of a forward reports to whoever relays its response to the
  * workload. The proxy's own relays (buffered, and `text/event-stream` chunk by chunk)
@@ -18,11 +21,7 @@ export interface SyntheticResponse {
  */
 export interface ResponseRelay {
   /** Status line and headers arrived (lower-case names). `control` applies backpressure or cancels. */
-  start(
-    status: number,
-    headers: Readonly<Record<string, string | string[] | undefined>>,
-    control: UpstreamControl,
-  ): void;
+  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void;
   data(chunk: Buffer): void;
   end(): void;
   /** Transport failure, before or after `start`. */
@@ -114,7 +113,7 @@ type SharedFaultKeys = "id" | "dependency" | "target" | "trigger" | "expect";
 /** A fault of type `K` as its executor sees it (schema-1 and schema-2 faults alike). */
 export type FaultOf<K extends Fault["type"]> = Omit<Extract<Fault, { type: K }>, SharedFaultKeys>;
 
-/** One fault type's behaviour; one file per fault, mapped by `registry.ts`. */
+/** One fault type's behaviour, mapped by `registry.ts`. */
 export interface FaultExecutor<F extends { readonly type: string }> {
   /** `FAULT_INJECTED.parameters` (integers only). */
   parameters(fault: F): Record<string, number>;
