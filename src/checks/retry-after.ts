@@ -17,7 +17,6 @@ export const retryAfterCheck: CheckDefinition<"retry_after"> = {
   retry: (gap, config) =>
     gap.retryAfterMs !== null &&
     isTooEarly(gap.gapMs, gap.retryAfterMs) &&
-    gap.dependency !== null &&
     coversDependency(config, gap.dependency)
       ? {
           operation_id: gap.retryId,

@@ -1,4 +1,3 @@
-import type { ChecksConfig } from "../scenario/types.js";
 import { coversDependency } from "./scope.js";
 import type { CheckDefinition, RetryStormChainFinding, RetryStormFinding } from "./types.js";
 
@@ -14,18 +13,14 @@ export const retryStormCheck: CheckDefinition<"retry_storm"> = {
       ? `the retry chain of operation ${label(finding.first_operation_id)} has ${finding.operations} operations, more than ${config.maxAttempts}`
       : `operation ${label(finding.failed_operation_id)} was retried ${finding.gap_ms} ms after a response that asked for no delay, less than ${config.minGapMs} ms`,
   chain: (chain, config) =>
-    chain.operations > config.maxAttempts && covered(config, chain.dependency)
+    chain.operations > config.maxAttempts && coversDependency(config, chain.dependency)
       ? { first_operation_id: chain.firstOperationId, operations: chain.operations }
       : null,
   retry: (gap, config) =>
-    gap.retryAfterMs === null && gap.gapMs < config.minGapMs && covered(config, gap.dependency)
+    gap.retryAfterMs === null && gap.gapMs < config.minGapMs && coversDependency(config, gap.dependency)
       ? { operation_id: gap.retryId, failed_operation_id: gap.failedId, gap_ms: gap.gapMs }
       : null,
 };
-
-function covered(config: ChecksConfig["retry_storm"], dependency: string | null): boolean {
-  return dependency !== null && coversDependency(config, dependency);
-}
 
 export function isChainFinding(finding: RetryStormFinding): finding is RetryStormChainFinding {
   return "first_operation_id" in finding;

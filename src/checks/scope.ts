@@ -20,12 +20,15 @@ export function isModelCall(method: string, path: string): boolean {
   return method.toUpperCase() === "POST" && MODEL_CALL.test(path);
 }
 
-/** Whether a check limited to `dependencies` (null: all) looks at this dependency. */
+/**
+ * Whether a check limited to `dependencies` (null: all) looks at this dependency; never at an
+ * operation whose dependency is not known (null).
+ */
 export function coversDependency(
   scope: { readonly dependencies: readonly string[] | null },
-  dependency: string,
+  dependency: string | null,
 ): boolean {
-  return scope.dependencies === null || scope.dependencies.includes(dependency);
+  return dependency !== null && (scope.dependencies === null || scope.dependencies.includes(dependency));
 }
 
 /** The operations `duplicate_writes` treats as writes, as a predicate over an observed operation. */

@@ -72,11 +72,7 @@ export interface RetryStormChainFinding {
 }
 
 /** `retry_storm`: a retry sooner than `min_gap_ms` after a failure that asked for no delay. */
-export interface RetryStormGapFinding {
-  readonly operation_id: string;
-  readonly failed_operation_id: string;
-  readonly gap_ms: number;
-}
+export type RetryStormGapFinding = Omit<RetryAfterFinding, "retry_after_ms">;
 
 export type RetryStormFinding = RetryStormChainFinding | RetryStormGapFinding;
 

@@ -36,21 +36,17 @@ export function jitterDraws(
   };
 }
 
+/** A jittered latency without its own `jitter_seed`. */
+function lacksSeed(fault: Scenario["faults"][number]): boolean {
+  return fault.type === "http_latency" && fault.jitterMs !== null && fault.jitterSeed === null;
+}
+
 /** The scenario with every jittered latency's missing `jitter_seed` taken from the run id. */
 export function withJitterSeeds<S extends Scenario>(scenario: S, runId: string): S {
-  if (
-    !scenario.faults.some(
-      (fault) => fault.type === "http_latency" && fault.jitterMs !== null && fault.jitterSeed === null,
-    )
-  )
-    return scenario;
+  if (!scenario.faults.some(lacksSeed)) return scenario;
   const seed = seedFromRunId(runId);
   return {
     ...scenario,
-    faults: scenario.faults.map((fault) =>
-      fault.type === "http_latency" && fault.jitterMs !== null && fault.jitterSeed === null
-        ? { ...fault, jitterSeed: seed }
-        : fault,
-    ),
+    faults: scenario.faults.map((fault) => (lacksSeed(fault) ? { ...fault, jitterSeed: seed } : fault)),
   };
 }

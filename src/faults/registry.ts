@@ -2,21 +2,16 @@ import { compileTarget } from "../scenario/target.js";
 import type { Fault, HttpFaultType } from "../scenario/types.js";
 import { clockStartedNow, createTriggerState, type TriggerClock } from "../triggers/index.js";
 import { authExpired } from "./auth-expired.js";
-import { disconnect } from "./disconnect.js";
+import { disconnect, httpError, malformedJson, rateLimit } from "./fixed-answers.js";
 import { httpCorrupt } from "./http-corrupt.js";
-import { httpError } from "./http-error.js";
 import { jitterDraws } from "./jitter.js";
 import { latency } from "./latency.js";
 import { llmError } from "./llm-error.js";
 import { llmMisbehave } from "./llm-misbehave.js";
-import { malformedJson } from "./malformed-json.js";
-import { rateLimit } from "./rate-limit.js";
 import { responseLost } from "./response-lost.js";
 import type { SelectableFault } from "./selection.js";
-import { streamErrorEvent } from "./stream-error-event.js";
-import { streamReset } from "./stream-reset.js";
+import { streamErrorEvent, streamReset, streamTruncate } from "./stream-cuts.js";
 import { streamStall } from "./stream-stall.js";
-import { streamTruncate } from "./stream-truncate.js";
 import type { FaultContext, FaultExecutor, FaultOf } from "./types.js";
 
 /** Every HTTP fault type's executor; the compiler rejects a missing or mistyped entry. */

@@ -1,9 +1,7 @@
+import { MAX_TIMER_MS } from "../support/timer-limit.js";
 import { type CutSite, relayWithCut } from "./stream/cut-relay.js";
 import { cutParameters } from "./stream/parameters.js";
 import type { FaultExecutor, FaultOf, ResponseRelay } from "./types.js";
-
-/** The longest delay one Node timer can wait; a longer stall is chained. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * `http_stream_stall`: the response up to the cut point, then nothing for `stall_ms`, then the

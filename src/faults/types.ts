@@ -113,7 +113,7 @@ type SharedFaultKeys = "id" | "dependency" | "target" | "trigger" | "expect";
 /** A fault of type `K` as its executor sees it (schema-1 and schema-2 faults alike). */
 export type FaultOf<K extends Fault["type"]> = Omit<Extract<Fault, { type: K }>, SharedFaultKeys>;
 
-/** One fault type's behaviour; one file per fault, mapped by `registry.ts`. */
+/** One fault type's behaviour, mapped by `registry.ts`. */
 export interface FaultExecutor<F extends { readonly type: string }> {
   /** `FAULT_INJECTED.parameters` (integers only). */
   parameters(fault: F): Record<string, number>;

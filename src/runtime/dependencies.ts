@@ -4,14 +4,14 @@ import { PORT_PLACEHOLDER } from "../scenario/dependencies.js";
 import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safePath, safeUrl } from "../scenario/safe-url.js";
 import type { DependencyStart, HttpDependency } from "../scenario/types.js";
-import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import type { ManagedProcess, ProcessExit } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { watchUnexpectedExit } from "./exit-watcher.js";
 import { freeLoopbackPort } from "./free-port.js";
 import { portInUse } from "./port-check.js";
 import { type ReadinessLog, ReadinessWake, readinessTarget, waitUntilReady } from "./readiness.js";
 import type { ReadinessFailure } from "./readiness-failure.js";
-import { spawnFailureDetail } from "./spawn-failure.js";
+import { startRunProcess } from "./spawn-failure.js";
 import { SetupFailure, type StepContext, seconds } from "./step-context.js";
 
 /** An http dependency with `{port}` resolved for this run. */
@@ -86,26 +86,21 @@ export async function spawnDependency(
   }
   const folder = join(context.runDir, wording.logFolder);
   if (wording.logFolder !== "") await mkdir(folder, { recursive: true });
-  const label = (file: string): string => (wording.logFolder === "" ? file : `${wording.logFolder}/${file}`);
   const wake = new ReadinessWake();
-  let process: ManagedProcess;
-  try {
-    process = await ManagedProcess.start({
+  const process = await startRunProcess(
+    context,
+    {
       spec: start,
       onOutput: () => wake.nudge(),
       stdoutPath: join(folder, wording.logFile(name, "stdout")),
       stderrPath: join(folder, wording.logFile(name, "stderr")),
-      onOutputError: (file, code) => context.abortRun?.ioFailure(label(file), code),
-    });
-  } catch (error) {
-    if (error instanceof SpawnError) {
-      throw new SetupFailure(
-        "DEPENDENCY_START_FAILED",
-        wording.spawnFailed(name, error.errno, await spawnFailureDetail(start, error.errno)),
-      );
-    }
-    throw error;
-  }
+    },
+    {
+      reason: "DEPENDENCY_START_FAILED",
+      message: (errno, detail) => wording.spawnFailed(name, errno, detail),
+      logLabel: (file) => (wording.logFolder === "" ? file : `${wording.logFolder}/${file}`),
+    },
+  );
   const entry: StartedDependency = {
     resolved,
     process,

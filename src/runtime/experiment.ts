@@ -9,8 +9,7 @@ import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import { failedRunExcerpts } from "./failed-run-excerpts.js";
 import type { LiveOutput } from "./live-output.js";
-import { orchestrateRun as runOrchestrated } from "./orchestrator.js";
-import type { RecordRequest } from "./replay-steps.js";
+import { type ExperimentOptions, orchestrateRun as runOrchestrated } from "./orchestrator.js";
 
 export const DEFAULT_RUNS_DIR = ".agentchaos/runs";
 
@@ -25,19 +24,14 @@ export interface ExperimentResult {
   readonly runFolder: string;
 }
 
-/** How one experiment is carried out; shared by the library, `run` and `suite`. */
-export interface ExperimentSettings {
-  /** Absolute output folder. */
-  readonly outputDir: string;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  readonly onEvent?: (event: AnyAgentChaosEvent) => void;
+/**
+ * How one experiment is carried out; shared by the library, `run` and `suite`: the orchestrator's
+ * options (an absolute `outputDir`; workload lines go to `output`) with the printing side and the
+ * reporter files.
+ */
+export interface ExperimentSettings extends Omit<ExperimentOptions, "onWorkloadLine"> {
   readonly output?: LiveOutput;
   readonly reporters?: readonly ReporterName[];
-  /** The run folder's `scenario.yaml` text when the scenario was built in memory (explore). */
-  readonly scenarioText?: string;
-  /** `agentchaos record`: which cassettes this run writes (docs/replay.md). */
-  readonly record?: RecordRequest;
 }
 
 export interface ExperimentDone extends ExperimentResult {
@@ -57,13 +51,10 @@ export async function experiment(
   const unsupported =
     scenario.faults.length > 0 ? (await import("./support.js")).unsupportedFeature(scenario) : null;
   if (unsupported !== null) throw new ScenarioError("SCENARIO_UNSUPPORTED", unsupported);
-  const output = settings.output;
+  const { output, onEvent, reporters = [], ...options } = settings;
   output?.header();
-  const onEvent = settings.onEvent;
   const outcome = await runOrchestrated(scenario, {
-    outputDir: settings.outputDir,
-    ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
-    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+    ...options,
     ...(output === undefined && onEvent === undefined
       ? {}
       : {
@@ -73,15 +64,12 @@ export async function experiment(
           },
         }),
     ...(output === undefined ? {} : { onWorkloadLine: output.onWorkloadLine }),
-    ...(settings.scenarioText === undefined ? {} : { scenarioText: settings.scenarioText }),
-    ...(settings.record === undefined ? {} : { record: settings.record }),
   });
   output?.summary(
     outcome.report,
     outcome.reportPath,
     await failedRunExcerpts(outcome.report, outcome.runDir),
   );
-  const reporters = settings.reporters ?? [];
   const written =
     reporters.length === 0
       ? []

@@ -6,17 +6,15 @@
  */
 import type { AnyScenario } from "../scenario/parse.js";
 
+/** The port a URL names: its own, or its scheme's default (http, https; else null). */
+export function portOfUrl(url: URL): number | null {
+  if (url.port !== "") return Number(url.port);
+  return url.protocol === "http:" ? 80 : url.protocol === "https:" ? 443 : null;
+}
+
 function portOf(baseUrl: unknown): number | null {
-  if (typeof baseUrl !== "string" || baseUrl.includes("{port}")) return null;
-  try {
-    const url = new URL(baseUrl);
-    if (url.port !== "") return Number(url.port);
-    if (url.protocol === "http:") return 80;
-    if (url.protocol === "https:") return 443;
-    return null;
-  } catch {
-    return null;
-  }
+  if (typeof baseUrl !== "string" || baseUrl.includes("{port}") || !URL.canParse(baseUrl)) return null;
+  return portOfUrl(new URL(baseUrl));
 }
 
 function baseUrlOf(dependency: unknown): unknown {

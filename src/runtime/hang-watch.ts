@@ -7,6 +7,7 @@
  */
 import { Silences } from "../checks/silences.js";
 import type { AgentChaosEvent } from "../events/types.js";
+import { MAX_TIMER_MS } from "../support/timer-limit.js";
 
 /** The recorder's clock and a timer, injectable for tests. */
 export interface WatchClock {
@@ -16,8 +17,7 @@ export interface WatchClock {
   schedule(fire: () => void, ms: number): () => void;
 }
 
-// Node timers cap at 2^31-1 ms; a later deadline is re-armed when the timer fires.
-const MAX_TIMER_MS = 2_147_483_647;
+// A deadline past what a Node timer keeps is re-armed when the timer fires.
 
 export const systemTimer: WatchClock["schedule"] = (fire, ms) => {
   const timer = setTimeout(fire, Math.min(ms, MAX_TIMER_MS));

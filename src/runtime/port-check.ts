@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { portOfUrl } from "./fixed-ports.js";
 import { thisMachineAddresses } from "./this-machine.js";
 
 const PROBE_TIMEOUT_MS = 500;
@@ -29,7 +30,7 @@ export async function portInUse(baseUrl: string): Promise<number | null> {
   const url = new URL(baseUrl);
   const addresses = await thisMachineAddresses(url.hostname);
   if (addresses.length === 0) return null;
-  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  const port = portOfUrl(url) ?? 80;
   const probes = await Promise.all(addresses.map((address) => accepting(address, port)));
   return probes.includes(true) ? port : null;
 }

@@ -22,6 +22,7 @@ import {
   replayedDependencies,
   shownCassette,
 } from "../replay/scenario-cassettes.js";
+import type { ReplayConfig } from "../scenario/types.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
@@ -175,13 +176,19 @@ export async function startReplayUpstream(
     onMismatch: mismatchReporter(context),
   });
   await port.ready();
-  context.sink.emit({
-    kind: "REPLAY_STARTED",
-    dependency: dependency.name,
-    cassette: shownCassette(replay),
-    interactions: cassette.interactions.length,
-  });
+  announceReplay(context, dependency.name, replay, cassette);
   return { url: entry.baseUrl, port, close: () => port.close() };
+}
+
+/** Records REPLAY_STARTED: the dependency is served from its cassette. */
+export function announceReplay(
+  context: StepContext,
+  dependency: string,
+  replay: ReplayConfig,
+  cassette: Cassette,
+): void {
+  const interactions = cassette.interactions.length;
+  context.sink.emit({ kind: "REPLAY_STARTED", dependency, cassette: shownCassette(replay), interactions });
 }
 
 /** The proxy options of a replayed dependency: its cassette, whose 599 is a `replay_mismatch`. */

@@ -3,9 +3,8 @@
  * through its shims, or served from its cassette.
  */
 import { StdioCassetteServer, type StdioReplay } from "../mcp/stdio/cassette-lines.js";
-import { shownCassette } from "../replay/scenario-cassettes.js";
 import type { McpStdioDependency } from "../scenario/types.js";
-import { mismatchReporter, type ReplayPlan } from "./replay-steps.js";
+import { announceReplay, mismatchReporter, type ReplayPlan } from "./replay-steps.js";
 import type { StepContext } from "./step-context.js";
 
 /** Served from its cassette (then REPLAY_STARTED is recorded), recorded, or null: live. */
@@ -28,11 +27,6 @@ export function stdioReplay(
     (line) => canaries?.carries(dependency.name, "", Buffer.from(line, "utf8")) ?? false,
     replay.match,
   );
-  context.sink.emit({
-    kind: "REPLAY_STARTED",
-    dependency: dependency.name,
-    cassette: shownCassette(replay),
-    interactions: cassette.interactions.length,
-  });
+  announceReplay(context, dependency.name, replay, cassette);
   return { mode: "serve", server };
 }

@@ -77,6 +77,11 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
   const operations = new Map<string, NamedOperation>();
   const named = (operationId: string): NamedOperation =>
     operations.get(operationId) ?? { dependency: "", name: operationId };
+  /** `llm POST /v1/chat/completions #1`: the operation with its dependency. */
+  const fullName = (operationId: string): string => {
+    const operation = named(operationId);
+    return `${operation.dependency} ${operation.name}`;
+  };
   const ordinal = (operationId: string): string => {
     const name = named(operationId).name;
     return name.slice(name.lastIndexOf(" ") + 1);
@@ -138,26 +143,22 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
         }
         return operationLine(event, "TOOL_CALL", payload.operation_id, "");
       }
-      case "FAULT_INJECTED": {
-        const operation = named(payload.operation_id);
+      case "FAULT_INJECTED":
         return line(
           event,
           "CHAOS",
           terminalSafe(
-            `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)} on ${operation.dependency} ${operation.name}`,
+            `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)} on ${fullName(payload.operation_id)}`,
           ),
           colour,
         );
-      }
-      case "FAULT_NOT_APPLIED": {
-        const operation = named(payload.operation_id);
+      case "FAULT_NOT_APPLIED":
         return line(
           event,
           "NOT_APPLIED",
-          terminalSafe(`${payload.fault_id} ${payload.reason} on ${operation.dependency} ${operation.name}`),
+          terminalSafe(`${payload.fault_id} ${payload.reason} on ${fullName(payload.operation_id)}`),
           colour,
         );
-      }
       case "OPERATION_FAILED": {
         const status = payload.status_code === null ? "" : ` ${payload.status_code}`;
         return operationLine(
@@ -187,7 +188,7 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
         const where =
           payload.operation_id === null
             ? payload.sink
-            : `${payload.sink} (${named(payload.operation_id).dependency} ${named(payload.operation_id).name})`;
+            : `${payload.sink} (${fullName(payload.operation_id)})`;
         return line(event, "CANARY", terminalSafe(`${payload.fault_id} canary reached ${where}`), colour);
       }
       default:

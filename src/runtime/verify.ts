@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { VerifySpec } from "../scenario/types.js";
-import { ManagedProcess, SpawnError } from "./child-process.js";
 import type { ResolvedHttpDependency } from "./dependencies.js";
+import { firstEnd } from "./process-end.js";
 import { createArtifact } from "./run-abort.js";
-import { spawnFailureDetail } from "./spawn-failure.js";
-import { SetupFailure, type StepContext } from "./step-context.js";
+import { startRunProcess } from "./spawn-failure.js";
+import type { StepContext } from "./step-context.js";
 
 export const VERIFY_STDOUT = "verify.stdout.log";
 export const VERIFY_STDERR = "verify.stderr.log";
@@ -57,26 +57,17 @@ export async function runVerify(
   await createArtifact(runDir, VERIFY_STDOUT, () => writeFile(stdoutPath, ""));
   await createArtifact(runDir, VERIFY_STDERR, () => writeFile(stderrPath, ""));
   const command = { command: spec.command, cwd: launch.cwd, env: launch.env };
-  let verify: ManagedProcess;
-  try {
-    verify = await ManagedProcess.start({
-      spec: command,
-      extraEnv: { ...launch.extraEnv, ...extraEnv },
-      withheldEnv,
-      stdoutPath,
-      stderrPath,
-      onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
-    });
-  } catch (error) {
-    if (error instanceof SpawnError) {
-      const detail = await spawnFailureDetail(command, error.errno);
-      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", `verify command could not be started: ${detail}`);
-    }
-    throw error;
-  }
+  const verify = await startRunProcess(
+    context,
+    { spec: command, extraEnv: { ...launch.extraEnv, ...extraEnv }, withheldEnv, stdoutPath, stderrPath },
+    {
+      reason: "WORKLOAD_SPAWN_FAILED",
+      message: (_errno, detail) => `verify command could not be started: ${detail}`,
+    },
+  );
   try {
     const startedAt = performance.now();
-    const ended = await raceVerify(verify, spec.timeoutSeconds, context.interrupt);
+    const ended = await firstEnd(verify.exited, spec.timeoutSeconds, context.interrupt);
     if (ended === "interrupted") return;
     // A verify that outran its limit is stopped first; its exit code says nothing then.
     const exit =
@@ -89,31 +80,5 @@ export async function runVerify(
     });
   } finally {
     await verify.stop(context.forceStop);
-  }
-}
-
-async function raceVerify(
-  verify: ManagedProcess,
-  timeoutSeconds: number,
-  interrupt: AbortSignal,
-): Promise<"exited" | "timeout" | "interrupted"> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const outcomes = [
-    verify.exited.then(() => "exited" as const),
-    new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutSeconds * 1000);
-    }),
-    new Promise<"interrupted">((resolve) => {
-      onAbort = () => resolve("interrupted");
-      if (interrupt.aborted) onAbort();
-      else interrupt.addEventListener("abort", onAbort, { once: true });
-    }),
-  ];
-  try {
-    return await Promise.race(outcomes);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) interrupt.removeEventListener("abort", onAbort);
   }
 }

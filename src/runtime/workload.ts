@@ -1,13 +1,11 @@
 import { join } from "node:path";
 import type { AgentChaosEvent } from "../events/types.js";
-import { ManagedProcess, type ProcessExit, SpawnError } from "./child-process.js";
+import type { ManagedProcess } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { HangWatch, systemTimer } from "./hang-watch.js";
-import { spawnFailureDetail } from "./spawn-failure.js";
-import { SetupFailure, type StepContext, seconds } from "./step-context.js";
-
-// Node timers cap at 2^31-1 ms (about 24.8 days); longer workload limits are clamped to that.
-const MAX_TIMER_MS = 2_147_483_647;
+import { firstEnd, type ProcessEnd } from "./process-end.js";
+import { startRunProcess } from "./spawn-failure.js";
+import { type StepContext, seconds } from "./step-context.js";
 
 /**
  * Spawns the workload with `extraEnv` laid over its environment, waits for its exit, its time
@@ -18,27 +16,20 @@ export async function runWorkload(
   context: StepContext,
   extraEnv: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string>> = context.scenario.workload.env,
-): Promise<WorkloadEnd> {
+): Promise<ProcessEnd> {
   const { scenario, runDir } = context;
   const workloadSpec = { ...scenario.workload, env };
-  let workload: ManagedProcess;
-  try {
-    workload = await ManagedProcess.start({
+  const workload = await startRunProcess(
+    context,
+    {
       spec: workloadSpec,
       extraEnv,
       stdoutPath: join(runDir, "stdout.log"),
       stderrPath: join(runDir, "stderr.log"),
       ...lineWatchers(context),
-      onOutputError: (file, code) => context.abortRun?.ioFailure(file, code),
-    });
-  } catch (error) {
-    if (error instanceof SpawnError) {
-      const detail = await spawnFailureDetail(workloadSpec, error.errno);
-      const message = wordingOf(scenario).workloadSpawnFailed(error.errno, detail);
-      throw new SetupFailure("WORKLOAD_SPAWN_FAILED", message);
-    }
-    throw error;
-  }
+    },
+    { reason: "WORKLOAD_SPAWN_FAILED", message: wordingOf(scenario).workloadSpawnFailed },
+  );
   try {
     return await superviseWorkload(context, workload);
   } finally {
@@ -59,10 +50,7 @@ function lineWatchers(context: StepContext): { onLine?: (stream: "out" | "err", 
   };
 }
 
-/** How the workload's run ended: by itself, at its time limit, stopped as hung (enforced `fail_fast`), or by an interruption. */
-export type WorkloadEnd = "exited" | "timeout" | "interrupted" | "hung";
-
-async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<WorkloadEnd> {
+async function superviseWorkload(context: StepContext, workload: ManagedProcess): Promise<ProcessEnd> {
   const { scenario, sink } = context;
   const workloadSpec = scenario.workload;
   const startedAt = performance.now();
@@ -73,53 +61,32 @@ async function superviseWorkload(context: StepContext, workload: ManagedProcess)
   });
 
   let exitedAt = 0;
-  const exited = workload.exited.then((exit) => {
+  const exited = workload.exited.then(() => {
     exitedAt = performance.now();
-    return { how: "exited" as const, exit };
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<{ how: "timeout" }>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ how: "timeout" }),
-      Math.min(scenario.timeoutSeconds * 1000, MAX_TIMER_MS),
-    );
-  });
-  let onAbort: (() => void) | undefined;
-  const interrupted = new Promise<{ how: "interrupted" }>((resolve) => {
-    onAbort = () => resolve({ how: "interrupted" });
-    if (context.interrupt.aborted) onAbort();
-    else context.interrupt.addEventListener("abort", onAbort, { once: true });
   });
   const watch = hangWatch(context);
-  const hung = watch === null ? null : watch.hung.then(() => ({ how: "hung" as const }));
-  const first = await Promise.race([exited, timedOut, interrupted, ...(hung === null ? [] : [hung])]);
-  clearTimeout(timer);
+  const how = await firstEnd(exited, scenario.timeoutSeconds, context.interrupt, watch?.hung ?? null);
   watch?.stop();
-  if (onAbort !== undefined) context.interrupt.removeEventListener("abort", onAbort);
 
-  let exit: ProcessExit;
-  if (first.how === "exited") {
-    exit = await workload.reap(context.forceStop);
-  } else {
-    exit = await workload.stop(context.forceStop);
-  }
-  const ended = first.how === "exited" ? exitedAt : performance.now();
+  const exit =
+    how === "exited" ? await workload.reap(context.forceStop) : await workload.stop(context.forceStop);
+  const ended = how === "exited" ? exitedAt : performance.now();
   sink.emit({
     kind: "WORKLOAD_COMPLETED",
     exit_code: exit.exitCode,
-    timed_out: first.how === "timeout" || first.how === "hung",
-    interrupted: first.how === "interrupted",
+    timed_out: how === "timeout" || how === "hung",
+    interrupted: how === "interrupted",
     duration_ms: Math.max(0, Math.round(ended - startedAt)),
     error:
-      first.how === "timeout"
+      how === "timeout"
         ? `process exceeded ${seconds(scenario.timeoutSeconds)} second timeout`
-        : first.how === "hung"
+        : how === "hung"
           ? `process stopped: silent for more than ${scenario.checks.fail_fast.maxMs} ms after a failure (check fail_fast)`
-          : first.how === "interrupted"
+          : how === "interrupted"
             ? "process interrupted"
             : null,
   });
-  return first.how;
+  return how;
 }
 
 /** With `fail_fast` enforced, what stops a hung workload as soon as a finding is certain. */

@@ -2,23 +2,20 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { MisbehaveKind, MisbehaveProvider } from "../../scenario/model-faults.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStream } from "../../support/http-headers.js";
-import type { FaultContext, ResponseHeaders, ResponseRelay, UpstreamControl } from "../types.js";
+import type { FaultContext, FaultOf, ResponseHeaders, ResponseRelay, UpstreamControl } from "../types.js";
 import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
 import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
 import { ResponsesStreamRewrite, rewriteResponsesJson } from "./openai-responses.js";
 import { asObject, type JsonRewrite, type Outgoing, type StreamRewrite } from "./rewrite.js";
 import { type SseMessage, SseSplitter } from "./sse-messages.js";
 
-const JSON_REWRITES: Readonly<Record<MisbehaveProvider, JsonRewrite>> = {
-  openai: rewriteChatJson,
-  openai_responses: rewriteResponsesJson,
-  anthropic: rewriteMessageJson,
-};
-
-const STREAM_REWRITES: Readonly<Record<MisbehaveProvider, new (kind: MisbehaveKind) => StreamRewrite>> = {
-  openai: ChatStreamRewrite,
-  openai_responses: ResponsesStreamRewrite,
-  anthropic: MessagesStreamRewrite,
+/** Each provider's rewrite of a JSON answer and of an event stream. */
+const REWRITES: Readonly<
+  Record<MisbehaveProvider, { json: JsonRewrite; stream: new (kind: MisbehaveKind) => StreamRewrite }>
+> = {
+  openai: { json: rewriteChatJson, stream: ChatStreamRewrite },
+  openai_responses: { json: rewriteResponsesJson, stream: ResponsesStreamRewrite },
+  anthropic: { json: rewriteMessageJson, stream: MessagesStreamRewrite },
 };
 
 /** The content codings a JSON answer is decoded from before its rewrite (at most 10 MiB decoded). */
@@ -29,10 +26,7 @@ const DECODERS: Readonly<Record<string, (body: Buffer) => Buffer>> = {
   br: (body) => brotliDecompressSync(body, { maxOutputLength: BODY_LIMIT }),
 };
 
-export interface MisbehaveSpec {
-  readonly provider: MisbehaveProvider;
-  readonly kind: MisbehaveKind;
-}
+export type MisbehaveSpec = Pick<FaultOf<"llm_misbehave">, "provider" | "kind">;
 
 /**
  * The relay of `llm_misbehave` (docs/faults.md): the upstream's 2xx answer reaches the workload
@@ -49,6 +43,8 @@ export class MisbehaveRelay implements ResponseRelay {
   #mode: "untouched" | "stream" | "json" = "untouched";
   #status = 0;
   #headers: ResponseHeaders = {};
+  /** The answer's content coding, lower case (`identity` when none). */
+  #encoding = "identity";
   #control: UpstreamControl | null = null;
   #rewrite: StreamRewrite | null = null;
   readonly #splitter = new SseSplitter();
@@ -75,11 +71,12 @@ export class MisbehaveRelay implements ResponseRelay {
     const encoding = String(headers["content-encoding"] ?? "identity")
       .trim()
       .toLowerCase();
+    this.#encoding = encoding;
     if (status >= 200 && status <= 299) {
       if (isEventStream(headers)) {
         if (encoding === "identity") {
           this.#mode = "stream";
-          this.#rewrite = new STREAM_REWRITES[this.#spec.provider](this.#spec.kind);
+          this.#rewrite = new REWRITES[this.#spec.provider].stream(this.#spec.kind);
         }
       } else if (this.#spec.kind !== "missing_finish" && (encoding === "identity" || encoding in DECODERS)) {
         this.#mode = "json";
@@ -160,13 +157,11 @@ export class MisbehaveRelay implements ResponseRelay {
 
   /** The rewritten body, or null when the kind cannot apply (not JSON, not the provider's shape). */
   #rewriteJson(body: Buffer): Buffer | null {
-    const encoding = String(this.#headers["content-encoding"] ?? "identity")
-      .trim()
-      .toLowerCase();
+    const encoding = this.#encoding;
     try {
       const decoded = encoding === "identity" ? body : (DECODERS[encoding] as (body: Buffer) => Buffer)(body);
       const parsed = asObject(JSON.parse(decoded.toString("utf8")));
-      const rewritten = parsed === null ? null : JSON_REWRITES[this.#spec.provider](parsed, this.#spec.kind);
+      const rewritten = parsed === null ? null : REWRITES[this.#spec.provider].json(parsed, this.#spec.kind);
       return rewritten === null ? null : Buffer.from(JSON.stringify(rewritten), "utf8");
     } catch {
       return null;
