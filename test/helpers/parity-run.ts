@@ -12,7 +12,7 @@ import type { ArmableHttpFault } from "../../src/faults/registry.js";
 import { startProxy } from "../../src/proxy/server.js";
 import { type ParityCase, type RequestSpec, requestBytes } from "./parity-cases.js";
 import {
-  deadUrl,
+  DEAD_URL,
   RawClient,
   type RawUpstream,
   type ReceivedResponse,
@@ -212,7 +212,7 @@ export async function observe(testCase: ParityCase, path: ProxyPath): Promise<Ob
   const upstream = testCase.upstreamDown ? null : await startRawUpstream(testCase.answers);
   const sink = new PayloadList(testCase.schema);
   const proxy = await startProxy({
-    upstreamBaseUrl: upstream?.url ?? (await deadUrl()),
+    upstreamBaseUrl: upstream?.url ?? DEAD_URL,
     faults: path === "pipeline" ? [idleFault(testCase.schema)] : [],
     sink,
     dependency: "api",

@@ -225,14 +225,12 @@ export async function startRawUpstream(answers: readonly AnswerSpec[]): Promise<
   };
 }
 
-/** A URL nothing listens on. */
-export async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+/**
+ * A URL nothing listens on: a privileged port below the ephemeral range. A port found free and
+ * closed again could be handed to the proxy under test itself when it listens on port 0, which
+ * would then forward every request to itself.
+ */
+export const DEAD_URL = "http://127.0.0.1:9";
 
 /** One response as the workload received it. */
 export interface ReceivedResponse {
