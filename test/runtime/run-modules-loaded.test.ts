@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -13,9 +13,12 @@ const REPLAYED = join(ROOT, "examples", "scenarios", "v2", "replay", "support_re
 
 const children = new Set<ChildProcess>();
 const folders: (() => Promise<void>)[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const child of children) child.kill("SIGKILL");
   children.clear();
+});
+// The folders stay until the file ends: the tests share one live run and its run folder.
+afterAll(async () => {
   await Promise.all(folders.splice(0).map((remove) => remove()));
 });
 
@@ -60,8 +63,12 @@ function replayModules(files: readonly string[]): Promise<string[]> {
 }
 
 describe("modules a run loads", () => {
+  let live: Awaited<ReturnType<typeof loadedBy>>;
+  beforeAll(async () => {
+    live = await loadedBy(LIVE);
+  }, 60_000);
+
   it("a live run of http dependencies loads neither the record and replay modules nor TLS", async () => {
-    const live = await loadedBy(LIVE);
     expect(live.code).toBe(0);
     expect(live.files.some((file) => file.endsWith("agentchaos.js"))).toBe(true);
     expect(await replayModules(live.files)).toEqual([]);
@@ -70,7 +77,6 @@ describe("modules a run loads", () => {
   }, 60_000);
 
   it("a run loads the executable's files as CommonJS, no ES module", async () => {
-    const live = await loadedBy(LIVE);
     expect(live.code).toBe(0);
     expect(live.files.filter((file) => file.startsWith(join(ROOT, "dist", "bin"))).length).toBeGreaterThan(
       10,
@@ -83,7 +89,6 @@ describe("modules a run loads", () => {
   }, 60_000);
 
   it("inspect of a passed run loads neither the failure excerpts nor the YAML parser", async () => {
-    const live = await loadedBy(LIVE);
     expect(live.code).toBe(0);
     const [run] = await readdir(live.runs);
     const inspect = await loadedByCommand(["inspect", join(live.runs, run as string)]);
