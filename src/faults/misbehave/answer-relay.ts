@@ -7,12 +7,13 @@ import type { FaultContext, FaultOf, ResponseHeaders, ResponseRelay } from "../t
 import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
 import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
 import { ResponsesStreamRewrite, rewriteResponsesJson } from "./openai-responses.js";
-import { asObject, type JsonRewrite, type Outgoing, type StreamRewrite } from "./rewrite.js";
+import type { ProviderStreamRewrite } from "./provider-stream-rewrite.js";
+import { asObject, type JsonRewrite, type Outgoing } from "./rewrite.js";
 import { type SseMessage, SseSplitter } from "./sse-messages.js";
 
 /** Each provider's rewrite of a JSON answer and of an event stream. */
 const REWRITES: Readonly<
-  Record<MisbehaveProvider, { json: JsonRewrite; stream: new (kind: MisbehaveKind) => StreamRewrite }>
+  Record<MisbehaveProvider, { json: JsonRewrite; stream: new (kind: MisbehaveKind) => ProviderStreamRewrite }>
 > = {
   openai: { json: rewriteChatJson, stream: ChatStreamRewrite },
   openai_responses: { json: rewriteResponsesJson, stream: ResponsesStreamRewrite },
@@ -42,7 +43,7 @@ export class MisbehaveRelay extends BodyRewriteRelay {
   readonly #context: FaultContext;
   /** The answer's content coding, lower case (`identity` when none). */
   #encoding = "identity";
-  #rewrite: StreamRewrite | null = null;
+  #rewrite: ProviderStreamRewrite | null = null;
   readonly #splitter = new SseSplitter();
   #applied = false;
   #upstreamFailed = false;
@@ -79,7 +80,7 @@ export class MisbehaveRelay extends BodyRewriteRelay {
 
   protected streamEnd(): void {
     this.#splitter.end((message) => this.#event(message));
-    const rewrite = this.#rewrite as StreamRewrite;
+    const rewrite = this.#rewrite as ProviderStreamRewrite;
     this.#send(rewrite.end(), rewrite);
   }
 
@@ -89,11 +90,11 @@ export class MisbehaveRelay extends BodyRewriteRelay {
   }
 
   #event(message: SseMessage): void {
-    const rewrite = this.#rewrite as StreamRewrite;
+    const rewrite = this.#rewrite as ProviderStreamRewrite;
     this.#send(rewrite.event(message), rewrite);
   }
 
-  #send(outgoing: readonly Outgoing[], rewrite: StreamRewrite): void {
+  #send(outgoing: readonly Outgoing[], rewrite: ProviderStreamRewrite): void {
     if (rewrite.verdict === "applied" && !this.#applied) this.#fail(this.#sent);
     for (const piece of outgoing) {
       this.#sent += 1;

@@ -12,15 +12,12 @@ import {
 } from "./rewrite.js";
 import { type SseMessage, writeMessage } from "./sse-messages.js";
 
-/** The stop reason each kind ends the message with (null: left as it is). */
-const STOP: Readonly<Record<MisbehaveKind, string | null>> = {
-  tool_args_invalid: null,
-  unknown_tool: null,
+/** The stop reason each kind ends the message with (none: left as it is). */
+const STOP: Readonly<Partial<Record<MisbehaveKind, string>>> = {
   empty: "end_turn",
   refusal: "refusal",
   length_mid_tool: "max_tokens",
   content_filter: "refusal",
-  missing_finish: null,
 };
 
 function refusalBlock(text: string): JsonObject {
@@ -45,7 +42,7 @@ export function rewriteMessageJson(body: JsonObject, kind: MisbehaveKind): JsonO
     body.content = kind === "refusal" ? [refusalBlock(REFUSAL_TEXT)] : [];
   }
   const stop = STOP[kind];
-  if (stop !== null) {
+  if (stop !== undefined) {
     body.stop_reason = stop;
     body.stop_sequence = null;
   }
@@ -81,9 +78,9 @@ export class MessagesStreamRewrite extends ProviderStreamRewrite {
     if (type === "message_delta") {
       if (this.kind === "missing_finish") return [];
       const delta = asObject(data.delta);
-      const stop = this.state === "applied" ? STOP[this.kind] : null;
+      const stop = this.state === "applied" ? STOP[this.kind] : undefined;
       const before = this.kind === "refusal" ? this.#refusal() : [];
-      if (delta === null || stop === null) return [...before, message.raw];
+      if (delta === null || stop === undefined) return [...before, message.raw];
       delta.stop_reason = stop;
       delta.stop_sequence = null;
       return [...before, write()];

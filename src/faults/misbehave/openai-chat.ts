@@ -13,15 +13,12 @@ import {
 import type { SseMessage } from "./sse-messages.js";
 import { writeMessage } from "./sse-messages.js";
 
-/** The finish reason each kind ends the first choice with (null: left as it is). */
-const FINISH: Readonly<Record<MisbehaveKind, string | null>> = {
-  tool_args_invalid: null,
-  unknown_tool: null,
+/** The finish reason each kind ends the first choice with (none: left as it is). */
+const FINISH: Readonly<Partial<Record<MisbehaveKind, string>>> = {
   empty: "stop",
   refusal: "stop",
   length_mid_tool: "length",
   content_filter: "content_filter",
-  missing_finish: null,
 };
 
 /** The first choice (index 0) of a completion or a chunk; null when `choices` is not a list. */
@@ -51,7 +48,7 @@ export function rewriteChatJson(body: JsonObject, kind: MisbehaveKind): JsonObje
     delete message.function_call;
   }
   const finish = FINISH[kind];
-  if (finish !== null) choice.finish_reason = finish;
+  if (finish !== undefined) choice.finish_reason = finish;
   return body;
 }
 
@@ -97,7 +94,7 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
         before.push(...this.#release());
         if (this.#applies()) {
           const finish = FINISH[this.kind];
-          if (finish !== null && choice.finish_reason !== finish) {
+          if (finish !== undefined && choice.finish_reason !== finish) {
             choice.finish_reason = finish;
             changed = true;
           }

@@ -1,14 +1,16 @@
 import type { MisbehaveKind } from "../../scenario/model-faults.js";
-import { CONTENT_KINDS, type Outgoing, type StreamRewrite, TOOL_KINDS, type Verdict } from "./rewrite.js";
+import { CONTENT_KINDS, type Outgoing, TOOL_KINDS, type Verdict } from "./rewrite.js";
 import type { SseMessage } from "./sse-messages.js";
 
 /**
+ * One provider's rewrite of one event stream, fed its events in order. A rewrite keeps the
+ * stream valid for the provider's clients: its framing, event order, indices and terminal event.
  * What every provider's stream rewrite shares: the kind it applies, its verdict, and when the
  * verdict is known. A stream shows its provider's shape with its first answer event; an event of
  * another shape before that means the kind cannot apply. The kinds that act on the whole answer
  * apply to any stream of the right shape; the tool kinds only once a tool call was seen.
  */
-export abstract class ProviderStreamRewrite implements StreamRewrite {
+export abstract class ProviderStreamRewrite {
   protected readonly kind: MisbehaveKind;
   protected state: Verdict = "pending";
   /** An event of the provider's shape was seen. */
@@ -22,8 +24,10 @@ export abstract class ProviderStreamRewrite implements StreamRewrite {
     return this.state;
   }
 
+  /** The events to send in place of `message` (none to drop it). */
   abstract event(message: SseMessage): readonly Outgoing[];
 
+  /** The upstream stream ended: what is still to send (held events). Settles the verdict. */
   abstract end(): readonly Outgoing[];
 
   /** Whether the kind acts on the whole answer (its content or its end), tool call or not. */
