@@ -4,12 +4,6 @@ import type { ResponseHeaders, ResponseRelay, UpstreamControl } from "./types.js
 /** How a rewriting relay takes a response: untouched, event by event as it arrives, or read whole. */
 export type RewriteMode = "untouched" | "stream" | "whole";
 
-/** What a body read whole is answered with. */
-export interface WholeAnswer {
-  readonly headers: ResponseHeaders;
-  readonly body: Buffer;
-}
-
 /**
  * The relay of a fault that rewrites the upstream's answer on its way to `own`, the proxy's own
  * relay. The response's head decides how it is taken; a body read whole is held (up to 10 MiB,
@@ -38,8 +32,8 @@ export abstract class BodyRewriteRelay implements ResponseRelay {
   /** A response taken event by event ended: what is still held goes out before `own` ends. */
   protected abstract streamEnd(): void;
 
-  /** A body read whole: what the workload is answered with. */
-  protected abstract rewriteWhole(body: Buffer, headers: ResponseHeaders): WholeAnswer;
+  /** A body read whole: the headers and body the workload is answered with. */
+  protected abstract rewriteWhole(body: Buffer, headers: ResponseHeaders): [ResponseHeaders, Buffer];
 
   /** A body read whole outgrew the limit: it is relayed untouched from now on. */
   protected tooLarge(): void {}
@@ -67,9 +61,9 @@ export abstract class BodyRewriteRelay implements ResponseRelay {
     else if (this.#mode === "whole") {
       const body = Buffer.concat(this.#chunks, this.#size);
       this.#chunks = [];
-      const answer = this.rewriteWhole(body, this.#headers);
-      this.own.start(this.#status, answer.headers, this.#control as UpstreamControl);
-      this.own.data(answer.body);
+      const [headers, answer] = this.rewriteWhole(body, this.#headers);
+      this.own.start(this.#status, headers, this.#control as UpstreamControl);
+      this.own.data(answer);
     }
     this.own.end();
   }

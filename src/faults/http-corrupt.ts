@@ -1,5 +1,5 @@
 import { isEventStream } from "../support/http-headers.js";
-import { BodyRewriteRelay, type RewriteMode, type WholeAnswer } from "./body-rewrite-relay.js";
+import { BodyRewriteRelay, type RewriteMode } from "./body-rewrite-relay.js";
 import type { CanaryType } from "./corruption/canary.js";
 import { corruptJson } from "./corruption/corrupt-json.js";
 import { EventStreamRewriter } from "./corruption/event-stream.js";
@@ -117,14 +117,14 @@ class CorruptingRelay extends BodyRewriteRelay {
     super.error(error);
   }
 
-  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): WholeAnswer {
+  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): [ResponseHeaders, Buffer] {
     const outcome = corruptJson(body.toString("utf8"), this.#tokens, this.#decision.canary.values);
     if (outcome.kind !== "corrupted") {
       this.#decision.notReplaced(outcome.kind);
-      return { headers, body };
+      return [headers, body];
     }
     this.#decision.replaced(outcome.type, outcome.pointer);
-    return { headers, body: Buffer.from(outcome.text, "utf8") };
+    return [headers, Buffer.from(outcome.text, "utf8")];
   }
 
   #rewriteEvent(data: string): string | null {

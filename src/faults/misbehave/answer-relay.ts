@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { MisbehaveKind, MisbehaveProvider } from "../../scenario/model-faults.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStream } from "../../support/http-headers.js";
-import { BodyRewriteRelay, type RewriteMode, type WholeAnswer } from "../body-rewrite-relay.js";
+import { BodyRewriteRelay, type RewriteMode } from "../body-rewrite-relay.js";
 import type { FaultContext, FaultOf, ResponseHeaders, ResponseRelay } from "../types.js";
 import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
 import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
@@ -108,12 +108,12 @@ export class MisbehaveRelay extends BodyRewriteRelay {
   }
 
   /** The body rewritten, decoded and without `Content-Encoding` (the length is the relay's); untouched when the kind cannot apply. */
-  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): WholeAnswer {
+  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): [ResponseHeaders, Buffer] {
     const rewritten = this.#rewriteJson(body);
-    if (rewritten === null) return { headers, body };
+    if (rewritten === null) return [headers, body];
     this.#fail(null);
     const { "content-encoding": _encoding, ...rest } = headers;
-    return { headers: rest, body: rewritten };
+    return [rest, rewritten];
   }
 
   /** The rewritten body, or null when the kind cannot apply (not JSON, not the provider's shape). */
