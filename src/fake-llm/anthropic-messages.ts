@@ -1,7 +1,7 @@
 import type { LlmApi } from "./api.js";
 import { argumentPieces, type Reply, textPieces } from "./reply.js";
 import { namedEvent, type SseEvent } from "./sse.js";
-import { contentText, isObject, type JsonObject, lastText, modelOf, type Turn } from "./turn.js";
+import { isObject, type JsonObject, messagesTurn, type Turn } from "./turn.js";
 
 // Anthropic Messages (`POST /v1/messages`), public API shapes.
 
@@ -17,12 +17,7 @@ function hasToolResult(message: unknown): boolean {
 function readTurn(body: JsonObject): Turn | string {
   const messages = body.messages;
   if (!Array.isArray(messages)) return "messages: Field required";
-  return {
-    model: modelOf(body),
-    userText: lastText(messages, (m) => (m.role === "user" ? contentText(m.content, ["text"]) : null)),
-    toolResult: hasToolResult(messages.at(-1)),
-    stream: body.stream === true,
-  };
+  return messagesTurn(body, messages, hasToolResult(messages.at(-1)));
 }
 
 function toolUseId(reply: Reply, index: number): string {

@@ -2,7 +2,7 @@ import type { LlmApi } from "./api.js";
 import { CREATED } from "./api.js";
 import { argumentPieces, type Reply, textPieces } from "./reply.js";
 import { dataEvent, type SseEvent } from "./sse.js";
-import { contentText, isObject, type JsonObject, lastText, modelOf, type Turn } from "./turn.js";
+import { isObject, type JsonObject, messagesTurn, type Turn } from "./turn.js";
 
 // OpenAI Chat Completions (`POST /v1/chat/completions`), public API shapes.
 
@@ -10,12 +10,7 @@ function readTurn(body: JsonObject): Turn | string {
   const messages = body.messages;
   if (!Array.isArray(messages)) return "messages: expected a list";
   const last = messages.at(-1);
-  return {
-    model: modelOf(body),
-    userText: lastText(messages, (m) => (m.role === "user" ? contentText(m.content, ["text"]) : null)),
-    toolResult: isObject(last) && (last.role === "tool" || last.role === "function"),
-    stream: body.stream === true,
-  };
+  return messagesTurn(body, messages, isObject(last) && (last.role === "tool" || last.role === "function"));
 }
 
 function toolCallId(reply: Reply, index: number): string {

@@ -1,28 +1,13 @@
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
-import type { ScenarioProblem } from "../scenario/errors.js";
+import { ProblemsError } from "../scenario/errors.js";
 import { toProblems } from "../scenario/problems.js";
-import { AgentChaosError } from "../support/errors.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
 import { type Script, scriptSchema } from "./script-schema.js";
 
 export type ScriptErrorCode = "SCRIPT_NOT_FOUND" | "SCRIPT_UNREADABLE" | "SCRIPT_SYNTAX" | "SCRIPT_INVALID";
 
 /** Why a `--script` file could not be used: a one-line `detail`, or the `problems` of `SCRIPT_INVALID`. */
-export class ScriptError extends AgentChaosError {
-  declare readonly code: ScriptErrorCode;
-  readonly detail: string;
-  readonly problems: readonly ScenarioProblem[];
-
-  constructor(
-    code: ScriptErrorCode,
-    detail: string,
-    options: { problems?: readonly ScenarioProblem[]; cause?: unknown } = {},
-  ) {
-    super(code, `${code}: ${detail}`, options.cause === undefined ? {} : { cause: options.cause });
-    this.detail = detail;
-    this.problems = options.problems ?? [];
-  }
-}
+export class ScriptError extends ProblemsError<ScriptErrorCode> {}
 
 /** The largest script read (1 MiB, as a scenario): a script is a hand-written list of rules. */
 export const SCRIPT_MAX_BYTES = 1024 * 1024;

@@ -111,14 +111,7 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
     if (path === "/health" || path === "/v1/health") {
       req.resume();
       if (req.method === "GET" || req.method === "HEAD") return sendJson(res, 200, { status: "ok" });
-      return sendJson(
-        res,
-        405,
-        { error: { message: "method not allowed", type: "invalid_request_error" } },
-        {
-          Allow: "GET, HEAD",
-        },
-      );
+      return sendJson(res, 405, errorBody("method not allowed"), { Allow: "GET, HEAD" });
     }
     const route = routeOf(path);
     if (route === "/models" || route.startsWith("/models/")) {
@@ -126,7 +119,7 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
       if (req.method !== "GET") return sendJson(res, 405, notAllowed("GET"), { Allow: "GET" });
       const list = modelList(route, req.headers["anthropic-version"] !== undefined);
       return list === null
-        ? sendJson(res, 404, { error: { message: "model not found", type: "not_found_error" } })
+        ? sendJson(res, 404, errorBody("model not found", "not_found_error"))
         : sendJson(res, 200, list);
     }
     if (route === "/embeddings") {
@@ -135,24 +128,17 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
         return sendJson(res, 405, notAllowed("POST"), { Allow: "POST" });
       }
       const body = await readBody(req);
-      if (body === null) {
-        return sendJson(res, 413, {
-          error: { message: "request body exceeds 10 MiB", type: "invalid_request_error" },
-        });
-      }
+      if (body === null) return sendJson(res, 413, errorBody("request body exceeds 10 MiB"));
       const request = parseObject(body);
       const answer = request === null ? "request body must be a JSON object" : embeddings(request);
-      if (typeof answer === "string") {
-        return sendJson(res, 400, {
-          error: { message: answer, type: "invalid_request_error", param: null, code: null },
-        });
-      }
+      if (typeof answer === "string")
+        return sendJson(res, 400, openAiChat.error("invalid_request_error", answer));
       return sendJson(res, 200, answer);
     }
     const api = APIS[route];
     if (api === undefined) {
       req.resume();
-      return sendJson(res, 404, { error: { message: "not found", type: "not_found_error" } });
+      return sendJson(res, 404, errorBody("not found", "not_found_error"));
     }
     if (req.method !== "POST") {
       req.resume();
@@ -165,14 +151,19 @@ export function createFakeLlmServer(config: FakeLlmConfig): http.Server {
 
   return http.createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: "internal error", type: "api_error" } });
+      if (!res.headersSent) sendJson(res, 500, errorBody("internal error", "api_error"));
       else res.destroy();
     });
   });
 }
 
+/** The error body of the answers that are not a model's (no provider's own shape). */
+function errorBody(message: string, type = "invalid_request_error"): unknown {
+  return { error: { message, type } };
+}
+
 function notAllowed(method: string): unknown {
-  return { error: { message: `method not allowed; use ${method}`, type: "invalid_request_error" } };
+  return errorBody(`method not allowed; use ${method}`);
 }
 
 function requestPath(req: IncomingMessage): string {

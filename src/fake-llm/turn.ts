@@ -47,3 +47,9 @@ export function lastText(
   }
   return "";
 }
+
+/** The turn of a request whose conversation is a `messages` list (Chat Completions, Anthropic Messages). */
+export function messagesTurn(body: JsonObject, messages: readonly unknown[], toolResult: boolean): Turn {
+  const userText = lastText(messages, (m) => (m.role === "user" ? contentText(m.content, ["text"]) : null));
+  return { model: modelOf(body), userText, toolResult, stream: body.stream === true };
+}

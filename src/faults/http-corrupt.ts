@@ -1,17 +1,10 @@
-import { BODY_LIMIT } from "../support/body-limit.js";
 import { isEventStream } from "../support/http-headers.js";
+import { BodyRewriteRelay, type RewriteMode } from "./body-rewrite-relay.js";
 import type { CanaryType } from "./corruption/canary.js";
 import { corruptJson } from "./corruption/corrupt-json.js";
 import { EventStreamRewriter } from "./corruption/event-stream.js";
 import { pointerTokens } from "./corruption/json-pointer.js";
-import type {
-  FaultCanary,
-  FaultExecutor,
-  FaultOf,
-  ResponseHeaders,
-  ResponseRelay,
-  UpstreamControl,
-} from "./types.js";
+import type { FaultCanary, FaultExecutor, FaultOf, ResponseHeaders, ResponseRelay } from "./types.js";
 
 /**
  * `http_corrupt` (docs/faults.md, corruption faults): the request is forwarded and the
@@ -82,94 +75,56 @@ class Decision {
   }
 }
 
-class CorruptingRelay implements ResponseRelay {
-  readonly #own: ResponseRelay;
+class CorruptingRelay extends BodyRewriteRelay {
   readonly #tokens: readonly string[] | null;
   readonly #decision: Decision;
-  #mode: "buffer" | "stream" | "pass" = "buffer";
-  #status = 0;
-  #headers: ResponseHeaders = {};
-  #control: UpstreamControl | null = null;
-  #chunks: Buffer[] = [];
-  #size = 0;
-  #stream: EventStreamRewriter | null = null;
+  readonly #stream: EventStreamRewriter;
 
   constructor(own: ResponseRelay, tokens: readonly string[] | null, decision: Decision) {
-    this.#own = own;
+    super(own);
     this.#tokens = tokens;
     this.#decision = decision;
+    this.#stream = new EventStreamRewriter((data) => this.#rewriteEvent(data));
   }
 
-  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
+  protected modeOf(_status: number, headers: ResponseHeaders): RewriteMode {
     const encoding = headers["content-encoding"];
     if (encoding !== undefined && String(encoding).toLowerCase() !== "identity") {
       // A compressed body is not read here: nothing can be replaced in it.
       this.#decision.notReplaced("not_json");
-      this.#mode = "pass";
-    } else if (isEventStream(headers)) {
-      this.#mode = "stream";
-      this.#stream = new EventStreamRewriter((data) => this.#rewriteEvent(data));
+      return "untouched";
     }
-    if (this.#mode === "buffer") {
-      this.#status = status;
-      this.#headers = headers;
-      this.#control = control;
-      return;
-    }
-    this.#own.start(status, headers, control);
+    return isEventStream(headers) ? "stream" : "whole";
   }
 
-  data(chunk: Buffer): void {
-    if (this.#mode === "pass") {
-      this.#own.data(chunk);
-      return;
-    }
-    if (this.#mode === "stream") {
-      const text = (this.#stream as EventStreamRewriter).push(chunk);
-      if (text !== "") this.#own.data(Buffer.from(text, "utf8"));
-      return;
-    }
-    this.#chunks.push(chunk);
-    this.#size += chunk.length;
-    if (this.#size > BODY_LIMIT) {
-      // Too large to read: the proxy's own relay answers it as it answers any such body.
-      this.#decision.notReplaced("not_json");
-      this.#releaseBuffered(Buffer.concat(this.#chunks));
-      this.#mode = "pass";
-    }
+  protected streamData(chunk: Buffer): void {
+    const text = this.#stream.push(chunk);
+    if (text !== "") this.own.data(Buffer.from(text, "utf8"));
   }
 
-  end(): void {
-    if (this.#mode === "stream") {
-      const text = (this.#stream as EventStreamRewriter).end();
-      this.#decision.notReplaced(this.#decision.sawJson ? "pointer_not_found" : "not_json");
-      if (text !== "") this.#own.data(Buffer.from(text, "utf8"));
-    } else if (this.#mode === "buffer") {
-      const body = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
-      this.#releaseBuffered(this.#corruptBody(body));
-    }
-    this.#own.end();
+  protected streamEnd(): void {
+    const text = this.#stream.end();
+    this.#decision.notReplaced(this.#decision.sawJson ? "pointer_not_found" : "not_json");
+    if (text !== "") this.own.data(Buffer.from(text, "utf8"));
   }
 
-  error(error: Error): void {
+  protected override tooLarge(): void {
+    this.#decision.notReplaced("not_json");
+  }
+
+  override error(error: Error): void {
     this.#decision.notReplaced("upstream_failed");
-    this.#own.error(error);
+    super.error(error);
   }
 
-  #corruptBody(body: Buffer): Buffer {
+  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): [ResponseHeaders, Buffer] {
     const outcome = corruptJson(body.toString("utf8"), this.#tokens, this.#decision.canary.values);
     if (outcome.kind !== "corrupted") {
       this.#decision.notReplaced(outcome.kind);
-      return body;
+      return [headers, body];
     }
     this.#decision.replaced(outcome.type, outcome.pointer);
-    return Buffer.from(outcome.text, "utf8");
-  }
-
-  #releaseBuffered(body: Buffer): void {
-    this.#own.start(this.#status, this.#headers, this.#control as UpstreamControl);
-    if (body.length > 0) this.#own.data(body);
-    this.#chunks = [];
+    return [headers, Buffer.from(outcome.text, "utf8")];
   }
 
   #rewriteEvent(data: string): string | null {

@@ -1,3 +1,4 @@
+import { errorTypeOf } from "../scenario/model-faults.js";
 import type { LlmErrorFault } from "../scenario/types.js";
 import type { FaultExecutor, FaultOf, SyntheticResponse } from "./types.js";
 
@@ -6,24 +7,12 @@ type Provider = LlmErrorFault["provider"];
 /** The error `type` (and OpenAI `code`) a provider sends with a status (docs/faults.md). */
 function errorShape(provider: Provider, status: number): { type: string; code: string | null } {
   if (provider === "anthropic") {
-    const type = ANTHROPIC_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
-    return { type, code: null };
+    return { type: errorTypeOf(status), code: null };
   }
   if (status === 401) return { type: "invalid_request_error", code: "invalid_api_key" };
   if (status === 429) return { type: "requests", code: "rate_limit_exceeded" };
   return { type: status >= 500 ? "server_error" : "invalid_request_error", code: null };
 }
-
-const ANTHROPIC_TYPES: Readonly<Record<number, string>> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  403: "permission_error",
-  404: "not_found_error",
-  413: "request_too_large",
-  429: "rate_limit_error",
-  500: "api_error",
-  529: "overloaded_error",
-};
 
 /** The exact response of an `http_llm_error` fault: fixed bytes, nothing from dependency traffic. */
 export function llmErrorResponse(fault: FaultOf<"http_llm_error">): SyntheticResponse {

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { DEPENDENCY_NAME } from "./dependencies.js";
-import { describe, expecting, integer, mapping, matching, positiveInteger } from "./fields.js";
+import { describe, expecting, integer, mapping, matching, pathGlob, positiveInteger } from "./fields.js";
 import type { CheckMode, ChecksConfig, WriteMethod } from "./types.js";
 
 const MODE = '"off", "report" or "enforce"';
@@ -43,9 +43,6 @@ const method = z
     },
   })
   .transform((value) => value.toUpperCase() as WriteMethod);
-
-/** `paths` of duplicate_writes: globs as in fault targets. */
-const pathGlob = matching(/^\/[^?[\]]*$/, "a path that begins with / and has no ?, [ or ]");
 
 function describeValue(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : describe(value);

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { commandShape, isAbsoluteHttpUrl, startSchema } from "./command-schema.js";
 import { expecting, mapping, matching } from "./fields.js";
-import { replaySchema } from "./replay.js";
+import { JSON_POINTER, replaySchema } from "./replay.js";
 import { USER_INFO_ERROR, userInfoDecodes } from "./runnable.js";
 import type { Dependency } from "./types.js";
 
@@ -11,9 +11,6 @@ export const MAX_DEPENDENCIES = 16;
 export const DEPENDENCY_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 export const PORT_PLACEHOLDER = "{port}";
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** RFC 6901 JSON Pointer (non-empty: the whole document cannot be ignored). */
-const JSON_POINTER = /^(\/([^~/]|~[01])*)+$/;
 
 /** `base_url` with `{port}` replaced by a sample port, so the rest of the URL is still checked. */
 function sampleUrl(baseUrl: string): string {

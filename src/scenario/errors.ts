@@ -27,17 +27,16 @@ export interface ScenarioProblem {
 }
 
 /**
- * Why a scenario could not be loaded. `detail` is the one-line reason for every code except
- * `SCENARIO_INVALID`, which lists its `problems` instead. Neither ever holds a value of the
- * file that could be a secret (environment values, URL user information).
+ * Why a file of rules (a scenario, a fake-llm script) could not be used: a one-line `detail`,
+ * or, for its invalid code, the `problems` it lists instead.
  */
-export class ScenarioError extends AgentChaosError {
-  declare readonly code: ScenarioErrorCode;
+export class ProblemsError<Code extends string> extends AgentChaosError {
+  declare readonly code: Code;
   readonly detail: string;
   readonly problems: readonly ScenarioProblem[];
 
   constructor(
-    code: ScenarioErrorCode,
+    code: Code,
     detail: string,
     options: { problems?: readonly ScenarioProblem[]; cause?: unknown } = {},
   ) {
@@ -46,6 +45,13 @@ export class ScenarioError extends AgentChaosError {
     this.problems = options.problems ?? [];
   }
 }
+
+/**
+ * Why a scenario could not be loaded. `detail` is the one-line reason for every code except
+ * `SCENARIO_INVALID`, which lists its `problems` instead. Neither ever holds a value of the
+ * file that could be a secret (environment values, URL user information).
+ */
+export class ScenarioError extends ProblemsError<ScenarioErrorCode> {}
 
 function indent(text: string, prefix: string): string {
   return text

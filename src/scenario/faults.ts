@@ -9,6 +9,7 @@ import {
 import {
   describe,
   expecting,
+  httpTargetSchema,
   integer,
   mapping,
   matching,
@@ -37,18 +38,8 @@ export const MAX_FAULTS = 32;
 const FAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const NON_NEGATIVE = "an integer of at least 0";
 
-const httpTarget = mapping(
-  {
-    method: nonEmptyString().optional(),
-    path: matching(/^\/[^?[\]]*$/, "a path that begins with / and has no ?, [ or ]"),
-  },
-  "an HTTP target",
-).transform(
-  (target): HttpTarget => ({
-    kind: "http",
-    method: target.method === undefined ? null : target.method.toUpperCase(),
-    path: target.path,
-  }),
+const httpTarget = httpTargetSchema("an HTTP target").transform(
+  (target): HttpTarget => ({ kind: "http", ...target }),
 );
 
 const mcpTarget = mapping(

@@ -79,6 +79,17 @@ export function matching(pattern: RegExp, expected: string) {
   return z.string({ error }).regex(pattern, { error });
 }
 
+/** A path glob of a target: `*` is its only wildcard (docs/scenario.md). */
+export const pathGlob = matching(/^\/[^?[\]]*$/, "a path that begins with / and has no ?, [ or ]");
+
+/** An HTTP target (`what` names it in messages): the method upper case or null for any, the path glob. */
+export function httpTargetSchema(what: string) {
+  return mapping({ method: nonEmptyString().optional(), path: pathGlob }, what).transform((target) => ({
+    method: target.method === undefined ? null : target.method.toUpperCase(),
+    path: target.path,
+  }));
+}
+
 /** A list of at least one item, typed as a non-empty tuple. */
 export function nonEmptyList<Item extends z.ZodType>(item: Item, expected: string) {
   return z

@@ -4,7 +4,7 @@ import { expecting, mapping, matching, nonEmptyString } from "./fields.js";
 import type { ReplayConfig, ReplayMatchField } from "./types.js";
 
 /** RFC 6901 JSON Pointer; the empty pointer (the whole document) is refused. */
-const JSON_POINTER = /^(\/([^~/]|~[01])*)+$/;
+export const JSON_POINTER = /^(\/([^~/]|~[01])*)+$/;
 
 export const REPLAY_MATCH_FIELDS: readonly ReplayMatchField[] = ["method", "path", "body", "query"];
 export const DEFAULT_REPLAY_MATCH: readonly ReplayMatchField[] = ["method", "path", "body"];

@@ -1,4 +1,4 @@
-import type * as z from "zod";
+import * as z from "zod";
 import { checksSchema, unknownCheckDependencies } from "./checks.js";
 import { commandShape, type SchemaContext } from "./command-schema.js";
 import { DEPENDENCY_NAME, dependencySchema, MAX_DEPENDENCIES, PORT_PLACEHOLDER } from "./dependencies.js";
@@ -219,7 +219,7 @@ export function validateScenario(
     );
   }
   const recovery = parseAt(
-    expectingEnum(["chain", "fifo"], '"chain" or "fifo"'),
+    z.enum(["chain", "fifo"], { error: expecting('"chain" or "fifo"') }),
     raw.recovery ?? "chain",
     ["recovery"],
     issues,
@@ -265,10 +265,4 @@ export function validateScenario(
     },
     issues,
   };
-}
-
-function expectingEnum<const T extends readonly [string, ...string[]]>(values: T, expected: string) {
-  return nonEmptyString(expected).refine((value) => (values as readonly string[]).includes(value), {
-    error: expecting(expected),
-  }) as unknown as z.ZodType<T[number]>;
 }

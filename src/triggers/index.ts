@@ -1,8 +1,7 @@
 import type { Trigger } from "../scenario/types.js";
 import { clockStartedNow } from "./clock.js";
-import { createOccurrenceState } from "./occurrence.js";
+import { createOccurrenceState, createProbabilityState } from "./occurrence.js";
 import { createOutageState } from "./outage.js";
-import { createProbabilityState } from "./probability.js";
 import { createQuotaState } from "./quota.js";
 import type { TriggerClock, TriggerState } from "./types.js";
 

@@ -25,16 +25,22 @@ interface Watched {
   readonly seenIn: Set<string>;
 }
 
+/** Whether a request's target or body holds one of an armed canary's literals. */
+function holds(watched: Watched, target: string, body: Buffer | null): boolean {
+  const literals = watched.literals as NonNullable<Watched["literals"]>;
+  const inBody = body !== null && literals.bytes.some((literal) => body.indexOf(literal) >= 0);
+  return inBody || literals.text.some((literal) => target.includes(literal));
+}
+
+/** A canary armed: what a sink elsewhere (an MCP stdio shim) is told to look for. */
+type ArmedCanary = { faultId: string; sinks: ReadonlySet<string>; literals: readonly string[] };
+
 export class CanaryBook {
   readonly #faults = new Map<string, Watched>();
   readonly #sink: CanarySink;
   /** Armed faults, for a quick "nothing to look for". */
   #armed: Watched[] = [];
-  readonly #listeners: ((canary: {
-    faultId: string;
-    sinks: ReadonlySet<string>;
-    literals: readonly string[];
-  }) => void)[] = [];
+  readonly #listeners: ((canary: ArmedCanary) => void)[] = [];
 
   constructor(runId: string, faults: readonly CorruptionFault[], sink: CanarySink) {
     this.#sink = sink;
@@ -68,9 +74,7 @@ export class CanaryBook {
   }
 
   /** Calls `listener` for each canary armed from now on (an MCP stdio host tells its shims). */
-  onArm(
-    listener: (canary: { faultId: string; sinks: ReadonlySet<string>; literals: readonly string[] }) => void,
-  ): void {
+  onArm(listener: (canary: ArmedCanary) => void): void {
     this.#listeners.push(listener);
   }
 
@@ -95,22 +99,13 @@ export class CanaryBook {
   scanRequest(dependency: string, operationId: string, target: string, body: Buffer | null): void {
     for (const watched of this.#armed) {
       if (!watched.sinks.has(dependency) || watched.seenIn.has(dependency)) continue;
-      const literals = watched.literals as NonNullable<Watched["literals"]>;
-      const found =
-        literals.text.some((literal) => target.includes(literal)) ||
-        (body !== null && literals.bytes.some((literal) => body.indexOf(literal) >= 0));
-      if (found) this.#seen(watched, dependency, operationId);
+      if (holds(watched, target, body)) this.#seen(watched, dependency, operationId);
     }
   }
 
   /** Whether a request to `dependency` (target and body) holds a canary armed for it, seen before or not. */
   carries(dependency: string, target: string, body: Buffer | null): boolean {
-    return this.#armed.some(
-      (watched) =>
-        watched.sinks.has(dependency) &&
-        (watched.literals?.text.some((literal) => target.includes(literal)) === true ||
-          (body !== null && watched.literals?.bytes.some((literal) => body.indexOf(literal) >= 0) === true)),
-    );
+    return this.#armed.some((watched) => watched.sinks.has(dependency) && holds(watched, target, body));
   }
 
   /** One line (or piece of a long line) of the workload's standard output. */

@@ -1,26 +1,16 @@
 /**
  * An event stream read event by event for a corruption (docs/faults.md): the bytes of each event
  * are kept exactly as received until the event is complete, then handed on unchanged or with the
- * JSON of its `data` rewritten. Line ends may be CRLF, LF or CR (a CR at a chunk's end waits for
- * the next chunk). Each byte is looked at once.
+ * JSON of its `data` rewritten. Events are framed as the fault's stream rewrites frame them.
  */
-import { StringDecoder } from "node:string_decoder";
-
-interface Line {
-  readonly text: string;
-  readonly end: string;
-}
+import { type SseMessage, SseSplitter } from "../misbehave/sse-messages.js";
 
 /** Rewrites the data of one complete event; null keeps it as it was. */
 export type EventRewrite = (data: string) => string | null;
 
 export class EventStreamRewriter {
-  readonly #decoder = new StringDecoder("utf8");
+  readonly #splitter = new SseSplitter();
   readonly #rewrite: EventRewrite;
-  #pending = "";
-  /** Where in `#pending` the search for a line end resumes (what is before it holds none). */
-  #scanFrom = 0;
-  #lines: Line[] = [];
 
   constructor(rewrite: EventRewrite) {
     this.#rewrite = rewrite;
@@ -28,76 +18,45 @@ export class EventStreamRewriter {
 
   /** The text of the events this chunk completed (possibly rewritten). */
   push(chunk: Buffer): string {
-    this.#pending += this.#decoder.write(chunk);
-    return this.#drain(false);
+    let out = "";
+    this.#splitter.push(chunk, (message) => {
+      out += this.#event(message);
+    });
+    return out;
   }
 
   /** Whatever is still held (an unfinished last event, as received). */
   end(): string {
-    this.#pending += this.#decoder.end();
-    const out = this.#drain(true);
-    const rest = this.#lines.map((line) => line.text + line.end).join("") + this.#pending;
-    this.#lines = [];
-    this.#pending = "";
-    this.#scanFrom = 0;
-    return out + rest;
-  }
-
-  #drain(final: boolean): string {
     let out = "";
-    let start = 0;
-    const text = this.#pending;
-    let i = this.#scanFrom;
-    for (; i < text.length; i += 1) {
-      const char = text[i];
-      if (char !== "\n" && char !== "\r") continue;
-      let end = char;
-      if (char === "\r") {
-        if (i + 1 === text.length && !final) break;
-        if (text[i + 1] === "\n") end = "\r\n";
-      }
-      const line = { text: text.slice(start, i), end };
-      i += end.length - 1;
-      start = i + 1;
-      if (line.text === "") out += this.#event(line);
-      else this.#lines.push(line);
-    }
-    this.#pending = text.slice(start);
-    this.#scanFrom = Math.min(i, text.length) - start;
+    this.#splitter.end((message, complete) => {
+      out += complete ? this.#event(message) : message.raw.toString("utf8");
+    });
     return out;
   }
 
-  /** A blank line ended the event held in `#lines`. */
-  #event(blank: Line): string {
-    const lines = this.#lines;
-    this.#lines = [];
-    const raw = (): string => lines.map((line) => line.text + line.end).join("") + blank.end;
-    const data = lines.filter((line) => isData(line.text)).map((line) => dataValue(line.text));
-    if (data.length === 0) return raw();
-    const rewritten = this.#rewrite(data.join("\n"));
-    if (rewritten === null) return raw();
+  /**
+   * One complete event, its data rewritten in place of its first `data` line (one line per line
+   * of the new data, with that line's end); its other lines and their line ends kept.
+   */
+  #event(message: SseMessage): string {
+    const text = message.raw.toString("utf8");
+    const rewritten = message.data === null ? null : this.#rewrite(message.data);
+    if (rewritten === null) return text;
+    const pieces = text.split(/(\r\n|\r|\n)/);
     let out = "";
     let written = false;
-    for (const line of lines) {
-      if (!isData(line.text)) out += line.text + line.end;
+    for (let index = 0; index < pieces.length; index += 2) {
+      const line = pieces[index] as string;
+      const end = pieces[index + 1] ?? "";
+      if (line !== "data" && !line.startsWith("data:")) out += line + end;
       else if (!written) {
         written = true;
         out += rewritten
           .split("\n")
-          .map((piece) => `data: ${piece}${line.end}`)
+          .map((piece) => `data: ${piece}${end}`)
           .join("");
       }
     }
-    return out + blank.end;
+    return out;
   }
-}
-
-function isData(line: string): boolean {
-  return line === "data" || line.startsWith("data:");
-}
-
-/** The field value: after `data:` and one optional space. */
-function dataValue(line: string): string {
-  const value = line.slice(5);
-  return value.startsWith(" ") ? value.slice(1) : value;
 }

@@ -2,16 +2,18 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { MisbehaveKind, MisbehaveProvider } from "../../scenario/model-faults.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { isEventStream } from "../../support/http-headers.js";
-import type { FaultContext, FaultOf, ResponseHeaders, ResponseRelay, UpstreamControl } from "../types.js";
+import { BodyRewriteRelay, type RewriteMode } from "../body-rewrite-relay.js";
+import type { FaultContext, FaultOf, ResponseHeaders, ResponseRelay } from "../types.js";
 import { MessagesStreamRewrite, rewriteMessageJson } from "./anthropic-messages.js";
 import { ChatStreamRewrite, rewriteChatJson } from "./openai-chat.js";
 import { ResponsesStreamRewrite, rewriteResponsesJson } from "./openai-responses.js";
-import { asObject, type JsonRewrite, type Outgoing, type StreamRewrite } from "./rewrite.js";
+import type { ProviderStreamRewrite } from "./provider-stream-rewrite.js";
+import { asObject, type JsonRewrite, type Outgoing } from "./rewrite.js";
 import { type SseMessage, SseSplitter } from "./sse-messages.js";
 
 /** Each provider's rewrite of a JSON answer and of an event stream. */
 const REWRITES: Readonly<
-  Record<MisbehaveProvider, { json: JsonRewrite; stream: new (kind: MisbehaveKind) => StreamRewrite }>
+  Record<MisbehaveProvider, { json: JsonRewrite; stream: new (kind: MisbehaveKind) => ProviderStreamRewrite }>
 > = {
   openai: { json: rewriteChatJson, stream: ChatStreamRewrite },
   openai_responses: { json: rewriteResponsesJson, stream: ResponsesStreamRewrite },
@@ -36,123 +38,82 @@ export type MisbehaveSpec = Pick<FaultOf<"llm_misbehave">, "provider" | "kind">;
  * rewritten byte; an answer the kind cannot apply to is relayed untouched and recorded as not
  * applied (`upstream_failed` when the upstream broke, else `not_applicable`).
  */
-export class MisbehaveRelay implements ResponseRelay {
+export class MisbehaveRelay extends BodyRewriteRelay {
   readonly #spec: MisbehaveSpec;
   readonly #context: FaultContext;
-  readonly #own: ResponseRelay;
-  #mode: "untouched" | "stream" | "json" = "untouched";
-  #status = 0;
-  #headers: ResponseHeaders = {};
   /** The answer's content coding, lower case (`identity` when none). */
   #encoding = "identity";
-  #control: UpstreamControl | null = null;
-  #rewrite: StreamRewrite | null = null;
+  #rewrite: ProviderStreamRewrite | null = null;
   readonly #splitter = new SseSplitter();
-  #chunks: Buffer[] = [];
-  #size = 0;
   #applied = false;
   #upstreamFailed = false;
   /** Events sent to the workload (streams). */
   #sent = 0;
 
   constructor(spec: MisbehaveSpec, context: FaultContext, own: ResponseRelay) {
+    super(own);
     this.#spec = spec;
     this.#context = context;
-    this.#own = own;
     context.beforeTerminal(() => {
       if (!this.#applied) context.notApplied(this.#upstreamFailed ? "upstream_failed" : "not_applicable");
     });
   }
 
-  start(status: number, headers: ResponseHeaders, control: UpstreamControl): void {
-    this.#status = status;
-    this.#headers = headers;
-    this.#control = control;
+  protected modeOf(status: number, headers: ResponseHeaders): RewriteMode {
     const encoding = String(headers["content-encoding"] ?? "identity")
       .trim()
       .toLowerCase();
     this.#encoding = encoding;
-    if (status >= 200 && status <= 299) {
-      if (isEventStream(headers)) {
-        if (encoding === "identity") {
-          this.#mode = "stream";
-          this.#rewrite = new REWRITES[this.#spec.provider].stream(this.#spec.kind);
-        }
-      } else if (this.#spec.kind !== "missing_finish" && (encoding === "identity" || encoding in DECODERS)) {
-        this.#mode = "json";
-        return;
-      }
+    if (status < 200 || status > 299) return "untouched";
+    if (isEventStream(headers)) {
+      if (encoding !== "identity") return "untouched";
+      this.#rewrite = new REWRITES[this.#spec.provider].stream(this.#spec.kind);
+      return "stream";
     }
-    this.#own.start(status, headers, control);
+    const decodable = encoding === "identity" || encoding in DECODERS;
+    return this.#spec.kind !== "missing_finish" && decodable ? "whole" : "untouched";
   }
 
-  data(chunk: Buffer): void {
-    if (this.#mode === "stream") this.#splitter.push(chunk, (message) => this.#event(message));
-    else if (this.#mode === "untouched") this.#own.data(chunk);
-    else this.#collect(chunk);
+  protected streamData(chunk: Buffer): void {
+    this.#splitter.push(chunk, (message) => this.#event(message));
   }
 
-  end(): void {
-    if (this.#mode === "stream") {
-      this.#splitter.end((message) => this.#event(message));
-      const rewrite = this.#rewrite as StreamRewrite;
-      this.#send(rewrite.end(), rewrite);
-    } else if (this.#mode === "json") {
-      this.#answerJson();
-      return;
-    }
-    this.#own.end();
+  protected streamEnd(): void {
+    this.#splitter.end((message) => this.#event(message));
+    const rewrite = this.#rewrite as ProviderStreamRewrite;
+    this.#send(rewrite.end(), rewrite);
   }
 
-  error(error: Error): void {
+  override error(error: Error): void {
     if (!this.#applied) this.#upstreamFailed = true;
-    if (this.#mode === "json") {
-      this.#mode = "untouched";
-      this.#chunks = [];
-    }
-    this.#own.error(error);
+    super.error(error);
   }
 
   #event(message: SseMessage): void {
-    const rewrite = this.#rewrite as StreamRewrite;
+    const rewrite = this.#rewrite as ProviderStreamRewrite;
     this.#send(rewrite.event(message), rewrite);
   }
 
-  #send(outgoing: readonly Outgoing[], rewrite: StreamRewrite): void {
+  #send(outgoing: readonly Outgoing[], rewrite: ProviderStreamRewrite): void {
     if (rewrite.verdict === "applied" && !this.#applied) this.#fail(this.#sent);
     for (const piece of outgoing) {
       this.#sent += 1;
-      this.#own.data(typeof piece === "string" ? Buffer.from(piece, "utf8") : piece);
+      this.own.data(typeof piece === "string" ? Buffer.from(piece, "utf8") : piece);
     }
   }
 
   #fail(relayedEvents: number | null): void {
     this.#applied = true;
-    this.#context.fail("injected_misbehaviour", this.#status, {
-      upstreamStatus: this.#status,
-      relayedEvents,
-    });
+    this.#context.fail("injected_misbehaviour", this.status, { upstreamStatus: this.status, relayedEvents });
   }
 
-  #collect(chunk: Buffer): void {
-    this.#size += chunk.length;
-    this.#chunks.push(chunk);
-    if (this.#size <= BODY_LIMIT) return;
-    // Too large to rewrite: the proxy's own relay answers it as it answers any such body.
-    this.#mode = "untouched";
-    this.#own.start(this.#status, this.#headers, this.#control as UpstreamControl);
-    for (const held of this.#chunks.splice(0)) this.#own.data(held);
-  }
-
-  #answerJson(): void {
-    const body = Buffer.concat(this.#chunks, this.#size);
-    this.#chunks = [];
+  /** The body rewritten, decoded and without `Content-Encoding` (the length is the relay's); untouched when the kind cannot apply. */
+  protected rewriteWhole(body: Buffer, headers: ResponseHeaders): [ResponseHeaders, Buffer] {
     const rewritten = this.#rewriteJson(body);
-    const headers = rewritten === null ? this.#headers : withoutEncoding(this.#headers);
-    if (rewritten !== null) this.#fail(null);
-    this.#own.start(this.#status, headers, this.#control as UpstreamControl);
-    this.#own.data(rewritten ?? body);
-    this.#own.end();
+    if (rewritten === null) return [headers, body];
+    this.#fail(null);
+    const { "content-encoding": _encoding, ...rest } = headers;
+    return [rest, rewritten];
   }
 
   /** The rewritten body, or null when the kind cannot apply (not JSON, not the provider's shape). */
@@ -167,10 +128,4 @@ export class MisbehaveRelay implements ResponseRelay {
       return null;
     }
   }
-}
-
-/** The upstream's headers for a body sent decoded: no `Content-Encoding` (the length is the relay's). */
-function withoutEncoding(headers: ResponseHeaders): ResponseHeaders {
-  const { "content-encoding": _encoding, ...rest } = headers;
-  return rest;
 }

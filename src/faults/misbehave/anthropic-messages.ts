@@ -12,15 +12,12 @@ import {
 } from "./rewrite.js";
 import { type SseMessage, writeMessage } from "./sse-messages.js";
 
-/** The stop reason each kind ends the message with (null: left as it is). */
-const STOP: Readonly<Record<MisbehaveKind, string | null>> = {
-  tool_args_invalid: null,
-  unknown_tool: null,
+/** The stop reason each kind ends the message with (none: left as it is). */
+const STOP: Readonly<Partial<Record<MisbehaveKind, string>>> = {
   empty: "end_turn",
   refusal: "refusal",
   length_mid_tool: "max_tokens",
   content_filter: "refusal",
-  missing_finish: null,
 };
 
 function refusalBlock(text: string): JsonObject {
@@ -45,7 +42,7 @@ export function rewriteMessageJson(body: JsonObject, kind: MisbehaveKind): JsonO
     body.content = kind === "refusal" ? [refusalBlock(REFUSAL_TEXT)] : [];
   }
   const stop = STOP[kind];
-  if (stop !== null) {
+  if (stop !== undefined) {
     body.stop_reason = stop;
     body.stop_sequence = null;
   }
@@ -58,9 +55,6 @@ export function rewriteMessageJson(body: JsonObject, kind: MisbehaveKind): JsonO
  * fragments are held (tool_args_invalid, length_mid_tool).
  */
 export class MessagesStreamRewrite extends ProviderStreamRewrite {
-  /** The first tool_use block's index. */
-  #toolBlock: number | null = null;
-  #held: string[] | null = null;
   /** length_mid_tool: blocks after this index are dropped. */
   #stopAfter: number | null = null;
   /** refusal: its text block was sent. */
@@ -81,9 +75,9 @@ export class MessagesStreamRewrite extends ProviderStreamRewrite {
     if (type === "message_delta") {
       if (this.kind === "missing_finish") return [];
       const delta = asObject(data.delta);
-      const stop = this.state === "applied" ? STOP[this.kind] : null;
+      const stop = this.state === "applied" ? STOP[this.kind] : undefined;
       const before = this.kind === "refusal" ? this.#refusal() : [];
-      if (delta === null || stop === null) return [...before, message.raw];
+      if (delta === null || stop === undefined) return [...before, message.raw];
       delta.stop_reason = stop;
       delta.stop_sequence = null;
       return [...before, write()];
@@ -100,50 +94,35 @@ export class MessagesStreamRewrite extends ProviderStreamRewrite {
     return [message.raw];
   }
 
-  end(): readonly Outgoing[] {
-    this.settle();
-    return this.#held === null ? [] : [this.#release()];
-  }
-
   #block(type: string, data: JsonObject, raw: Buffer, write: () => string): readonly Outgoing[] {
     if (CONTENT_KINDS.has(this.kind)) return [];
     const index = typeof data.index === "number" ? data.index : null;
     if (index === null || !TOOL_KINDS.has(this.kind)) return [raw];
     if (this.#stopAfter !== null && index > this.#stopAfter) return [];
     const block = asObject(data.content_block);
-    if (type === "content_block_start" && block?.type === "tool_use" && this.#toolBlock === null) {
-      this.#toolBlock = index;
-      this.state = "applied";
-      if (this.kind === "unknown_tool") {
-        block.name = UNKNOWN_TOOL_NAME;
-        return [write()];
-      }
-      this.#held = [];
-      return [raw];
+    if (type === "content_block_start" && block?.type === "tool_use" && this.toolAt === null) {
+      this.startToolCall(index);
+      if (this.kind !== "unknown_tool") return [raw];
+      block.name = UNKNOWN_TOOL_NAME;
+      return [write()];
     }
-    if (index !== this.#toolBlock || this.#held === null) return [raw];
+    if (index !== this.toolAt || this.held === null) return [raw];
     const delta = asObject(data.delta);
     if (type === "content_block_delta" && delta?.type === "input_json_delta") {
-      if (typeof delta.partial_json === "string") this.#held.push(delta.partial_json);
+      if (typeof delta.partial_json === "string") this.held.push(delta.partial_json);
       return [];
     }
     if (type === "content_block_stop") {
       if (this.kind === "length_mid_tool") this.#stopAfter = index;
-      return [this.#release(), raw];
+      return [...this.release(), raw];
     }
     return [raw];
   }
 
   /** The held fragments, cut, as one `input_json_delta` of the first tool_use block. */
-  #release(): string {
-    const partial = cutArguments((this.#held ?? []).join(""));
-    this.#held = null;
-    const delta = { type: "input_json_delta", partial_json: partial };
-    return writeMessage("content_block_delta", {
-      type: "content_block_delta",
-      index: this.#toolBlock,
-      delta,
-    });
+  protected release(): Outgoing[] {
+    const delta = { type: "input_json_delta", partial_json: this.takeHeld(null) };
+    return [writeMessage("content_block_delta", { type: "content_block_delta", index: this.toolAt, delta })];
   }
 
   /** The refusal's text block (index 0: every other block was dropped), once. */

@@ -13,15 +13,12 @@ import {
 import type { SseMessage } from "./sse-messages.js";
 import { writeMessage } from "./sse-messages.js";
 
-/** The finish reason each kind ends the first choice with (null: left as it is). */
-const FINISH: Readonly<Record<MisbehaveKind, string | null>> = {
-  tool_args_invalid: null,
-  unknown_tool: null,
+/** The finish reason each kind ends the first choice with (none: left as it is). */
+const FINISH: Readonly<Partial<Record<MisbehaveKind, string>>> = {
   empty: "stop",
   refusal: "stop",
   length_mid_tool: "length",
   content_filter: "content_filter",
-  missing_finish: null,
 };
 
 /** The first choice (index 0) of a completion or a chunk; null when `choices` is not a list. */
@@ -51,7 +48,7 @@ export function rewriteChatJson(body: JsonObject, kind: MisbehaveKind): JsonObje
     delete message.function_call;
   }
   const finish = FINISH[kind];
-  if (finish !== null) choice.finish_reason = finish;
+  if (finish !== undefined) choice.finish_reason = finish;
   return body;
 }
 
@@ -63,10 +60,6 @@ const ANSWER_FIELDS = ["content", "refusal", "tool_calls", "function_call"] as c
  * Holds only the first tool call's argument fragments, for the kinds that cut them.
  */
 export class ChatStreamRewrite extends ProviderStreamRewrite {
-  /** The first tool call's index in the first choice, once seen. */
-  #toolIndex: number | null = null;
-  /** Its argument fragments, held until it ends (tool_args_invalid, length_mid_tool). */
-  #held: string[] | null = null;
   /** The chunk whose envelope (id, model, …) the cut arguments are sent in. */
   #envelope: JsonObject | null = null;
   /** length_mid_tool: the first tool call ended, the answer stops there. */
@@ -74,7 +67,7 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
 
   event(message: SseMessage): readonly Outgoing[] {
     if (this.state === "not_applicable" || message.data === null) return [message.raw];
-    if (message.data.trim() === "[DONE]") return [...this.#release(), message.raw];
+    if (message.data.trim() === "[DONE]") return [...this.release(), message.raw];
     const chunk = dataObject(message);
     const choices = chunk === null ? null : objectsOf(chunk.choices);
     if (chunk === null || choices === null) return this.unshaped(message);
@@ -94,10 +87,10 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
         else if (CONTENT_KINDS.has(this.kind)) changed = this.#emptyDelta(delta, first);
       }
       if (choice.finish_reason != null) {
-        before.push(...this.#release());
+        before.push(...this.release());
         if (this.#applies()) {
           const finish = FINISH[this.kind];
-          if (finish !== null && choice.finish_reason !== finish) {
+          if (finish !== undefined && choice.finish_reason !== finish) {
             choice.finish_reason = finish;
             changed = true;
           }
@@ -109,15 +102,9 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
     return [...before, writeMessage(message.event, chunk)];
   }
 
-  end(): readonly Outgoing[] {
-    const rest = this.state === "not_applicable" ? [] : this.#release();
-    this.settle();
-    return rest;
-  }
-
   /** Whether the kind acts on this answer's end (the tool kinds need a tool call). */
   #applies(): boolean {
-    return !TOOL_KINDS.has(this.kind) || this.#toolIndex !== null;
+    return !TOOL_KINDS.has(this.kind) || this.toolAt !== null;
   }
 
   #toolDelta(delta: JsonObject, chunk: JsonObject, before: Outgoing[]): boolean {
@@ -130,29 +117,27 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
     if (calls === null) return false;
     for (const call of calls) {
       const index = typeof call.index === "number" ? call.index : 0;
-      if (this.#toolIndex === null) {
-        this.#toolIndex = index;
-        this.state = "applied";
-        if (this.kind !== "unknown_tool") this.#held = [];
+      if (this.toolAt === null) {
+        this.startToolCall(index);
         this.#envelope = chunk;
       }
       const fn = asObject(call.function);
-      if (index === this.#toolIndex && fn !== null) {
+      if (index === this.toolAt && fn !== null) {
         if (this.kind === "unknown_tool" && typeof fn.name === "string") {
           fn.name = UNKNOWN_TOOL_NAME;
           changed = true;
-        } else if (this.#held !== null && typeof fn.arguments === "string" && fn.arguments !== "") {
-          this.#held.push(fn.arguments);
+        } else if (this.held !== null && typeof fn.arguments === "string" && fn.arguments !== "") {
+          this.held.push(fn.arguments);
           fn.arguments = "";
           changed = true;
         }
-      } else if (index !== this.#toolIndex && this.#held !== null) {
+      } else if (index !== this.toolAt && this.held !== null) {
         // The first tool call ended: its cut arguments go out before the next one starts.
-        before.push(...this.#release());
+        before.push(...this.release());
       }
     }
     if (this.#stopped) {
-      delta.tool_calls = calls.filter((call) => (call.index ?? 0) === this.#toolIndex);
+      delta.tool_calls = calls.filter((call) => (call.index ?? 0) === this.toolAt);
       if ((delta.tool_calls as unknown[]).length === 0) delete delta.tool_calls;
       delete delta.content;
       changed = true;
@@ -161,13 +146,12 @@ export class ChatStreamRewrite extends ProviderStreamRewrite {
   }
 
   /** The held arguments, cut, as one chunk of the first tool call; nothing when none are held. */
-  #release(): Outgoing[] {
-    const held = this.#held;
-    if (held === null || this.#envelope === null) return [];
-    this.#held = null;
+  protected release(): Outgoing[] {
+    const cut = this.takeHeld(null);
+    if (cut === null || this.#envelope === null) return [];
     if (this.kind === "length_mid_tool") this.#stopped = true;
     const { choices: _choices, usage: _usage, ...envelope } = this.#envelope;
-    const call = { index: this.#toolIndex, function: { arguments: cutArguments(held.join("")) } };
+    const call = { index: this.toolAt, function: { arguments: cut } };
     const choice = { index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null };
     return [writeMessage(null, { ...envelope, choices: [choice] })];
   }

@@ -74,9 +74,8 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
   readonly #indices = new Map<number, number>();
   readonly #dropped = new Set<number>();
   #kept = 0;
-  /** The first function call item: its id and output index. */
-  #call: { id: unknown; index: number } | null = null;
-  #held: string[] | null = null;
+  /** The first function call item's id. */
+  #callId: unknown = null;
   /** length_mid_tool: items after this output index are dropped. */
   #stopAfter: number | null = null;
 
@@ -90,10 +89,8 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
     return this.#send(this.#rewrite(message, type, data));
   }
 
-  end(): readonly Outgoing[] {
-    const rest = this.#call !== null && this.#held !== null ? this.#send(this.#release(null)) : [];
-    this.settle();
-    return rest;
+  protected release(full: string | null): Outgoing[] {
+    return this.#send(this.#released(full));
   }
 
   #rewrite(message: SseMessage, type: string, data: JsonObject): Pending[] {
@@ -105,17 +102,15 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
       if (CONTENT_KINDS.has(this.kind) && isAnswerItem(item)) this.#dropped.add(index);
       if (this.#stopAfter !== null && index > this.#stopAfter) this.#dropped.add(index);
       if (!this.#dropped.has(index)) this.#indices.set(index, this.#kept++);
-      if (TOOL_KINDS.has(this.kind) && item?.type === "function_call" && this.#call === null) {
-        this.#call = { id: item.id, index };
-        this.state = "applied";
-        if (this.kind !== "unknown_tool") this.#held = [];
+      if (TOOL_KINDS.has(this.kind) && item?.type === "function_call" && this.toolAt === null) {
+        this.#callId = item.id;
+        this.startToolCall(index);
       }
     }
     if (index !== null && this.#dropped.has(index)) return [];
     if (TERMINAL.has(type)) return this.#terminal(message, type, data);
-    const ofCall = this.#call !== null && index === this.#call.index;
     let result = [same];
-    if (ofCall) result = this.#callEvent(type, data, same, changed);
+    if (this.toolAt !== null && index === this.toolAt) result = this.#callEvent(type, data, same, changed);
     if (index !== null && CONTENT_KINDS.has(this.kind)) {
       const sent = this.#indices.get(index) ?? index;
       if (sent !== index) {
@@ -135,13 +130,13 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
       named.name = UNKNOWN_TOOL_NAME;
       return [changed];
     }
-    if (type === "response.function_call_arguments.delta" && this.#held !== null) {
-      if (typeof data.delta === "string") this.#held.push(data.delta);
+    if (type === "response.function_call_arguments.delta" && this.held !== null) {
+      if (typeof data.delta === "string") this.held.push(data.delta);
       return [];
     }
     if (type === "response.function_call_arguments.done") {
       const full = typeof data.arguments === "string" ? data.arguments : null;
-      const released = this.#release(full);
+      const released = this.#released(full);
       data.arguments = cutArguments(full ?? "");
       return [...released, changed];
     }
@@ -149,7 +144,7 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
       item.arguments = cutArguments(typeof item.arguments === "string" ? item.arguments : "");
       if (this.kind === "length_mid_tool") {
         item.status = "incomplete";
-        this.#stopAfter = this.#call?.index ?? null;
+        this.#stopAfter = this.toolAt;
       }
       return [changed];
     }
@@ -157,14 +152,11 @@ export class ResponsesStreamRewrite extends ProviderStreamRewrite {
   }
 
   /** The held argument deltas as one delta of the cut arguments (`full` when the stream said them). */
-  #release(full: string | null): Pending[] {
-    const held = this.#held;
-    const call = this.#call;
-    if (held === null || call === null) return [];
-    this.#held = null;
-    const delta = cutArguments(full ?? held.join(""));
+  #released(full: string | null): Pending[] {
+    const delta = this.takeHeld(full);
+    if (delta === null) return [];
     const type = "response.function_call_arguments.delta";
-    const data = { type, sequence_number: 0, item_id: call.id, output_index: call.index, delta };
+    const data = { type, sequence_number: 0, item_id: this.#callId, output_index: this.toolAt, delta };
     return [{ raw: null, event: type, data }];
   }
 

@@ -7,18 +7,6 @@ export type Verdict = "pending" | "applied" | "not_applicable";
 /** What goes to the workload in place of an upstream event: its own bytes, or a new event. */
 export type Outgoing = Buffer | string;
 
-/**
- * One provider's rewrite of one event stream, fed its events in order. A rewrite keeps the
- * stream valid for the provider's clients: its framing, event order, indices and terminal event.
- */
-export interface StreamRewrite {
-  /** The events to send in place of `message` (none to drop it). */
-  event(message: SseMessage): readonly Outgoing[];
-  /** The upstream stream ended: what is still to send (held events). Settles the verdict. */
-  end(): readonly Outgoing[];
-  readonly verdict: Verdict;
-}
-
 /** A provider's rewrite of a JSON answer: the rewritten body, or null when the kind cannot apply. */
 export type JsonRewrite = (body: JsonObject, kind: MisbehaveKind) => JsonObject | null;
 

@@ -33,10 +33,14 @@ export class SseSplitter {
     }
   }
 
-  /** The stream ended: an event completed by its last byte, then any unfinished tail (raw only). */
-  end(each: (message: SseMessage) => void): void {
+  /**
+   * The stream ended: an event completed by its last byte (`complete`), or else any unfinished
+   * tail, read as far as it goes.
+   */
+  end(each: (message: SseMessage, complete: boolean) => void): void {
     const before = this.#counter.count;
-    if (this.#counter.end() > before || this.#parts.length > 0) each(this.#take());
+    const complete = this.#counter.end() > before;
+    if (complete || this.#parts.length > 0) each(this.#take(), complete);
   }
 
   #take(): SseMessage {

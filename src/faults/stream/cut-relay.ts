@@ -96,11 +96,8 @@ class CutRelay implements ResponseRelay {
   }
 
   data(chunk: Buffer): void {
-    if (this.#streaming === null || this.#acted) {
-      this.#target.data(chunk);
-      return;
-    }
-    const at = this.#cut.find(chunk);
+    // Before the stream started or after the cut, there is no cut point to look for.
+    const at = this.#streaming === null || this.#acted ? -1 : this.#cut.find(chunk);
     if (at < 0) {
       this.#target.data(chunk);
       return;

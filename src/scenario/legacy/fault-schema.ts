@@ -1,20 +1,9 @@
 import * as z from "zod";
-import { describe, integer, mapping, matching, nonEmptyString, positiveInteger } from "../fields.js";
+import { describe, httpTargetSchema, integer, mapping, positiveInteger } from "../fields.js";
 import { legacyTriggerSchema, type WrittenNumberAt } from "../trigger-schema.js";
-import { LEGACY_FAULT_TYPES, type LegacyFault, type LegacyTarget } from "./types.js";
+import { LEGACY_FAULT_TYPES, type LegacyFault } from "./types.js";
 
-const targetSchema = mapping(
-  {
-    method: nonEmptyString().optional(),
-    path: matching(/^\/[^?[\]]*$/, "a path that begins with / and has no ?, [ or ]"),
-  },
-  "fault.target",
-).transform(
-  (target): LegacyTarget => ({
-    method: target.method === undefined ? null : target.method.toUpperCase(),
-    path: target.path,
-  }),
-);
+const targetSchema = httpTargetSchema("fault.target");
 
 /** A key of the file in the model's spelling: `latency_ms` becomes `latencyMs`. */
 const modelKey = (key: string): string =>

@@ -8,6 +8,7 @@
  * written. See docs/scenario.md.
  */
 
+import { DEFAULT_CHECKS } from "../checks.js";
 import type { ChecksConfig, Fault, HttpDependency, Scenario } from "../types.js";
 import type { LegacyFault, LegacyScenario } from "./types.js";
 
@@ -33,13 +34,10 @@ export interface UpgradedScenario extends Scenario {
 /** A scenario in the internal model: schema 2, or schema 1 upgraded. */
 export type RunScenario = Scenario & { readonly legacy?: LegacyParts };
 
-const CHECKS_OFF: ChecksConfig = {
-  retry_after: { mode: "off", dependencies: null },
-  retry_storm: { mode: "off", dependencies: null, maxAttempts: 5, minGapMs: 100 },
-  duplicate_writes: { mode: "off", dependencies: null, methods: ["POST", "PATCH"], paths: null },
-  fail_fast: { mode: "off", maxMs: 30000 },
-  cancellation: { mode: "off" },
-};
+/** Every check off, its parameters the defaults. */
+const CHECKS_OFF = Object.fromEntries(
+  Object.entries(DEFAULT_CHECKS).map(([name, check]) => [name, { ...check, mode: "off" }]),
+) as unknown as ChecksConfig;
 
 /** `$` written twice: schema 2 reads `$$` as one literal `$`, so every value stays as written. */
 export function escapeDollars(value: string): string {
