@@ -6,6 +6,7 @@
 import type { AnalysisOutcome, ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
 import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { AgentChaosError } from "../support/errors.js";
+import { snakeCased } from "./snake-cased.js";
 import type {
   ReportArtifacts,
   ReportHead,
@@ -167,17 +168,6 @@ export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
 }
 
 /** A seeded-probability trigger's evidence as the report writes it (reports 3 and 4 alike). */
-export function probabilityTrigger(evidence: ProbabilityEvidence) {
-  return {
-    kind: "seeded_probability" as const,
-    probability: evidence.probability,
-    seed: evidence.seed,
-    window: {
-      start_occurrence: evidence.window.startOccurrence,
-      end_occurrence: evidence.window.endOccurrence,
-    },
-    evaluated_occurrences: evidence.evaluatedOccurrences,
-    selected_occurrences: [...evidence.selectedOccurrences],
-    completed: evidence.completed,
-  };
+export function probabilityTrigger({ consistent: _, ...written }: ProbabilityEvidence) {
+  return snakeCased(written);
 }
