@@ -11,7 +11,7 @@ import { NOT_EVALUATED } from "../../report/summary-v4.js";
 import { isReportV4, type Report } from "../../report/types.js";
 import { forEachSavedEvent, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { listedOperations, operationRef, operationsOf, operationsSection } from "./operations-table.js";
-import { esc, formatMs, page } from "./page.js";
+import { esc, factsList, formatMs, listItems, page, verdictRow } from "./page.js";
 import { type RunEvents, RunEventsStream, runEventsOf } from "./run-events.js";
 import { type RunModel, runModel } from "./run-model.js";
 import { renderTimeline } from "./timeline.js";
@@ -179,16 +179,10 @@ export function renderRunPage(model: RunModel, logs?: RunLogs): string {
   const diagnostics =
     model.diagnostics.length === 0
       ? '<p class="muted">No diagnostics.</p>'
-      : `<ul class="diagnostics">${model.diagnostics
-          .slice(0, DIAGNOSTIC_LIMIT)
-          .map((line) => `<li>${esc(line)}</li>`)
-          .join("")}</ul>${leftOut(model.diagnostics.length, DIAGNOSTIC_LIMIT, "diagnostics are")}`;
-  const facts = model.facts
-    .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
-    .join("");
+      : `<ul class="diagnostics">${listItems(model.diagnostics.slice(0, DIAGNOSTIC_LIMIT))}</ul>${leftOut(model.diagnostics.length, DIAGNOSTIC_LIMIT, "diagnostics are")}`;
   const body = `<h1 id="scenario">${esc(model.scenarioName)}</h1>
-<div class="verdict-row"><span id="verdict" class="badge verdict ${esc(model.result)}">${esc(model.result)}</span><span id="reason" class="reason">${esc(model.reasonCode)}</span></div>
-<section id="summary"><dl class="facts">${facts}</dl></section>
+${verdictRow(model.result, esc(model.reasonCode), "reason")}
+<section id="summary">${factsList(model.facts)}</section>
 <section id="diagnostics"><h2>Diagnostics</h2>${diagnostics}</section>
 <section id="timeline"><h2>Timeline</h2>${renderTimeline(model)}</section>
 ${faultsSection(model)}
