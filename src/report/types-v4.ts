@@ -3,8 +3,9 @@
  * every top-level key of schema 2 except `fault`, plus `dependencies`, `faults`, `checks`, a
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */
-import type { Finding } from "../checks/types.js";
-import type { CheckName, Expectation, FaultType, RecoveryMode } from "../scenario/types.js";
+import type { Recovery } from "../analysis/types.js";
+import type { CheckOutcome, Finding } from "../checks/types.js";
+import type { Expectation, FaultType } from "../scenario/types.js";
 import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
@@ -56,25 +57,13 @@ export interface ReportEvidenceRowV4 extends ReportEvidenceRow {
   readonly fault_id: string;
 }
 
-export interface ReportRecoveryV4 {
-  readonly mode: RecoveryMode;
-  /** Rows of `recover` faults. */
-  readonly required: number;
-  /** Resolved rows of `recover` faults. */
-  readonly successful: number;
-  /** Every row, of every fault, in sequence order of the failures. */
-  readonly evidence: readonly ReportEvidenceRowV4[];
-}
+/** The analysis's mode and counts; `evidence`: every row, of every fault, in sequence order of the failures. */
+export type ReportRecoveryV4 = Omit<Recovery, "rows"> & { readonly evidence: readonly ReportEvidenceRowV4[] };
 
 export type ReportFindingV4 = Finding;
 
-export interface ReportCheckV4 {
-  readonly name: CheckName;
-  readonly mode: "report" | "enforce";
-  /** null: not evaluated, because the workload never ran. */
-  readonly passed: boolean | null;
-  readonly findings: readonly ReportFindingV4[];
-}
+/** A check's outcome without its diagnostics (`passed` null: not evaluated, the workload never ran). */
+export type ReportCheckV4 = Omit<CheckOutcome, "diagnostics">;
 
 export interface ReportDependencyLogsV4 {
   readonly stdout: string;
