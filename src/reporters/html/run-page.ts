@@ -50,43 +50,41 @@ function faultsSection(model: RunModel): string {
   if (model.faults.length === 0)
     return '<section id="faults"><h2>Faults</h2><p class="muted">No fault configured (baseline run).</p></section>';
   const v4 = model.schemaVersion >= 4;
-  const headers = v4
-    ? [
-        "Fault",
-        "Dependency",
-        "Type",
-        "Expect",
-        "Target",
-        "Parameters",
-        "Injected",
-        "Not applied",
-        "Trigger evidence",
-        "Recovered",
-      ]
-    : ["Type", "Parameters", "Injected", "Trigger evidence", "Recovery"];
-  const rows = model.faults.map((fault) =>
-    v4
-      ? [
-          `<code>${esc(fault.id ?? "")}</code>`,
-          esc(fault.dependency ?? "—"),
-          `<code>${esc(fault.type)}</code>`,
-          esc(fault.expect ?? "—"),
-          `<span class="mono">${esc(fault.target ?? "—")}</span>`,
-          `<span class="mono">${esc(fault.parameters)}</span>`,
-          esc(fault.injected),
-          esc(fault.notApplied ?? 0),
-          esc(fault.trigger),
-          esc(fault.recovery ?? "—"),
-        ]
-      : [
-          `<code>${esc(fault.type)}</code>`,
-          `<span class="mono">${esc(fault.parameters)}</span>`,
-          esc(fault.injected),
-          esc(fault.trigger),
-          esc(fault.recovery ?? "—"),
-        ],
-  );
-  return `<section id="faults"><h2>Faults</h2>${table(headers, rows, v4 ? [6, 7] : [2])}</section>`;
+  const headers = [
+    "Fault",
+    "Dependency",
+    "Type",
+    "Expect",
+    "Target",
+    "Parameters",
+    "Injected",
+    "Not applied",
+    "Trigger evidence",
+    v4 ? "Recovered" : "Recovery",
+  ];
+  // Reports 1–3 have one fault without id, dependency, expectation or target.
+  const shown = v4 ? headers.map((_, index) => index) : [2, 5, 6, 8, 9];
+  const rows = model.faults.map((fault) => {
+    const cells = [
+      `<code>${esc(fault.id ?? "")}</code>`,
+      esc(fault.dependency ?? "—"),
+      `<code>${esc(fault.type)}</code>`,
+      esc(fault.expect ?? "—"),
+      `<span class="mono">${esc(fault.target ?? "—")}</span>`,
+      `<span class="mono">${esc(fault.parameters)}</span>`,
+      esc(fault.injected),
+      esc(fault.notApplied ?? 0),
+      esc(fault.trigger),
+      esc(fault.recovery ?? "—"),
+    ];
+    return shown.map((index) => cells[index] as string);
+  });
+  const numeric = v4 ? [6, 7] : [2];
+  return `<section id="faults"><h2>Faults</h2>${table(
+    shown.map((index) => headers[index] as string),
+    rows,
+    numeric,
+  )}</section>`;
 }
 
 function evidenceSection(model: RunModel): string {
