@@ -66,13 +66,12 @@ export class FifoRows {
           candidate.successElapsedMs !== null &&
           !used.has(candidate.retryId),
       );
-      if (chosen === undefined)
-        return { failed_operation_id: row.failedId, retry_operation_id: null, recovery_latency_ms: null };
-      used.add(chosen.retryId);
+      if (chosen !== undefined) used.add(chosen.retryId);
+      const success = chosen?.successElapsedMs ?? null;
       return {
         failed_operation_id: row.failedId,
-        retry_operation_id: chosen.retryId,
-        recovery_latency_ms: Math.max(0, (chosen.successElapsedMs as number) - row.elapsedMs),
+        retry_operation_id: chosen?.retryId ?? null,
+        recovery_latency_ms: success === null ? null : Math.max(0, success - row.elapsedMs),
       };
     });
   }
