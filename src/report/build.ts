@@ -95,10 +95,7 @@ export function reportHead({ scenario, analysis, runId }: ReportHeadSource): Rep
 }
 
 export function reportTiming(analysis: Pick<AnalysisOutcome, "timing">): ReportTiming {
-  return {
-    started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
-    completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,
-  };
+  return snakeCased(analysis.timing ?? { startedAt: NO_EVENTS_TIMESTAMP, completedAt: NO_EVENTS_TIMESTAMP });
 }
 
 /** Schema 2's fault: the occurrence schedule spelled out (a baseline's empty). */
