@@ -3,53 +3,39 @@
  * every top-level key of schema 2 except `fault`, plus `dependencies`, `faults`, `checks`, a
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */
-import type { Recovery } from "../analysis/types.js";
+import type { DependencyEvidence, FaultEvidence, Recovery } from "../analysis/types.js";
 import type { CheckOutcome, Finding } from "../checks/types.js";
-import type { Expectation, FaultType } from "../scenario/types.js";
+import type { Expectation, FaultType, HttpTarget, McpTarget } from "../scenario/types.js";
+import type { SnakeCased } from "./snake-cased.js";
 import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
 
-export interface ReportDependencyV4 {
-  readonly name: string;
+/** A dependency's evidence (`base_url`: null for `mcp_stdio` and when no port was ever picked) and kind. */
+export interface ReportDependencyV4 extends SnakeCased<DependencyEvidence> {
   readonly type: "http" | "mcp_stdio";
   readonly protocol: "http" | "mcp";
-  /** Safe form with `{port}` resolved; null for `mcp_stdio` (and when no port was ever picked). */
-  readonly base_url: string | null;
   readonly managed: boolean;
-  readonly operations_observed: number;
-  readonly failed_operations: number;
 }
 
-export interface ReportHttpTargetV4 {
-  readonly method: string | null;
-  readonly path: string;
-}
-
-export interface ReportMcpTargetV4 {
-  readonly method: string | null;
-  readonly name: string | null;
-}
+/** A fault's target as the scenario gives it, without its kind. */
+export type ReportHttpTargetV4 = Omit<HttpTarget, "kind">;
+export type ReportMcpTargetV4 = Omit<McpTarget, "kind">;
 
 export type ReportTargetV4 = ReportHttpTargetV4 | ReportMcpTargetV4;
 
 /** Every own key of the fault, as the scenario names it (integers, strings and booleans). */
 export type ReportFaultParametersV4 = Readonly<Record<string, number | string | boolean>>;
 
-export interface ReportFaultV4 {
-  readonly id: string;
+/** A fault as the scenario gives it, with its evidence (the trigger object counted on its selections). */
+export interface ReportFaultV4
+  extends SnakeCased<Pick<FaultEvidence, "id" | "injected" | "notApplied" | "recovery">> {
   readonly dependency: string;
   readonly type: FaultType;
   readonly expect: Expectation;
   readonly target: ReportTargetV4;
   readonly parameters: ReportFaultParametersV4;
-  /** Its FAULT_INJECTED events. */
-  readonly injected: number;
-  /** Its FAULT_NOT_APPLIED events. */
-  readonly not_applied: number;
-  /** Schema 3's trigger object, counted on the fault's selections. */
   readonly trigger: ReportTriggerV4;
-  readonly recovery: { readonly required: number; readonly successful: number };
 }
 
 /** In the file `fault_id` comes first, then the keys of schemas 2 and 3. */
