@@ -7,7 +7,7 @@ import type { DependencyEvidence, FaultEvidence, Recovery } from "../analysis/ty
 import type { CheckOutcome, Finding } from "../checks/types.js";
 import type { Expectation, FaultType, HttpTarget, McpTarget } from "../scenario/types.js";
 import type { SnakeCased } from "./snake-cased.js";
-import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
+import type { ReportArtifacts, ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
 
@@ -56,15 +56,10 @@ export interface ReportDependencyLogsV4 {
   readonly stderr: string;
 }
 
-/** Paths relative to the run folder. */
-export interface ReportArtifactsV4 {
-  readonly scenario: string;
-  readonly events: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** One entry per managed dependency: `dependencies/<name>.stdout.log` and `.stderr.log`. */
+/** Schema 2's artifacts with one entry per managed dependency in place of the dependency's two logs. */
+export interface ReportArtifactsV4 extends Omit<ReportArtifacts, "dependency_stdout" | "dependency_stderr"> {
+  /** `dependencies/<name>.stdout.log` and `.stderr.log`. */
   readonly dependencies: Readonly<Record<string, ReportDependencyLogsV4>>;
-  readonly report: string;
 }
 
 export interface ReportV4 extends ReportHead, ReportTruth {
