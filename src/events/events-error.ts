@@ -27,12 +27,10 @@ export class EventsError extends AgentChaosError {
     this.keyPath = details.keyPath ?? null;
   }
 
-  /** An `EVENTS_INVALID` error for one key of one line. */
-  static invalid(line: number, keyPath: string, problem: string): EventsError {
+  /** An `EVENTS_INVALID` error for one key of one line (`""`: the line itself). */
+  static invalid(line: number, keyPath: string, problem: string, cause?: unknown): EventsError {
     const where = keyPath === "" ? "the line" : keyPath;
-    return new EventsError("EVENTS_INVALID", `Invalid event on line ${line}: ${where} ${problem}.`, {
-      line,
-      keyPath,
-    });
+    const message = `Invalid event on line ${line}: ${where} ${problem}.`;
+    return new EventsError("EVENTS_INVALID", message, { line, keyPath, cause });
   }
 }

@@ -25,14 +25,8 @@ export interface ReadEventsOptions {
 
 /** The error of a last line without its final newline. */
 export function truncatedTail(line: number): EventsError {
-  return new EventsError(
-    "EVENTS_TRUNCATED",
-    `Invalid event on line ${line}: the last line is not terminated.`,
-    {
-      line,
-      keyPath: "",
-    },
-  );
+  const message = `Invalid event on line ${line}: the last line is not terminated.`;
+  return new EventsError("EVENTS_TRUNCATED", message, { line, keyPath: "" });
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -43,11 +37,7 @@ export function decodeLine(bytes: Uint8Array, line: number): string {
   try {
     return utf8.decode(bytes);
   } catch (cause) {
-    throw new EventsError("EVENTS_INVALID", `Invalid event on line ${line}: the line is not valid UTF-8.`, {
-      line,
-      keyPath: "",
-      cause,
-    });
+    throw EventsError.invalid(line, "", "is not valid UTF-8", cause);
   }
 }
 
@@ -62,12 +52,8 @@ export function fileError(cause: unknown): EventsError {
     if (cause.code === "FILE_NOT_FOUND")
       return new EventsError("EVENTS_NOT_FOUND", "Events file not found.", { cause });
     if (cause.code === "FILE_LINE_TOO_LONG") {
-      const line = cause.line ?? 0;
-      return new EventsError(
-        "EVENTS_INVALID",
-        `Invalid event on line ${line}: the line is longer than the ${sizeText(EVENT_LINE_MAX_BYTES)} limit.`,
-        { line, keyPath: "", cause },
-      );
+      const limit = sizeText(EVENT_LINE_MAX_BYTES);
+      return EventsError.invalid(cause.line ?? 0, "", `is longer than the ${limit} limit`, cause);
     }
     return new EventsError("EVENTS_UNREADABLE", `Events file ${cause.reason}.`, { cause });
   }

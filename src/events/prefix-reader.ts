@@ -1,8 +1,6 @@
 import { readLines } from "../support/line-reader.js";
 import { FileReadError } from "../support/regular-file.js";
-import type { LegacyEvent } from "./legacy/types.js";
 import { decodeLine, EVENT_LINE_MAX_BYTES, fileError } from "./line-stream.js";
-import { parseLegacyEventLine } from "./reader.js";
 
 export interface PrefixRead {
   /** Valid events read from the start of the file. */
@@ -11,7 +9,7 @@ export interface PrefixRead {
   readonly stoppedAtLine: number | null;
 }
 
-export interface EventsPrefix<E = LegacyEvent> extends PrefixRead {
+export interface EventsPrefix<E> extends PrefixRead {
   /** The valid events from the start of the file, up to the first line that is not one. */
   readonly events: E[];
 }
@@ -54,18 +52,10 @@ export async function streamEventsPrefix<E>(
   return { count, stoppedAtLine };
 }
 
-/** `streamEventsPrefix` with the events in an array; `parse` reads schema 1 by default. */
-export async function readEventsPrefix(path: string): Promise<EventsPrefix>;
+/** `streamEventsPrefix` with the events in an array. */
 export async function readEventsPrefix<E>(
   path: string,
   parse: (text: string, line: number) => E,
-): Promise<EventsPrefix<E>>;
-export async function readEventsPrefix<E>(
-  path: string,
-  parse: (text: string, line: number) => E = parseLegacyEventLine as unknown as (
-    text: string,
-    line: number,
-  ) => E,
 ): Promise<EventsPrefix<E>> {
   const events: E[] = [];
   const read = await streamEventsPrefix(path, parse, (event) => events.push(event) > 0);

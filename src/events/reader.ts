@@ -106,24 +106,13 @@ function checkFields(object: Record<string, unknown>, shape: Shape, line: number
   }
 }
 
-function notJson(lineNumber: number): EventsError {
-  // The SyntaxError is not kept as the cause: V8 quotes the offending text in its message.
-  return new EventsError(
-    "EVENTS_INVALID",
-    `Invalid event on line ${lineNumber}: the line is not valid JSON.`,
-    {
-      line: lineNumber,
-      keyPath: "",
-    },
-  );
-}
-
 function parseWith(profile: Profile, line: string, lineNumber: number): unknown {
   let value: unknown;
   try {
     value = parseJsonLine(line);
   } catch {
-    throw notJson(lineNumber);
+    // The SyntaxError is not kept as the cause: V8 quotes the offending text in its message.
+    throw EventsError.invalid(lineNumber, "", "is not valid JSON");
   }
   if (!isPlainObject(value)) throw EventsError.invalid(lineNumber, "", "must be a JSON object");
   checkKeys(value, profile.envelope, lineNumber, "");

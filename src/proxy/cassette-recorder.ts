@@ -24,7 +24,6 @@ import { type CassetteDialect, httpDialect, type KeyedRequest } from "./cassette
 import { type AnswerCapture, passOnRelay } from "./cassette-relay.js";
 import { type LoopbackUpstream, listenLoopback, readCassetteRequest } from "./cassette-request.js";
 import { Upstream } from "./forward.js";
-import { identityRule } from "./identity.js";
 
 export interface RecordingOptions {
   /** The live upstream (may hold user info: never printed). */
@@ -40,13 +39,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The request side of an interaction: key hashes and the salted shape, nothing else. */
 function requestSide(request: KeyedRequest, salt: string, ignore: readonly string[]) {
-  return {
-    method: request.key.method,
-    path: request.key.path,
-    query_hash: request.key.query_hash,
-    body_hash: request.key.body_hash,
-    request_shape: requestShape(request.shapeBody, salt, ignore),
-  };
+  return { ...request.key, request_shape: requestShape(request.shapeBody, salt, ignore) };
 }
 
 /** Captures one answer and adds it to the cassette once complete. */
@@ -114,10 +107,9 @@ function identityEncoding(headers: readonly string[]): string[] {
 export async function startRecordingUpstream(options: RecordingOptions): Promise<LoopbackUpstream> {
   const upstream = new Upstream(options.baseUrl);
   await upstream.ready();
-  const identity = identityRule(options.ignoreJsonFields);
   const dialect = options.dialect ?? httpDialect(options.ignoreJsonFields);
   const server = createServer((request, response) => {
-    readCassetteRequest(request, identity, (read) => {
+    readCassetteRequest(request, (read) => {
       const keyed = dialect.keyOf(read.method, read.target.forward, read.body.bytes);
       const capture =
         keyed === null

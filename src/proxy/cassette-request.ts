@@ -1,15 +1,11 @@
 /**
- * What the loopback upstreams of record and replay (cassette-recorder.ts, cassette-upstream.ts)
- * read of a request the proxy forwarded: its target, its body and its replay key fields, which
- * are the operation identity the proxy records (decoded path, query hash, identity body hash).
+ * What the recording upstream (cassette-recorder.ts) reads of a request the proxy forwarded: its
+ * method, target, forwarded headers and body (its key is the cassette dialect's to make).
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RequestKeyFields } from "../replay/cassette.js";
 import { upstreamRequestHeaders } from "../support/http-headers.js";
 import { type RequestBody, readBody } from "./body.js";
-import { decodePath, queryHash } from "./fingerprint.js";
-import type { IdentityRule } from "./identity.js";
 import { type RequestTarget, splitTarget } from "./request-target.js";
 
 export interface CassetteRequest {
@@ -18,29 +14,13 @@ export interface CassetteRequest {
   /** Request headers to forward upstream (hop-by-hop, host and length dropped). */
   readonly headers: string[];
   readonly body: RequestBody;
-  readonly key: RequestKeyFields;
 }
 
-export function readCassetteRequest(
-  request: IncomingMessage,
-  identity: IdentityRule,
-  done: (read: CassetteRequest) => void,
-): void {
+export function readCassetteRequest(request: IncomingMessage, done: (read: CassetteRequest) => void): void {
   const method = (request.method ?? "GET").toUpperCase();
   const target = splitTarget(request.url ?? "/");
   readBody(request, (body) =>
-    done({
-      method,
-      target,
-      headers: upstreamRequestHeaders(request.rawHeaders),
-      body,
-      key: {
-        method,
-        path: decodePath(target.rawPath),
-        query_hash: queryHash(target.rawQuery),
-        body_hash: identity.fingerprintBodyHash(body),
-      },
-    }),
+    done({ method, target, headers: upstreamRequestHeaders(request.rawHeaders), body }),
   );
 }
 

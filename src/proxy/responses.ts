@@ -50,11 +50,7 @@ export const HEAD_TOO_LARGE = proxyError(431, "request head exceeds proxy limit"
  * for every path, see `upstreamFailure`), never the error's message.
  */
 export function upstreamFailed(error: unknown): SyntheticResponse {
-  return proxyError(
-    502,
-    "upstream request failed",
-    `, "detail": "${upstreamFailure(error).constructor.name}"`,
-  );
+  return proxyError(502, "upstream request failed", `, "detail": "${upstreamFailure(error).name}"`);
 }
 
 /**

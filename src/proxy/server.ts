@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from "node:http";
-import type { AddressInfo, Server, Socket } from "node:net";
+import type { AddressInfo, ListenOptions, Server, Socket } from "node:net";
 import { OperationLedger, type PayloadSink } from "../events/operation.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { ArmableHttpFault } from "../faults/registry.js";
@@ -131,24 +131,39 @@ export function upstreamOf(upstream: UpstreamPort | undefined, baseUrl: string):
  */
 export async function listenOnLoopback(server: Server, upstream: UpstreamPort): Promise<number> {
   try {
-    return await listen(server);
-  } catch (cause) {
+    await listenOrFail(server, { port: 0, host: "127.0.0.1" }, "proxy could not listen on 127.0.0.1");
+  } catch (error) {
     await upstream.close().catch(() => {});
-    const code = (cause as { code?: unknown }).code;
-    const reason = typeof code === "string" ? code : "listen error";
-    throw new ProxyError("PROXY_START_FAILED", `proxy could not listen on 127.0.0.1 (${reason})`, { cause });
+    throw error;
   }
+  return (server.address() as AddressInfo).port;
 }
 
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      server.on("error", () => {}); // accept-time errors must not crash the run; the request simply fails
-      resolve((server.address() as AddressInfo).port);
+/**
+ * Starts `server` listening as `options` say. A failure is a `ProxyError` (`PROXY_START_FAILED`)
+ * worded `<failure> (<errno code>)`; once listening, accept-time errors are dropped (they must
+ * not crash the run: the request simply fails).
+ */
+export async function listenOrFail(server: Server, options: ListenOptions, failure: string): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options, () => {
+        server.off("error", reject);
+        server.on("error", () => {});
+        resolve();
+      });
     });
-  });
+  } catch (cause) {
+    const code = (cause as { code?: unknown }).code;
+    throw new ProxyError(
+      "PROXY_START_FAILED",
+      `${failure} (${typeof code === "string" ? code : "listen error"})`,
+      {
+        cause,
+      },
+    );
+  }
 }
 
 /**

@@ -1,63 +1,39 @@
 import { AgentChaosError } from "../support/errors.js";
 
-export type UpstreamFailureCode =
-  | "UPSTREAM_UNREACHABLE"
-  | "UPSTREAM_CLOSED"
-  | "UPSTREAM_INVALID_RESPONSE"
-  | "UPSTREAM_TIMEOUT"
-  | "UPSTREAM_TLS"
-  | "UPSTREAM_FAILED";
+/** Each failure's code, with the name the workload's 502 gives as its `detail` and its message. */
+const FAILURES = {
+  /** No connection to the upstream could be made (refused, unknown host, unreachable). */
+  UPSTREAM_UNREACHABLE: ["UpstreamUnreachableError", "the upstream could not be reached"],
+  /** The upstream closed or reset the connection before its response was complete. */
+  UPSTREAM_CLOSED: [
+    "UpstreamClosedError",
+    "the upstream closed the connection before the response was complete",
+  ],
+  /** The upstream's answer is not a well-formed HTTP/1.x response. */
+  UPSTREAM_INVALID_RESPONSE: [
+    "UpstreamInvalidResponseError",
+    "the upstream's response is not valid HTTP/1.1",
+  ],
+  UPSTREAM_TIMEOUT: ["UpstreamTimeoutError", "the upstream did not answer in time"],
+  UPSTREAM_TLS: ["UpstreamTlsError", "the TLS connection to the upstream failed"],
+  /** Any other failure of a forward. */
+  UPSTREAM_FAILED: ["UpstreamError", "the upstream request failed"],
+} as const;
+
+export type UpstreamFailureCode = keyof typeof FAILURES;
 
 /**
  * Why a forward failed, in one vocabulary for every path: the fast lane's own upstream
  * connection and undici's pool fail in their own words, and the workload's 502 names the
- * class of the failure (`detail`), so the same failure reads the same whichever path served it.
+ * class of the failure (`name`), so the same failure reads the same whichever path served it.
  */
 export class UpstreamFailure extends AgentChaosError {
   declare readonly code: UpstreamFailureCode;
 
-  constructor(code: UpstreamFailureCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: UpstreamFailureCode, options?: { cause?: unknown }) {
+    const [name, message] = FAILURES[code];
     super(code, message, options);
-  }
-}
-
-/** No connection to the upstream could be made (refused, unknown host, unreachable). */
-export class UpstreamUnreachableError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_UNREACHABLE", "the upstream could not be reached", options);
-  }
-}
-
-/** The upstream closed or reset the connection before its response was complete. */
-export class UpstreamClosedError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_CLOSED", "the upstream closed the connection before the response was complete", options);
-  }
-}
-
-/** The upstream's answer is not a well-formed HTTP/1.x response. */
-export class UpstreamInvalidResponseError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_INVALID_RESPONSE", "the upstream's response is not valid HTTP/1.1", options);
-  }
-}
-
-export class UpstreamTimeoutError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_TIMEOUT", "the upstream did not answer in time", options);
-  }
-}
-
-export class UpstreamTlsError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_TLS", "the TLS connection to the upstream failed", options);
-  }
-}
-
-/** Any other failure of a forward. */
-export class UpstreamError extends UpstreamFailure {
-  constructor(options?: { cause?: unknown }) {
-    super("UPSTREAM_FAILED", "the upstream request failed", options);
+    this.name = name;
   }
 }
 
@@ -91,12 +67,15 @@ export function upstreamFailure(error: unknown): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
   const code =
     typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "";
-  const options = { cause: error };
-  if (UNREACHABLE.has(code)) return new UpstreamUnreachableError(options);
-  if (CLOSED.has(code)) return new UpstreamClosedError(options);
-  if (INVALID.has(code) || code.startsWith("HPE_") || (error as Error)?.name === "HTTPParserError")
-    return new UpstreamInvalidResponseError(options);
-  if (TIMEOUT.has(code)) return new UpstreamTimeoutError(options);
-  if (TLS.test(code)) return new UpstreamTlsError(options);
-  return new UpstreamError(options);
+  return new UpstreamFailure(failureCode(code, (error as Error)?.name), { cause: error });
+}
+
+function failureCode(code: string, name: unknown): UpstreamFailureCode {
+  if (UNREACHABLE.has(code)) return "UPSTREAM_UNREACHABLE";
+  if (CLOSED.has(code)) return "UPSTREAM_CLOSED";
+  if (INVALID.has(code) || code.startsWith("HPE_") || name === "HTTPParserError")
+    return "UPSTREAM_INVALID_RESPONSE";
+  if (TIMEOUT.has(code)) return "UPSTREAM_TIMEOUT";
+  if (TLS.test(code)) return "UPSTREAM_TLS";
+  return "UPSTREAM_FAILED";
 }

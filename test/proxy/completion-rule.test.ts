@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Operation, OperationLedger } from "../../src/events/operation.js";
 import type { EventPayload } from "../../src/events/types.js";
 import { Cancellations } from "../../src/mcp/cancellations.js";
-import { McpCompletion } from "../../src/mcp/http/mcp-completion.js";
+import { mcpCompletion } from "../../src/mcp/http/mcp-completion.js";
 import { idKeyOf } from "../../src/mcp/json-rpc.js";
 import { type CompletionRule, HTTP_COMPLETION } from "../../src/proxy/completion-rule.js";
 
@@ -67,7 +67,7 @@ const failed = (failure_kind: string, status: number | null, extra: Record<strin
 describe("the terminal-event table of each protocol", () => {
   const http = () => HTTP_COMPLETION;
   const mcp = (ledger: OperationLedger) =>
-    new McpCompletion(idKeyOf(7) as string, new Cancellations(ledger, false));
+    mcpCompletion(idKeyOf(7) as string, new Cancellations(ledger, false));
   const table: [string, Record<string, unknown>, Record<string, unknown>][] = [
     ["answer 200", ok(200), ok(null)],
     ["answer 200 carrying a tool error", ok(200), failed("tool_error", null)],
@@ -122,7 +122,7 @@ describe("the terminal-event table of each protocol", () => {
       0,
     );
     const cancellations = new Cancellations(ledger, false);
-    const rule = new McpCompletion(idKeyOf(7) as string, cancellations);
+    const rule = mcpCompletion(idKeyOf(7) as string, cancellations);
     expect(rule.withheld(operation)).toBe(false);
     cancellations.cancel(operation, null);
     expect(rule.withheld(operation)).toBe(true);

@@ -22,12 +22,6 @@ export interface AnswerChange {
   readonly failure: FailureKind | null;
 }
 
-/** Whether the agent's request accepts an event stream as its answer. */
-export function acceptsEventStream(exchange: Exchange): boolean {
-  const accept = exchange.request.headers.accept;
-  return typeof accept === "string" && accept.toLowerCase().includes("text/event-stream");
-}
-
 /** One SSE event carrying `data` (a line of its own per line of the data). */
 function sseEvent(data: string): string {
   return `event: message\n${data
@@ -37,17 +31,20 @@ function sseEvent(data: string): string {
 }
 
 /**
- * Answers the agent with `messages` and no server: one JSON body for one message; for several,
- * an event stream when the agent accepts one, else a JSON array.
+ * The body of an answer of `messages`: one JSON body for one message; for several, an event
+ * stream when the agent's request accepts one, else a JSON array.
  */
+function messagesBody(exchange: Exchange, messages: readonly string[]): { stream: boolean; body: string } {
+  if (messages.length === 1) return { stream: false, body: messages[0] as string };
+  const accept = exchange.request.headers.accept;
+  if (typeof accept === "string" && accept.toLowerCase().includes("text/event-stream"))
+    return { stream: true, body: messages.map(sseEvent).join("") };
+  return { stream: false, body: `[${messages.join(",")}]` };
+}
+
+/** Answers the agent with `messages` (see `messagesBody`) and no server. */
 export function sendMessages(exchange: Exchange, messages: readonly string[], faultType: string): void {
-  const stream = messages.length > 1 && acceptsEventStream(exchange);
-  const body =
-    messages.length === 1
-      ? (messages[0] as string)
-      : stream
-        ? messages.map(sseEvent).join("")
-        : `[${messages.join(",")}]`;
+  const { stream, body } = messagesBody(exchange, messages);
   sendSynthetic(exchange.response, {
     status: 200,
     headers: {
@@ -132,14 +129,8 @@ export function changedRelay(
       chunks = [];
       const answer = replace(text);
       const out: Record<string, string | string[] | undefined> = { ...headers, "content-length": undefined };
-      let body: string;
-      if (change.before.length === 0) body = answer;
-      else if (acceptsEventStream(exchange)) {
-        out["content-type"] = "text/event-stream";
-        body = [...change.before, answer].map(sseEvent).join("");
-      } else {
-        body = `[${[...change.before, answer].join(",")}]`;
-      }
+      const { stream, body } = messagesBody(exchange, [...change.before, answer]);
+      if (stream) out["content-type"] = "text/event-stream";
       inner.start(status, out, control as UpstreamControl);
       inner.data(Buffer.from(body, "utf8"));
       inner.end();

@@ -18,7 +18,7 @@ import { mcpIdentity, requestFacts } from "../identity.js";
 import { cancelledIdKey, classifyMessage, type JsonRpcMessage } from "../json-rpc.js";
 import { type ArmedMcpLayerFault, type LatencyWaits, selectFault } from "../selection.js";
 import { httpMcpContext } from "./context.js";
-import { McpCompletion } from "./mcp-completion.js";
+import { mcpCompletion } from "./mcp-completion.js";
 import { sessionToolsRelay } from "./session-tools-relay.js";
 
 export interface McpHandlerParts {
@@ -98,7 +98,7 @@ export function createMcpRequestHandler(
     const exchange = exchangeOf(operation, request, response, body.bytes);
     const key = `${sessionOf(request)}\0${message.idKey}`;
     byId.set(key, operation);
-    const completion = new McpCompletion(message.idKey, parts.cancellations);
+    const completion = mcpCompletion(message.idKey, parts.cancellations);
     // An agent that leaves before any byte of its answer was sent got none (an event stream
     // being relayed records its own end, with the events it relayed), as the HTTP proxy records it.
     response.once("close", () => {

@@ -1,5 +1,4 @@
 import type { Operation } from "../../events/operation.js";
-import type { ResponseHeaders } from "../../faults/types.js";
 import type { CompletionRule } from "../../proxy/completion-rule.js";
 import { settleUpstream } from "../../proxy/settle.js";
 import type { Cancellations } from "../cancellations.js";
@@ -13,61 +12,33 @@ import { recordOutcome } from "../outcome.js";
  * first, fails it `connection_closed` (with the events relayed, for an event stream); the
  * proxy's own 502 is a `proxy_error`. The answer to a request the agent cancelled is withheld.
  */
-export class McpCompletion implements CompletionRule {
-  readonly #idKey: string;
-  readonly #cancellations: Cancellations;
-
-  constructor(idKey: string, cancellations: Cancellations) {
-    this.#idKey = idKey;
-    this.#cancellations = cancellations;
-  }
-
-  clientLeft(operation: Operation): void {
-    operation.fail("connection_closed", null);
-  }
-
-  replaced(operation: Operation): void {
-    operation.fail("proxy_error", 502);
-  }
-
-  streamBroke(operation: Operation, _status: number, relayedEvents: number | null): void {
-    operation.fail("connection_closed", null, { relayedEvents });
-  }
-
-  streamLeft(
-    operation: Operation,
-    _status: number,
-    _headers: ResponseHeaders,
-    relayedEvents: number | null,
-  ): void {
-    operation.fail("connection_closed", null, { relayedEvents });
-  }
-
-  ended(
-    operation: Operation,
-    status: number,
-    headers: ResponseHeaders,
-    body: Buffer | null,
-    relayedEvents: number | null,
-  ): void {
-    if (status >= 400) {
-      settleUpstream(operation, status, headers, { relayedEvents });
-      return;
-    }
-    const outcome = body === null ? null : findResponse(body.toString("utf8"), this.#idKey);
-    if (outcome === null) operation.fail("connection_closed", null, { relayedEvents });
-    else recordOutcome(operation, outcome, { relayedEvents });
-  }
-
-  withheld(operation: Operation): boolean {
-    return this.#cancellations.cancelled(operation);
-  }
-
+export interface McpCompletion extends CompletionRule {
   /** The answer carried by one event of a stream, recorded as it goes by; true when it is this request's. */
-  answeredBy(operation: Operation, data: string, relayedEvents: number): boolean {
-    const outcome = findResponse(data, this.#idKey);
-    if (outcome === null) return false;
-    recordOutcome(operation, outcome, { relayedEvents });
-    return true;
-  }
+  answeredBy(operation: Operation, data: string, relayedEvents: number): boolean;
+}
+
+export function mcpCompletion(idKey: string, cancellations: Cancellations): McpCompletion {
+  const closed = (operation: Operation, relayedEvents: number | null) =>
+    operation.fail("connection_closed", null, { relayedEvents });
+  return {
+    clientLeft: (operation) => operation.fail("connection_closed", null),
+    replaced: (operation) => operation.fail("proxy_error", 502),
+    streamBroke: (operation, _status, relayedEvents) => closed(operation, relayedEvents),
+    streamLeft: (operation, _status, _headers, relayedEvents) => closed(operation, relayedEvents),
+    ended(operation, status, headers, body, relayedEvents) {
+      if (status >= 400) {
+        settleUpstream(operation, status, headers, { relayedEvents });
+        return;
+      }
+      const outcome = body === null ? null : findResponse(body.toString("utf8"), idKey);
+      if (outcome === null) closed(operation, relayedEvents);
+      else recordOutcome(operation, outcome, { relayedEvents });
+    },
+    withheld: (operation) => cancellations.cancelled(operation),
+    answeredBy(operation, data, relayedEvents) {
+      const outcome = findResponse(data, idKey);
+      if (outcome !== null) recordOutcome(operation, outcome, { relayedEvents });
+      return outcome !== null;
+    },
+  };
 }

@@ -2,19 +2,19 @@ import type { ResponseRelay, UpstreamControl } from "../../faults/types.js";
 import type { Exchange } from "../../proxy/exchange.js";
 import { defaultRelay } from "../../proxy/relay.js";
 import type { Cancellations } from "../cancellations.js";
-import { McpCompletion } from "./mcp-completion.js";
+import { mcpCompletion } from "./mcp-completion.js";
 import { StreamAnswer } from "./stream-answer.js";
 
 /**
  * The relay of the HTTP exchange that carries one JSON-RPC request: the proxy's own relay (JSON
  * buffered, event streams chunk by chunk, the bytes untouched) with the MCP completion rule
- * (`McpCompletion`): the operation is completed by the JSON-RPC response with the request's id,
+ * (`mcpCompletion`): the operation is completed by the JSON-RPC response with the request's id,
  * recorded before the workload can read it. The answer to a request the agent cancelled is not
  * relayed: a JSON body is replaced by `202 Accepted` with no body, an event stream ends before
  * the event that carries it.
  */
 export function mcpRelay(exchange: Exchange, idKey: string, cancellations: Cancellations): ResponseRelay {
-  const completion = new McpCompletion(idKey, cancellations);
+  const completion = mcpCompletion(idKey, cancellations);
   return defaultRelay(exchange, false, {
     rule: completion,
     observer: (operation) => new StreamAnswer(operation, completion),

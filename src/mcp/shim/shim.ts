@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { PassThrough, type Readable, type Writable } from "node:stream";
+import type { CliIo } from "../../support/cli-io.js";
 import { groupAlive, signalGroup } from "../../support/process-group.js";
 import { onMessages, type RunMessage, send } from "../stdio/channel.js";
 import { stopGroup } from "../stop-group.js";
@@ -8,15 +9,10 @@ import { ShimRelay } from "./relay.js";
 import { type ReplayedServer, replayedServer, tapLines } from "./replayed-server.js";
 import { type ServerProcess, spawnServer } from "./server-process.js";
 
-export interface ShimIo {
+/** The CLI's streams and signals (an interruption stops the server), and the byte streams the shim relays. */
+export interface ShimIo extends Pick<CliIo, "stderr" | "env" | "interrupt" | "forceStop"> {
   readonly stdin: Readable;
   readonly stdout: Writable;
-  readonly stderr: { write(text: string): unknown };
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** SIGTERM / SIGINT: stop the server and leave. */
-  readonly interrupt?: AbortSignal;
-  /** A second signal: no grace period. */
-  readonly forceStop?: AbortSignal;
 }
 
 /** The run answers a join within this time, or the shim gives up. */

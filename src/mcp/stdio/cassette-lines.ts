@@ -7,6 +7,8 @@
  * -32603 naming the differing pointers), and drops notifications and the agent's responses.
  * The key is the MCP identity: method, target name and the hash of `params` without `_meta`.
  */
+
+import type { ReplayMismatch } from "../../proxy/cassette-upstream.js";
 import {
   type Cassette,
   type CassetteBuilder,
@@ -25,14 +27,7 @@ import { withAnswerId } from "../replay-answers.js";
 export const REPLAY_MISMATCH_RPC_CODE = -32603;
 
 /** A request no interaction answers, as the run reports it (pointers only, never values). */
-export interface StdioMismatch {
-  readonly method: string;
-  readonly path: string;
-  readonly nearestFound: boolean;
-  readonly pointers: readonly string[];
-  /** The request line carries an armed canary. */
-  readonly canaryCarried: boolean;
-}
+export type StdioMismatch = Omit<ReplayMismatch, "dependency">;
 
 interface KeyedLine {
   readonly key: RequestKeyFields;

@@ -13,6 +13,15 @@ import { LineSplitter, lineText, STDIO_LINE_LIMIT } from "../lines.js";
 
 export type ResponseKind = "result" | "tool_error" | "rpc_error";
 
+/** What the shim tells the run of a request: its key on the channel, and the facts the evidence records. */
+interface RequestFacts {
+  readonly key: number;
+  readonly method: string;
+  readonly path: string;
+  readonly bodyHash: string;
+  readonly id: string;
+}
+
 /** Shim → run. */
 export type ShimMessage =
   | { readonly type: "join"; readonly secret: string; readonly dependency: string }
@@ -22,17 +31,12 @@ export type ShimMessage =
    * A JSON-RPC request from the agent. When `decide` is set (a fault targets it) the shim waits
    * for its `decision`; otherwise it has already forwarded it and only the evidence is recorded.
    */
-  | {
+  | (RequestFacts & {
       readonly type: "request";
-      readonly key: number;
       readonly decide: boolean;
-      readonly method: string;
-      readonly path: string;
-      readonly bodyHash: string;
-      readonly id: string;
       /** The faults whose watched canary the request line holds (see `canaries`); absent: none. */
       readonly canaries?: readonly string[];
-    }
+    })
   /** The server answered request `key`; the shim hands the answer over on `ack`. */
   | {
       readonly type: "response";
@@ -46,14 +50,7 @@ export type ShimMessage =
    * A request line over the size limit: refused, never forwarded. The run records it as a
    * `proxy_error` (`bodyHash` hashes the whole line); the shim answers the agent on `ack`.
    */
-  | {
-      readonly type: "oversized_request";
-      readonly key: number;
-      readonly method: string;
-      readonly path: string;
-      readonly bodyHash: string;
-      readonly id: string;
-    }
+  | (RequestFacts & { readonly type: "oversized_request" })
   /** The server's answer to request `key` was over the size limit: refused, the request fails. */
   | { readonly type: "oversized_response"; readonly key: number }
   | { readonly type: "cancelled"; readonly key: number }

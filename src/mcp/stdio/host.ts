@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OperationLedger, type PayloadSink } from "../../events/operation.js";
 import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import { ProxyError } from "../../proxy/errors.js";
+import { listenOrFail } from "../../proxy/server.js";
 import { guardSocket } from "../../proxy/write-barrier.js";
 import type { Fault, McpStdioDependency } from "../../scenario/types.js";
 import { clockStartedNow, type TriggerClock } from "../../triggers/index.js";
@@ -114,15 +115,10 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
     void session.closed.then(() => sessions.delete(session));
   });
   try {
-    await listen(server, socketPath);
-  } catch (cause) {
+    await listenOrFail(server, { path: socketPath }, "MCP channel could not listen");
+  } catch (error) {
     await rm(folder, { recursive: true, force: true });
-    const code = (cause as { code?: unknown }).code;
-    throw new ProxyError(
-      "PROXY_START_FAILED",
-      `MCP channel could not listen (${typeof code === "string" ? code : "listen error"})`,
-      { cause },
-    );
+    throw error;
   }
   if (interrupt.aborted) stopAll();
   else interrupt.addEventListener("abort", stopAll, { once: true });
@@ -160,15 +156,4 @@ export async function startMcpStdioHost(options: McpStdioHostOptions): Promise<M
       return closing;
     },
   };
-}
-
-function listen(server: Server, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(path, () => {
-      server.off("error", reject);
-      server.on("error", () => {});
-      resolve();
-    });
-  });
 }

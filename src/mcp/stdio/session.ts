@@ -199,15 +199,19 @@ export class HostSession {
     });
   }
 
-  #request(message: Extract<ShimMessage, { type: "request" }>): void {
-    const { key, method, path, bodyHash, id, decide } = message;
+  /** The operation of a request the shim reported; null once nothing is recorded, or for a fact not a string. */
+  #begin(message: { method: unknown; path: unknown; bodyHash: unknown }): Operation | null {
+    const { method, path, bodyHash } = message;
     const session = this.#number;
-    if (session === null || this.#ended || this.#parts.ledger.sealed) return;
-    if (typeof method !== "string" || typeof path !== "string" || typeof bodyHash !== "string") return;
-    const operation = this.#parts.ledger.begin(
-      mcpIdentity({ method, path, bodyHash }, session),
-      performance.now(),
-    );
+    if (session === null || this.#ended || this.#parts.ledger.sealed) return null;
+    if (typeof method !== "string" || typeof path !== "string" || typeof bodyHash !== "string") return null;
+    return this.#parts.ledger.begin(mcpIdentity({ method, path, bodyHash }, session), performance.now());
+  }
+
+  #request(message: Extract<ShimMessage, { type: "request" }>): void {
+    const { key, id, decide } = message;
+    const operation = this.#begin(message);
+    if (operation === null) return;
     const request: OpenRequest = { operation, delayMs: null, timer: undefined, id: String(id) };
     this.#open.set(key, request);
     const chosen = selectFault(operation, this.#parts.faults, this.#parts.waits);
@@ -236,35 +240,15 @@ export class HostSession {
    * fault selects it, as an oversized HTTP request); the shim answers the agent on the ack.
    */
   #oversizedRequest(message: Extract<ShimMessage, { type: "oversized_request" }>): void {
-    const { key, method, path, bodyHash } = message;
-    const session = this.#number;
-    const recordable =
-      session !== null &&
-      !this.#ended &&
-      !this.#parts.ledger.sealed &&
-      typeof method === "string" &&
-      typeof path === "string" &&
-      typeof bodyHash === "string";
-    if (recordable) {
-      const operation = this.#parts.ledger.begin(
-        mcpIdentity({ method, path, bodyHash }, session),
-        performance.now(),
-      );
-      operation.observe();
-      operation.fail("proxy_error", null);
-    }
-    this.#reply({ type: "ack", key });
+    const operation = this.#begin(message);
+    operation?.observe();
+    operation?.fail("proxy_error", null);
+    this.#reply({ type: "ack", key: message.key });
   }
 
   /** The answer to request `key` was refused for its size: the request fails `proxy_error`. */
   #oversizedResponse(key: number): void {
-    const request = this.#open.get(key);
-    if (request !== undefined) {
-      clearTimeout(request.timer);
-      this.#open.delete(key);
-      this.#parts.waits.remove(request.operation);
-      request.operation.fail("proxy_error", null);
-    }
+    this.#close(key)?.operation.fail("proxy_error", null);
     this.#reply({ type: "ack", key });
   }
 
@@ -292,6 +276,16 @@ export class HostSession {
     this.#parts.cancellations.cancel(operation, this.#number);
   }
 
+  /** Request `key` is no longer open: its answer's timer and latency wait end. */
+  #close(key: number): OpenRequest | undefined {
+    const request = this.#open.get(key);
+    if (request === undefined) return undefined;
+    clearTimeout(request.timer);
+    this.#open.delete(key);
+    this.#parts.waits.remove(request.operation);
+    return request;
+  }
+
   #decide(key: number, decision: Decision): void {
     this.#reply({ type: "decision", key, ...decision });
   }
@@ -316,8 +310,7 @@ export class HostSession {
           : ({ kind: "result" } as const);
     const handOver = (): void => {
       request.timer = undefined;
-      this.#open.delete(key);
-      this.#parts.waits.remove(request.operation);
+      this.#close(key);
       if (request.id !== undefined && this.#mismatched.delete(request.id)) {
         request.operation.fail("replay_mismatch", null);
       } else if (request.padded === true && outcome.kind !== "rpc_error") {
@@ -344,12 +337,7 @@ export class HostSession {
   #end(exitCode: number | null): void {
     if (this.#ended) return;
     this.#ended = true;
-    for (const request of this.#open.values()) {
-      clearTimeout(request.timer);
-      this.#parts.waits.remove(request.operation);
-      request.operation.fail("connection_closed", null);
-    }
-    this.#open.clear();
+    for (const key of [...this.#open.keys()]) this.#close(key)?.operation.fail("connection_closed", null);
     this.#withheld.clear();
     if (this.#number !== null) {
       this.#emit({

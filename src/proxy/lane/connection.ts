@@ -1,14 +1,12 @@
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import type { OperationLedger } from "../../events/operation.js";
-import type { CanaryBook } from "../../faults/corruption/canary-book.js";
 import type { ArmedFault } from "../../faults/registry.js";
 import { selectOperation } from "../../faults/selection.js";
 import { BODY_LIMIT } from "../../support/body-limit.js";
 import { bodyHash, decodePath } from "../fingerprint.js";
-import type { HeldOperations } from "../holds.js";
-import { httpOperationIdentity, type IdentityRule } from "../identity.js";
+import { httpOperationIdentity } from "../identity.js";
 import { askWhetherListening } from "../listening-probe.js";
+import type { PipelineParts } from "../pipeline.js";
 import { type RequestTarget, splitTarget } from "../request-target.js";
 import { FORWARDED_METHODS, MALFORMED_REQUEST, syntheticBytes } from "../responses.js";
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./heads.js";
@@ -16,14 +14,9 @@ import { upstreamRequestHead } from "./messages.js";
 import { type ClientSide, LaneResponse } from "./response.js";
 import { UpstreamLink, type UpstreamTarget } from "./upstream-link.js";
 
-export interface LaneParts {
-  readonly ledger: OperationLedger;
-  readonly holds: HeldOperations;
-  readonly faults: readonly ArmedFault[];
-  readonly identity: IdentityRule;
+/** The full pipeline's parts, but for the upstream: the lane connects to it itself. */
+export interface LaneParts extends Omit<PipelineParts, "upstream"> {
   readonly upstream: UpstreamTarget;
-  /** The run's canaries (corruption faults and their sinks); null when it has none. */
-  readonly canaries?: CanaryBook | null;
   /**
    * Gives the connection to the full pipeline with the bytes not yet consumed (`ended`: the
    * workload already shut its side, after those bytes).

@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { type BaseUrlParts, baseUrlParts } from "../base-url.js";
-import { UpstreamClosedError, UpstreamInvalidResponseError } from "../upstream-failure.js";
+import { UpstreamFailure } from "../upstream-failure.js";
 import { BodyFraming, FramingError } from "./body-framing.js";
 import { headEnd, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from "./heads.js";
 
@@ -171,7 +171,7 @@ export class UpstreamLink {
     } catch (error) {
       this.#fail(
         exchange,
-        error instanceof FramingError ? new UpstreamInvalidResponseError() : (error as Error),
+        error instanceof FramingError ? new UpstreamFailure("UPSTREAM_INVALID_RESPONSE") : (error as Error),
       );
     }
   }
@@ -185,12 +185,12 @@ export class UpstreamLink {
       exchange.pending = null;
       const end = headEnd(input, 0);
       if (end < 0) {
-        if (input.length > MAX_HEAD_BYTES) throw new UpstreamInvalidResponseError();
+        if (input.length > MAX_HEAD_BYTES) throw new UpstreamFailure("UPSTREAM_INVALID_RESPONSE");
         exchange.pending = input;
         return;
       }
       const head = parseResponseHead(input.toString("latin1", 0, end));
-      if (head === null || head.status === 101) throw new UpstreamInvalidResponseError();
+      if (head === null || head.status === 101) throw new UpstreamFailure("UPSTREAM_INVALID_RESPONSE");
       at = end;
       if (head.status < 200) {
         // An interim response (100, 103): skipped, the final one follows.
@@ -245,7 +245,7 @@ export class UpstreamLink {
       this.#complete(exchange, false);
       return;
     }
-    this.#fail(exchange, this.#error ?? new UpstreamClosedError());
+    this.#fail(exchange, this.#error ?? new UpstreamFailure("UPSTREAM_CLOSED"));
   }
 
   #fail(exchange: Exchange, error: Error): void {
