@@ -29,6 +29,7 @@ import { FifoRows } from "./fifo-rows.js";
 import { IdSet } from "./id-set.js";
 import { KeptLabels } from "./kept-labels.js";
 import { LifecycleFacts } from "./lifecycle-facts.js";
+import { entryOf } from "./map-entry.js";
 import { Chain, faultOf, newOperation, type Operation } from "./operations.js";
 import type { AnalysisPlan } from "./plan.js";
 import { RunFacts } from "./run-facts.js";
@@ -251,11 +252,7 @@ export class AnalysisStream {
 
   /** An operation's first observation: it counts on its dependency, with the failures read before. */
   #dependencyOf(name: string, op: Operation): void {
-    let dependency = this.dependencies.get(name);
-    if (dependency === undefined) {
-      dependency = { observed: 0, failed: 0 };
-      this.dependencies.set(name, dependency);
-    }
+    const dependency = entryOf(this.dependencies, name, () => ({ observed: 0, failed: 0 }));
     dependency.observed += 1;
     dependency.failed += op.failures;
     const keys = this.observedKeys.get(name);
@@ -360,9 +357,7 @@ export class AnalysisStream {
     if (!this.checks.some(lost)) return;
     const observed = (op.observed as NonNullable<Operation["observed"]>).payload;
     const key = `${observed.dependency}\n${observed.fingerprint}`;
-    const list = this.lostWrites.get(key);
-    if (list === undefined) this.lostWrites.set(key, [op]);
-    else list.push(op);
+    entryOf(this.lostWrites, key, () => []).push(op);
   }
 
   /** Keeps the label of an operation a diagnostic may name. */
@@ -371,11 +366,7 @@ export class AnalysisStream {
   }
 
   #select(faultId: string, operationId: string | null): FaultSelections {
-    let state = this.selections.get(faultId);
-    if (state === undefined) {
-      state = { selections: [], injected: 0, notApplied: 0 };
-      this.selections.set(faultId, state);
-    }
+    const state = entryOf(this.selections, faultId, () => ({ selections: [], injected: 0, notApplied: 0 }));
     if (operationId !== null) {
       state.selections.push(operationId);
       this.#selected(faultId);

@@ -27,7 +27,7 @@ const REPEAT_GROUP = 2;
 function retryGap(op: Operation): RetryGap | null {
   const start = op.observed ?? op.retry;
   if (start === null) return null;
-  const previous = op.chain?.root().failedBefore(start.index);
+  const previous = op.chain?.root().latestBefore("failure", start.index);
   const failure = previous?.failure;
   if (previous == null || failure == null) return null;
   return {

@@ -5,6 +5,7 @@
  * the first OPERATION_SUCCEEDED of the retrying operation after it, with its fingerprint and a
  * status below 400 (or none). Rows take candidates in sequence order, each retrying operation once.
  */
+import { entryOf } from "./map-entry.js";
 import type { EvidenceRow } from "./types.js";
 
 interface Candidate {
@@ -41,9 +42,7 @@ export class FifoRows {
     if (named === undefined) return;
     const candidate: Candidate = { retryId: operationId, fingerprint, index, successElapsedMs: null };
     named.push(candidate);
-    const waiting = this.#waiting.get(operationId);
-    if (waiting === undefined) this.#waiting.set(operationId, [candidate]);
-    else waiting.push(candidate);
+    entryOf(this.#waiting, operationId, () => []).push(candidate);
   }
 
   /** An OPERATION_SUCCEEDED. */
@@ -66,13 +65,12 @@ export class FifoRows {
           candidate.successElapsedMs !== null &&
           !used.has(candidate.retryId),
       );
-      if (chosen === undefined)
-        return { failed_operation_id: row.failedId, retry_operation_id: null, recovery_latency_ms: null };
-      used.add(chosen.retryId);
+      if (chosen !== undefined) used.add(chosen.retryId);
+      const success = chosen?.successElapsedMs ?? null;
       return {
         failed_operation_id: row.failedId,
-        retry_operation_id: chosen.retryId,
-        recovery_latency_ms: Math.max(0, (chosen.successElapsedMs as number) - row.elapsedMs),
+        retry_operation_id: chosen?.retryId ?? null,
+        recovery_latency_ms: success === null ? null : Math.max(0, success - row.elapsedMs),
       };
     });
   }

@@ -17,41 +17,32 @@ export class IdSet {
   add(id: string): boolean {
     // At most three quarters full: linear probing stays short, the table small.
     if ((this.#size + 1) * 4 > this.#slots.length * 3) this.#grow();
-    const added = insert(this.#slots, hash52(id));
-    if (added) this.#size += 1;
-    return added;
+    const hash = hash52(id);
+    const slot = slotOf(this.#slots, hash);
+    if (this.#slots[slot] === hash) return false;
+    this.#slots[slot] = hash;
+    this.#size += 1;
+    return true;
   }
 
   /** Whether `id` (or an id with the same hash) was added. */
   has(id: string): boolean {
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    const hash = hash52(id);
-    for (let slot = hash % slots.length; ; slot = (slot + 1) & mask) {
-      const value = slots[slot] as number;
-      if (value === 0) return false;
-      if (value === hash) return true;
-    }
+    return this.#slots[slotOf(this.#slots, hash52(id))] !== 0;
   }
 
   #grow(): void {
     const old = this.#slots;
     this.#slots = new Float64Array(old.length * 2);
-    for (const value of old) if (value !== 0) insert(this.#slots, value);
+    for (const value of old) if (value !== 0) this.#slots[slotOf(this.#slots, value)] = value;
   }
 }
 
-/** Inserts a non-zero hash; false when it is already there. The table has a free slot. */
-function insert(slots: Float64Array, hash: number): boolean {
+/** The slot holding a non-zero hash, else the free slot it would take (the table has one). */
+function slotOf(slots: Float64Array, hash: number): number {
   const mask = slots.length - 1;
-  for (let slot = hash % slots.length; ; slot = (slot + 1) & mask) {
-    const value = slots[slot] as number;
-    if (value === hash) return false;
-    if (value === 0) {
-      slots[slot] = hash;
-      return true;
-    }
-  }
+  let slot = hash % slots.length;
+  while (slots[slot] !== 0 && slots[slot] !== hash) slot = (slot + 1) & mask;
+  return slot;
 }
 
 /** Two 32-bit FNV-1a variants combined into a non-zero integer below 2^52. */

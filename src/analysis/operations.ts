@@ -70,7 +70,7 @@ export function recovered(op: Operation): boolean {
  * injected latest, before the failure, into another operation of its retry chain.
  */
 export function faultOf(op: Operation, index: number): string | null {
-  return op.injected?.faultId ?? op.chain?.root().injectedBefore(index)?.injected?.faultId ?? null;
+  return op.injected?.faultId ?? op.chain?.root().latestBefore("injected", index)?.injected?.faultId ?? null;
 }
 
 type Fact = "injected" | "failure" | "success" | "retry";
@@ -150,16 +150,10 @@ export class Chain {
     else list.splice(firstAfter(list, fact, at(op, fact)), 0, op);
   }
 
-  /** The member injected latest before `index`, if any. */
-  injectedBefore(index: number): Operation | null {
-    const list = this.#lists.injected;
-    return list[firstAfter(list, "injected", index - 1) - 1] ?? null;
-  }
-
-  /** The member whose failure comes latest before `index`, if any. */
-  failedBefore(index: number): Operation | null {
-    const list = this.#lists.failure;
-    return list[firstAfter(list, "failure", index - 1) - 1] ?? null;
+  /** The member whose first injection or failure comes latest before `index`, if any. */
+  latestBefore(fact: "injected" | "failure", index: number): Operation | null {
+    const list = this.#lists[fact];
+    return list[firstAfter(list, fact, index - 1) - 1] ?? null;
   }
 
   /** The member whose first success comes first after `index` and counts as a recovery. */

@@ -4,15 +4,9 @@
  * expected exit code. A schema-2 scenario is one as it is; a schema-1 scenario is converted
  * where it is read (schema-1.ts).
  */
-import type { ChecksConfig, Expectation, RecoveryMode, Target, Trigger } from "../scenario/types.js";
+import type { ChecksConfig, Fault, RecoveryMode } from "../scenario/types.js";
 
-export interface PlannedFault {
-  readonly id: string;
-  readonly dependency: string;
-  readonly target: Target;
-  readonly trigger: Trigger;
-  readonly expect: Expectation;
-}
+export type PlannedFault = Pick<Fault, "id" | "dependency" | "target" | "trigger" | "expect">;
 
 /**
  * How a probability trigger's occurrences are counted. `operations` (the default): each operation

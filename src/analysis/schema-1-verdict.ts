@@ -6,14 +6,12 @@ import { DIAGNOSTICS, recoveryNotObserved } from "./diagnostics.js";
 import type { RunEvidence } from "./evidence.js";
 import { triggerRules } from "./trigger-rules.js";
 import type { RecoveryEvidence } from "./types.js";
-import { failed, passed, RUN_RULES, type Verdict } from "./verdict.js";
+import { failed, firstVerdict, passed, RUN_RULES, type Rule, type Verdict } from "./verdict.js";
 
 /** Everything the schema-1 table looks at: the evidence (at most one fault) and its recovery rows. */
 export interface Schema1Facts extends RunEvidence {
   readonly recovery: RecoveryEvidence;
 }
-
-type Rule = (facts: Schema1Facts) => Verdict | undefined;
 
 /** Schema 1 has one fault: its sentences do not name it. */
 const TRIGGER_RULES = triggerRules((_faultId, sentence) => sentence);
@@ -23,7 +21,7 @@ const hasRepeats = (values: readonly string[]): boolean => new Set(values).size 
 const injected = ({ faults }: Schema1Facts) => faults[0]?.evidence.selections ?? [];
 
 /** The first rule that applies wins. */
-const RULES: readonly Rule[] = [
+const RULES: readonly Rule<Schema1Facts>[] = [
   RUN_RULES.runError,
   RUN_RULES.notCompleted,
   RUN_RULES.interrupted,
@@ -51,9 +49,5 @@ const RECOVERED: Verdict = { result: "RECOVERED", reasonCode: "RECOVERY_OBSERVED
 
 /** The result, reason code and diagnostics: rules 1–15 in order, else rule 16. */
 export function decideSchema1Verdict(facts: Schema1Facts): Verdict {
-  for (const rule of RULES) {
-    const verdict = rule(facts);
-    if (verdict !== undefined) return verdict;
-  }
-  return RECOVERED;
+  return firstVerdict(RULES, facts, RECOVERED);
 }

@@ -42,10 +42,7 @@ export function probabilityEvidence(
   const expected = selectedOccurrences(trigger.seed, trigger.probabilityMillionths, start, lastEvaluated);
   const expectedIds = expected.map((ordinal) => counted[ordinal - 1]);
 
-  const ordinalOf = new Map<string, number>();
-  counted.forEach((id, index) => {
-    if (!ordinalOf.has(id)) ordinalOf.set(id, index + 1);
-  });
+  const ordinalOf = ordinals(counted);
   const selected = new Set<number>();
   for (const id of injectedIds) {
     const ordinal = ordinalOf.get(id);

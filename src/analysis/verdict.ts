@@ -35,7 +35,8 @@ export interface Verdict {
   readonly diagnostics: readonly string[];
 }
 
-type RunRule = (facts: RunFacts) => Verdict | undefined;
+/** A rule of a precedence table: its verdict, or undefined when it does not apply. */
+export type Rule<F> = (facts: F) => Verdict | undefined;
 
 export const failed = (reasonCode: string, diagnostic: string): Verdict => ({
   result: "FAILED",
@@ -65,7 +66,7 @@ export const RUN_RULES = {
       : undefined,
   /* 6 */ duplicateSequences: (f) =>
     f.duplicateSequences ? failed("INTERNAL_ERROR", DIAGNOSTICS.duplicateSequences) : undefined,
-} as const satisfies Record<string, RunRule>;
+} as const satisfies Record<string, Rule<RunFacts>>;
 
 /** Everything the table looks at: the evidence, the rows of configured faults, the other failures. */
 interface VerdictFacts extends RunEvidence {
@@ -73,8 +74,6 @@ interface VerdictFacts extends RunEvidence {
   /** Fault-related failures that belong to no configured fault. */
   readonly unattributed: readonly string[];
 }
-
-type Rule = (facts: VerdictFacts) => Verdict | undefined;
 
 /** FAILED with one diagnostic per item (the item itself unless `describe` words it), when there is any. */
 function failedFor<T>(reasonCode: string, items: readonly T[], describe: (item: T) => string = String) {
@@ -95,7 +94,7 @@ const unresolvedRecoverRows = (rows: readonly RecoveryRow[]) =>
  * completed (as in schema 1) before rule 4a: a workload that never reported its exit did not
  * end well, whatever it retried.
  */
-const RULES: readonly Rule[] = [
+const RULES: readonly Rule<VerdictFacts>[] = [
   RUN_RULES.runError,
   RUN_RULES.notCompleted,
   RUN_RULES.interrupted,
@@ -173,6 +172,15 @@ function agentHung(checks: RunEvidence["checks"]): Verdict | undefined {
   return hung === undefined || hung.passed !== false ? undefined : enforcedFailure(hung);
 }
 
+/** The verdict of the first rule that applies, else `last`. */
+export function firstVerdict<F>(rules: readonly Rule<F>[], facts: F, last: Verdict): Verdict {
+  for (const rule of rules) {
+    const verdict = rule(facts);
+    if (verdict !== undefined) return verdict;
+  }
+  return last;
+}
+
 /** The result, reason code and diagnostics: rules 1–19 in order, else rule 20. */
 export function decideVerdict(evidence: RunEvidence, rows: readonly RecoveryRow[]): Verdict {
   const facts: VerdictFacts = {
@@ -180,9 +188,5 @@ export function decideVerdict(evidence: RunEvidence, rows: readonly RecoveryRow[
     rows,
     unattributed: evidence.failures.flatMap((row) => (row.faultId === null ? [row.failedOperationId] : [])),
   };
-  for (const rule of RULES) {
-    const verdict = rule(facts);
-    if (verdict !== undefined) return verdict;
-  }
-  return passed("FAILURE_HANDLED");
+  return firstVerdict(RULES, facts, passed("FAILURE_HANDLED"));
 }

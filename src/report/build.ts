@@ -6,8 +6,11 @@
 import type { AnalysisOutcome, ProbabilityEvidence, Schema1Analysis } from "../analysis/types.js";
 import type { LegacyScenario } from "../scenario/legacy/types.js";
 import { AgentChaosError } from "../support/errors.js";
+import { snakeCased } from "./snake-cased.js";
 import type {
   ReportArtifacts,
+  ReportFaultV2,
+  ReportFaultV3,
   ReportHead,
   ReportTiming,
   ReportV2,
@@ -92,92 +95,57 @@ export function reportHead({ scenario, analysis, runId }: ReportHeadSource): Rep
 }
 
 export function reportTiming(analysis: Pick<AnalysisOutcome, "timing">): ReportTiming {
+  return snakeCased(analysis.timing ?? { startedAt: NO_EVENTS_TIMESTAMP, completedAt: NO_EVENTS_TIMESTAMP });
+}
+
+/** Schema 2's fault: the occurrence schedule spelled out (a baseline's empty). */
+function scheduleFault(input: BuildReportInput): ReportFaultV2 {
+  const fault = input.scenario.fault;
+  const evidence = input.analysis.trigger;
+  const schedule = evidence?.kind === "occurrence_schedule" ? evidence : null;
+  // A configured fault needs its schedule evidence; a baseline has none.
+  if ((fault === null) !== (evidence === null) || (evidence !== null && schedule === null)) throw mismatch();
+  const completed = [...(schedule?.completedOccurrences ?? [])];
   return {
-    started_at: analysis.timing?.startedAt ?? NO_EVENTS_TIMESTAMP,
-    completed_at: analysis.timing?.completedAt ?? NO_EVENTS_TIMESTAMP,
+    configured: fault !== null,
+    type: fault?.type ?? null,
+    injected: completed.length > 0,
+    scheduled_occurrences: [...(schedule?.scheduledOccurrences ?? [])],
+    completed_occurrences: completed,
+    schedule_completed: schedule?.completed ?? true,
   };
 }
 
-function common(input: BuildReportInput) {
+/** Schema 3's fault: a seeded probability window's evidence as its trigger object. */
+function windowFault(input: BuildReportInput, type: string): ReportFaultV3 {
+  const evidence = input.analysis.trigger;
+  if (evidence?.kind !== "seeded_probability") throw mismatch();
+  const injected = input.analysis.metrics.faultsInjected > 0;
+  return { configured: true, type, injected, trigger: probabilityTrigger(evidence) };
+}
+
+/** The report of a finished run, keys in the order of docs/reports.md. */
+export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
   const { analysis } = input;
+  const fault = input.scenario.fault;
+  const window = fault?.trigger.kind === "seeded_probability" ? fault.type : null;
   return {
-    head: reportHead(input),
+    schema_version: window === null ? 2 : 3,
+    ...reportHead(input),
+    fault: window === null ? scheduleFault(input) : windowFault(input, window),
     recovery: {
       required: analysis.recovery.required,
       successful: analysis.recovery.successful,
       // Rows of `schema1AnalysisOf`: the report's keys in the report's order.
       evidence: analysis.recovery.evidence.map((row) => ({ ...row })),
     },
-    tail: {
-      timing: reportTiming(analysis),
-      artifacts: artifacts(input.managedDependency),
-      diagnostics: [...analysis.diagnostics],
-    },
-  };
-}
-
-function buildV2(input: BuildReportInput): ReportV2 {
-  const { head, recovery, tail } = common(input);
-  const fault = input.scenario.fault;
-  const evidence = input.analysis.trigger;
-  const schedule = evidence?.kind === "occurrence_schedule" ? evidence : null;
-  // A configured fault needs its schedule evidence; a baseline has none.
-  if ((fault === null) !== (evidence === null) || (evidence !== null && schedule === null)) throw mismatch();
-  const scheduled = [...(schedule?.scheduledOccurrences ?? [])];
-  const completed = [...(schedule?.completedOccurrences ?? [])];
-  return {
-    schema_version: 2,
-    ...head,
-    fault: {
-      configured: fault !== null,
-      type: fault?.type ?? null,
-      injected: completed.length > 0,
-      scheduled_occurrences: scheduled,
-      completed_occurrences: completed,
-      schedule_completed: schedule?.completed ?? true,
-    },
-    recovery,
-    ...tail,
-  };
-}
-
-function buildV3(input: BuildReportInput, type: string, evidence: ProbabilityEvidence): ReportV3 {
-  const { head, recovery, tail } = common(input);
-  return {
-    schema_version: 3,
-    ...head,
-    fault: {
-      configured: true,
-      type,
-      injected: input.analysis.metrics.faultsInjected > 0,
-      trigger: probabilityTrigger(evidence),
-    },
-    recovery,
-    ...tail,
-  };
-}
-
-/** The report of a finished run, keys in the order of docs/reports.md. */
-export function buildReport(input: BuildReportInput): ReportV2 | ReportV3 {
-  const fault = input.scenario.fault;
-  if (fault?.trigger.kind !== "seeded_probability") return buildV2(input);
-  const evidence = input.analysis.trigger;
-  if (evidence?.kind !== "seeded_probability") throw mismatch();
-  return buildV3(input, fault.type, evidence);
+    timing: reportTiming(analysis),
+    artifacts: artifacts(input.managedDependency),
+    diagnostics: [...analysis.diagnostics],
+  } as ReportV2 | ReportV3;
 }
 
 /** A seeded-probability trigger's evidence as the report writes it (reports 3 and 4 alike). */
-export function probabilityTrigger(evidence: ProbabilityEvidence) {
-  return {
-    kind: "seeded_probability" as const,
-    probability: evidence.probability,
-    seed: evidence.seed,
-    window: {
-      start_occurrence: evidence.window.startOccurrence,
-      end_occurrence: evidence.window.endOccurrence,
-    },
-    evaluated_occurrences: evidence.evaluatedOccurrences,
-    selected_occurrences: [...evidence.selectedOccurrences],
-    completed: evidence.completed,
-  };
+export function probabilityTrigger({ consistent: _, ...written }: ProbabilityEvidence) {
+  return snakeCased(written);
 }

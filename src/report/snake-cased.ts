@@ -12,3 +12,16 @@ export type SnakeCased<T> = T extends readonly (infer Item)[]
   : T extends object
     ? { readonly [K in keyof T as SnakeKey<K & string>]: SnakeCased<T[K]> }
     : T;
+
+/** `startOccurrence` → `start_occurrence`. */
+function snakeKey(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** An analysis value as a report writes it: keys in their order, snake-cased all the way down; lists copied. */
+export function snakeCased<T>(value: T): SnakeCased<T> {
+  if (Array.isArray(value)) return value.map(snakeCased) as SnakeCased<T>;
+  if (typeof value !== "object" || value === null) return value as SnakeCased<T>;
+  const entries = Object.entries(value).map(([key, item]) => [snakeKey(key), snakeCased(item)]);
+  return Object.fromEntries(entries) as SnakeCased<T>;
+}

@@ -3,52 +3,39 @@
  * every top-level key of schema 2 except `fault`, plus `dependencies`, `faults`, `checks`, a
  * recovery with its mode and fault ids, and per-dependency log artifacts. Key order as in the file.
  */
-import type { Finding } from "../checks/types.js";
-import type { CheckName, Expectation, FaultType, RecoveryMode } from "../scenario/types.js";
-import type { ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
+import type { DependencyEvidence, FaultEvidence, Recovery } from "../analysis/types.js";
+import type { CheckOutcome, Finding } from "../checks/types.js";
+import type { Expectation, FaultType, HttpTarget, McpTarget } from "../scenario/types.js";
+import type { SnakeCased } from "./snake-cased.js";
+import type { ReportArtifacts, ReportEvidenceRow, ReportHead, ReportTiming } from "./types.js";
 import type { ReportTriggerV4 } from "./v4/lasting-trigger.js";
 import type { ReportTruth } from "./v4/truth.js";
 
-export interface ReportDependencyV4 {
-  readonly name: string;
+/** A dependency's evidence (`base_url`: null for `mcp_stdio` and when no port was ever picked) and kind. */
+export interface ReportDependencyV4 extends SnakeCased<DependencyEvidence> {
   readonly type: "http" | "mcp_stdio";
   readonly protocol: "http" | "mcp";
-  /** Safe form with `{port}` resolved; null for `mcp_stdio` (and when no port was ever picked). */
-  readonly base_url: string | null;
   readonly managed: boolean;
-  readonly operations_observed: number;
-  readonly failed_operations: number;
 }
 
-export interface ReportHttpTargetV4 {
-  readonly method: string | null;
-  readonly path: string;
-}
-
-export interface ReportMcpTargetV4 {
-  readonly method: string | null;
-  readonly name: string | null;
-}
+/** A fault's target as the scenario gives it, without its kind. */
+export type ReportHttpTargetV4 = Omit<HttpTarget, "kind">;
+export type ReportMcpTargetV4 = Omit<McpTarget, "kind">;
 
 export type ReportTargetV4 = ReportHttpTargetV4 | ReportMcpTargetV4;
 
 /** Every own key of the fault, as the scenario names it (integers, strings and booleans). */
 export type ReportFaultParametersV4 = Readonly<Record<string, number | string | boolean>>;
 
-export interface ReportFaultV4 {
-  readonly id: string;
+/** A fault as the scenario gives it, with its evidence (the trigger object counted on its selections). */
+export interface ReportFaultV4
+  extends SnakeCased<Pick<FaultEvidence, "id" | "injected" | "notApplied" | "recovery">> {
   readonly dependency: string;
   readonly type: FaultType;
   readonly expect: Expectation;
   readonly target: ReportTargetV4;
   readonly parameters: ReportFaultParametersV4;
-  /** Its FAULT_INJECTED events. */
-  readonly injected: number;
-  /** Its FAULT_NOT_APPLIED events. */
-  readonly not_applied: number;
-  /** Schema 3's trigger object, counted on the fault's selections. */
   readonly trigger: ReportTriggerV4;
-  readonly recovery: { readonly required: number; readonly successful: number };
 }
 
 /** In the file `fault_id` comes first, then the keys of schemas 2 and 3. */
@@ -56,40 +43,23 @@ export interface ReportEvidenceRowV4 extends ReportEvidenceRow {
   readonly fault_id: string;
 }
 
-export interface ReportRecoveryV4 {
-  readonly mode: RecoveryMode;
-  /** Rows of `recover` faults. */
-  readonly required: number;
-  /** Resolved rows of `recover` faults. */
-  readonly successful: number;
-  /** Every row, of every fault, in sequence order of the failures. */
-  readonly evidence: readonly ReportEvidenceRowV4[];
-}
+/** The analysis's mode and counts; `evidence`: every row, of every fault, in sequence order of the failures. */
+export type ReportRecoveryV4 = Omit<Recovery, "rows"> & { readonly evidence: readonly ReportEvidenceRowV4[] };
 
 export type ReportFindingV4 = Finding;
 
-export interface ReportCheckV4 {
-  readonly name: CheckName;
-  readonly mode: "report" | "enforce";
-  /** null: not evaluated, because the workload never ran. */
-  readonly passed: boolean | null;
-  readonly findings: readonly ReportFindingV4[];
-}
+/** A check's outcome without its diagnostics (`passed` null: not evaluated, the workload never ran). */
+export type ReportCheckV4 = Omit<CheckOutcome, "diagnostics">;
 
 export interface ReportDependencyLogsV4 {
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/** Paths relative to the run folder. */
-export interface ReportArtifactsV4 {
-  readonly scenario: string;
-  readonly events: string;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** One entry per managed dependency: `dependencies/<name>.stdout.log` and `.stderr.log`. */
+/** Schema 2's artifacts with one entry per managed dependency in place of the dependency's two logs. */
+export interface ReportArtifactsV4 extends Omit<ReportArtifacts, "dependency_stdout" | "dependency_stderr"> {
+  /** `dependencies/<name>.stdout.log` and `.stderr.log`. */
   readonly dependencies: Readonly<Record<string, ReportDependencyLogsV4>>;
-  readonly report: string;
 }
 
 export interface ReportV4 extends ReportHead, ReportTruth {

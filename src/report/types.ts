@@ -5,7 +5,9 @@
  * scenario and event types.
  */
 import type {
+  EventTiming,
   EvidenceRow,
+  Metrics,
   ProbabilityEvidence,
   RecoveryEvidence,
   ScheduleEvidence,
@@ -26,12 +28,8 @@ export interface ReportWorkload {
   readonly interrupted: boolean;
 }
 
-export interface ReportTiming {
-  /** Timestamp of the first event. */
-  readonly started_at: string;
-  /** Timestamp of the last event. */
-  readonly completed_at: string;
-}
+/** Timestamps of the first and last event. */
+export type ReportTiming = SnakeCased<NonNullable<EventTiming>>;
 
 /** Paths relative to the run folder. */
 export interface ReportArtifacts {
@@ -85,19 +83,15 @@ export interface ReportFaultV3 extends ReportFaultV1 {
   readonly trigger: ReportTriggerV3 | null;
 }
 
-/** The keys from `run_id` to `workload`, the same in every schema. */
-export interface ReportHead {
+/**
+ * The keys from `run_id` to `workload`, the same in every schema: the run, its verdict, the
+ * analysis's metrics from `duration_ms` to `workload_exit_code`, and the workload.
+ */
+export interface ReportHead extends SnakeCased<Omit<Metrics, "workloadTimedOut" | "workloadInterrupted">> {
   readonly run_id: string;
   readonly scenario_name: string;
   readonly result: RunResult;
   readonly reason_code: string;
-  readonly duration_ms: number;
-  readonly faults_injected: number;
-  readonly operations_observed: number;
-  readonly successful_operations: number;
-  readonly failed_operations: number;
-  readonly retries_observed: number;
-  readonly workload_exit_code: number | null;
   readonly workload: ReportWorkload;
 }
 

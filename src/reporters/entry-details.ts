@@ -27,14 +27,11 @@ export interface SuiteView {
   readonly details: readonly EntryDetail[];
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The link to a run folder's page: report.html when written, else report.json. */
 export async function runPageLink(base: string, runFolder: string, linkPrefix: string): Promise<string> {

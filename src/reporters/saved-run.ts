@@ -33,12 +33,11 @@ function unreadable(name: string, error: unknown, missing: string): SavedRunErro
 }
 
 /** Whether a path is a folder (false when it does not exist). */
-export async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+export function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
 }
 
 export interface SavedReport {

@@ -4,15 +4,15 @@
  * `checks`, then `timing`, `artifacts`, `diagnostics`.
  */
 
-import type { RunAnalysis, TriggerEvidence } from "../../analysis/types.js";
+import type { RunAnalysis } from "../../analysis/types.js";
 import { eventsSchemaOf } from "../../scenario/additions.js";
 import { safeUrl } from "../../scenario/safe-url.js";
 import type { Dependency, Scenario } from "../../scenario/types.js";
 import { AgentChaosError } from "../../support/errors.js";
-import { probabilityTrigger, RUN_FILES, reportHead, reportTiming } from "../build.js";
+import { RUN_FILES, reportHead, reportTiming } from "../build.js";
 import type { ReportArtifactsV4, ReportDependencyV4, ReportFaultV4, ReportV4 } from "../types-v4.js";
 import { faultParameters, reportTarget } from "./fault-parameters.js";
-import { lastingTrigger, type ReportTriggerV4 } from "./lasting-trigger.js";
+import { reportTrigger } from "./lasting-trigger.js";
 import { reportTruth } from "./truth.js";
 
 export interface BuildReportV4Input {
@@ -28,20 +28,6 @@ function mismatch(): AgentChaosError {
     "REPORT_EVIDENCE_MISMATCH",
     "The analysed evidence does not match the scenario's dependencies and faults.",
   );
-}
-
-/** Schema 3's trigger object, or an outage's or a quota's. */
-export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV4 {
-  if (evidence.kind === "occurrence_schedule") {
-    return {
-      kind: "occurrence_schedule",
-      scheduled_occurrences: [...evidence.scheduledOccurrences],
-      completed_occurrences: [...evidence.completedOccurrences],
-      completed: evidence.completed,
-    };
-  }
-  if (evidence.kind === "outage" || evidence.kind === "quota") return lastingTrigger(evidence);
-  return probabilityTrigger(evidence);
 }
 
 /** The recorded base URL, else the configured one when it needs no port; never for `mcp_stdio`. */

@@ -1,6 +1,7 @@
 /** The report's trigger object of an outage or a quota (docs/reports.md, "Trigger evidence"). */
-import type { OutageEvidence, QuotaEvidence } from "../../analysis/types.js";
-import type { SnakeCased } from "../snake-cased.js";
+import type { OutageEvidence, QuotaEvidence, TriggerEvidence } from "../../analysis/types.js";
+import { probabilityTrigger } from "../build.js";
+import { type SnakeCased, snakeCased } from "../snake-cased.js";
 import type { ReportTriggerV3 } from "../types.js";
 
 /** Ordinals among the fault's targeted operations (null when nothing was selected). */
@@ -12,27 +13,9 @@ export type ReportQuotaTrigger = SnakeCased<QuotaEvidence>;
 /** A schema-2 fault's trigger object: schema 3's, an outage's or a quota's. */
 export type ReportTriggerV4 = ReportTriggerV3 | ReportOutageTrigger | ReportQuotaTrigger;
 
-export function lastingTrigger(
-  evidence: OutageEvidence | QuotaEvidence,
-): ReportOutageTrigger | ReportQuotaTrigger {
-  if (evidence.kind === "outage") {
-    return {
-      kind: "outage",
-      start_ms: evidence.startMs,
-      duration_ms: evidence.durationMs,
-      selected: evidence.selected,
-      first_selected_ordinal: evidence.firstSelectedOrdinal,
-      last_selected_ordinal: evidence.lastSelectedOrdinal,
-    };
-  }
-  return {
-    kind: "quota",
-    unit: evidence.unit,
-    limit: evidence.limit,
-    per_ms: evidence.perMs,
-    counted: evidence.counted,
-    selected: evidence.selected,
-  };
+/** A fault's trigger evidence as the report writes it. */
+export function reportTrigger(evidence: TriggerEvidence): ReportTriggerV4 {
+  return evidence.kind === "seeded_probability" ? probabilityTrigger(evidence) : snakeCased(evidence);
 }
 
 /** How many operations the trigger selected (what rule 9 and the selection count rule read). */

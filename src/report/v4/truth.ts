@@ -9,7 +9,7 @@ import type { CanarySighting, VerifyOutcome } from "../../analysis/truth.js";
 import type { RunAnalysis } from "../../analysis/types.js";
 import { CORRUPTION_TYPES } from "../../scenario/corruption.js";
 import type { Scenario } from "../../scenario/types.js";
-import type { SnakeCased } from "../snake-cased.js";
+import { type SnakeCased, snakeCased } from "../snake-cased.js";
 import { FIELD, type Fields, type StrictObject } from "../strict-json.js";
 
 /** How the verify command ended (`passed`: exit 0 within its time limit), with its log files. */
@@ -53,23 +53,11 @@ export function reportTruth(scenario: Scenario, analysis: RunAnalysis): ReportTr
           verify:
             truth?.verify == null
               ? null
-              : {
-                  exit_code: truth.verify.exitCode,
-                  timed_out: truth.verify.timedOut,
-                  duration_ms: truth.verify.durationMs,
-                  passed: truth.verify.passed,
-                  stdout: "verify.stdout.log",
-                  stderr: "verify.stderr.log",
-                },
+              : { ...snakeCased(truth.verify), stdout: "verify.stdout.log", stderr: "verify.stderr.log" },
         }),
     ...(corruption
       ? {
-          canaries: (truth?.canaries ?? []).map((seen) => ({
-            fault_id: seen.faultId,
-            sink: seen.sink,
-            operation_id: seen.operationId,
-            operation: seen.operation,
-          })),
+          canaries: (truth?.canaries ?? []).map(snakeCased),
         }
       : {}),
   };

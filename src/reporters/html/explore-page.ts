@@ -5,7 +5,7 @@
  */
 import type { ExperimentRecord, ExploreDocument, RunRecord } from "../../report/explore-document.js";
 import { cellText, exploreMatrix, type MatrixCell } from "../explore-matrix.js";
-import { esc, formatMs, page } from "./page.js";
+import { esc, factsList, formatMs, listItems, page, verdictRow, wallTime } from "./page.js";
 import { TRIAL_MARKS_CSS, trialMarks } from "./trial-marks.js";
 
 /** Widths of the matrix: the point column, and the least a fault column may shrink to. */
@@ -91,12 +91,11 @@ function verdictOf(document: ExploreDocument): string {
 export function renderExplorePage(document: ExploreDocument, pages: ReadonlyMap<string, string>): string {
   const verdict = verdictOf(document);
   const { summary, settings } = document;
-  const wall = Date.parse(document.finished_at) - Date.parse(document.started_at);
   const facts: [string, string][] = [
     ["Scenario", document.scenario.name],
     ["File", document.scenario.path],
     ["Started", document.started_at],
-    ["Wall time", Number.isFinite(wall) ? formatMs(wall) : "—"],
+    ["Wall time", wallTime(document.started_at, document.finished_at)],
     ["Depth", String(settings.depth)],
     ["Budget", String(settings.budget)],
     ["Seed", String(settings.seed)],
@@ -154,21 +153,19 @@ export function renderExplorePage(document: ExploreDocument, pages: ReadonlyMap<
   const skippedHtml =
     document.skipped_points.length + document.not_available.length === 0
       ? ""
-      : `<section id="skipped"><h2>Skipped</h2><ul class="diagnostics">${[
+      : `<section id="skipped"><h2>Skipped</h2><ul class="diagnostics">${listItems([
           ...document.skipped_points.map(
             (point) =>
               `${point.label}: ${point.reason} (seen in ${point.seen_in_runs} of ${settings.baseline_runs} baseline runs)`,
           ),
           ...document.not_available.map((entry) => `${entry.label}: ${entry.reason}`),
-        ]
-          .map((line) => `<li>${esc(line)}</li>`)
-          .join("")}</ul></section>`;
+        ])}</ul></section>`;
   const counts = `${summary.experiments} experiments · ${summary.passed} passed · ${summary.recovered} recovered · ${summary.failed} failed · ${summary.flaky} flaky`;
   const body = `<style>${EXTRA_CSS}</style>
 <h1>Explore ${esc(document.explore_id)}</h1>
-<div class="verdict-row"><span id="verdict" class="badge verdict ${verdict}">${verdict}</span><span class="reason">${esc(counts)}</span></div>
+${verdictRow(verdict, esc(counts))}
 ${document.message === null ? "" : `<p class="note" id="message">${esc(document.message)}</p>`}
-<section id="summary"><dl class="facts">${facts.map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`).join("")}</dl></section>
+<section id="summary">${factsList(facts)}</section>
 <section id="baseline"><h2>Baseline</h2><table><thead><tr><th>Run</th><th>Result</th><th>Reason</th><th class="num">Duration</th><th>Report</th></tr></thead><tbody>${document.baseline
     .map((run, index) => runRow(`baseline ${index + 1}`, run, pages))
     .join("")}</tbody></table></section>

@@ -11,28 +11,14 @@ const ENTITIES: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
-function isControl(code: number): boolean {
-  return code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
-}
-
-function hasControl(text: string): boolean {
-  for (let index = 0; index < text.length; index++) if (isControl(text.charCodeAt(index))) return true;
-  return false;
-}
-
-function withoutControls(text: string): string {
-  let out = "";
-  for (let index = 0; index < text.length; index++) {
-    if (!isControl(text.charCodeAt(index))) out += text[index];
-  }
-  return out;
-}
+// biome-ignore lint/suspicious/noControlCharactersInRegex: dropping them is the point
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 
 /** Escapes text for element content and double-quoted attributes; NUL and other C0 controls but tab and newline are dropped. */
 export function esc(value: string | number | boolean | null): string {
-  const raw = String(value);
-  const text = hasControl(raw) ? withoutControls(raw) : raw;
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
+  return String(value)
+    .replace(CONTROLS, "")
+    .replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
 
 const CSS = `
@@ -122,4 +108,26 @@ ${body}
 /** `1434` → `1.43 s`, `52` → `52 ms`. */
 export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+/** The wall time between two timestamps, or `—` when either is unreadable. */
+export function wallTime(startedAt: string, finishedAt: string): string {
+  const wall = Date.parse(finishedAt) - Date.parse(startedAt);
+  return Number.isFinite(wall) ? formatMs(wall) : "—";
+}
+
+/** The facts grid of a page's summary section. */
+export function factsList(facts: readonly (readonly [string, string])[]): string {
+  return `<dl class="facts">${facts.map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`).join("")}</dl>`;
+}
+
+/** The big verdict badge and the line beside it (`reason`, already escaped). */
+export function verdictRow(verdict: string, reason: string, reasonId = ""): string {
+  const id = reasonId === "" ? "" : ` id="${reasonId}"`;
+  return `<div class="verdict-row"><span id="verdict" class="badge verdict ${esc(verdict)}">${esc(verdict)}</span><span${id} class="reason">${reason}</span></div>`;
+}
+
+/** Lines as list items, escaped. */
+export function listItems(lines: readonly string[]): string {
+  return lines.map((line) => `<li>${esc(line)}</li>`).join("");
 }

@@ -81,32 +81,41 @@ function apply(operation: MutableOperation, type: unknown, payload: JsonObject, 
 
 const CHANGES = new Set(["FAULT_INJECTED", "RETRY_OBSERVED", "OPERATION_SUCCEEDED", "OPERATION_FAILED"]);
 
+/** What the page reads of every event: the first injection's parameters and the workload's end. */
+class EventFacts {
+  workloadEnd: number | null = null;
+  firstInjectedParameters: JsonObject | null = null;
+
+  /** The event's operation, type, payload and time; null when it changes no operation. */
+  take(event: JsonObject): { id: string; type: unknown; payload: JsonObject; at: number } | null {
+    const payload = obj(event.payload);
+    const at = num(event.elapsed_ms) ?? 0;
+    if (event.type === "FAULT_INJECTED" && this.firstInjectedParameters === null)
+      this.firstInjectedParameters = obj(payload.parameters);
+    if (event.type === "WORKLOAD_COMPLETED") this.workloadEnd = at;
+    const id = strOrNull(payload.operation_id);
+    return id === null || event.type === "WORKLOAD_COMPLETED" ? null : { id, type: event.type, payload, at };
+  }
+
+  result(timeline: TimelineData): RunEvents {
+    return { timeline, firstInjectedParameters: this.firstInjectedParameters };
+  }
+}
+
 /** The page's events facts from every event of the log at once. */
 export function runEventsOf(events: readonly JsonObject[]): RunEvents {
   const byId = new Map<string, MutableOperation>();
   const ordinals = new OperationOrdinals();
-  let workloadEnd: number | null = null;
-  let firstInjectedParameters: JsonObject | null = null;
+  const facts = new EventFacts();
   for (const event of events) {
-    const payload = obj(event.payload);
-    const at = num(event.elapsed_ms) ?? 0;
-    const type = event.type;
-    if (type === "FAULT_INJECTED" && firstInjectedParameters === null)
-      firstInjectedParameters = obj(payload.parameters);
-    if (type === "WORKLOAD_COMPLETED") {
-      workloadEnd = at;
-      continue;
-    }
-    const id = strOrNull(payload.operation_id);
-    if (id === null) continue;
-    if (type === "OPERATION_OBSERVED") {
-      byId.set(id, observed(id, payload, at, ordinals));
-      continue;
-    }
+    const named = facts.take(event);
+    if (named === null) continue;
+    const { id, type, payload, at } = named;
     const operation = byId.get(id);
-    if (operation !== undefined) apply(operation, type, payload, at);
+    if (type === "OPERATION_OBSERVED") byId.set(id, observed(id, payload, at, ordinals));
+    else if (operation !== undefined) apply(operation, type, payload, at);
   }
-  return { timeline: timelineOf([...byId.values()], workloadEnd), firstInjectedParameters };
+  return facts.result(timelineOf([...byId.values()], facts.workloadEnd));
 }
 
 /** `runEventsOf`, one event at a time. */
@@ -118,8 +127,7 @@ export class RunEventsStream {
   readonly #open = new Map<string, { row: number; operation: MutableOperation | null }>();
   readonly #observed = new IdSet();
   readonly #ordinals = new OperationOrdinals();
-  #workloadEnd: number | null = null;
-  #firstInjectedParameters: JsonObject | null = null;
+  readonly #facts = new EventFacts();
   #usable = true;
 
   /** Takes the next event in file order; false once the log needs the whole-log reading. */
@@ -129,17 +137,9 @@ export class RunEventsStream {
   }
 
   #take(event: JsonObject): boolean {
-    const payload = obj(event.payload);
-    const at = num(event.elapsed_ms) ?? 0;
-    const type = event.type;
-    if (type === "FAULT_INJECTED" && this.#firstInjectedParameters === null)
-      this.#firstInjectedParameters = obj(payload.parameters);
-    if (type === "WORKLOAD_COMPLETED") {
-      this.#workloadEnd = at;
-      return true;
-    }
-    const id = strOrNull(payload.operation_id);
-    if (id === null) return true;
+    const named = this.#facts.take(event);
+    if (named === null) return true;
+    const { id, type, payload, at } = named;
     if (type === "OPERATION_OBSERVED") {
       if (!this.#observed.add(id)) return false;
       const operation = observed(id, payload, at, this.#ordinals);
@@ -170,9 +170,6 @@ export class RunEventsStream {
   /** The facts of the events pushed so far (what `runEventsOf` gives for them). */
   result(): RunEvents {
     if (!this.#usable) throw new Error("this log needs the whole-log reading");
-    return {
-      timeline: timelineOfColumns(this.#columns, this.#workloadEnd, this.#detail),
-      firstInjectedParameters: this.#firstInjectedParameters,
-    };
+    return this.#facts.result(timelineOfColumns(this.#columns, this.#facts.workloadEnd, this.#detail));
   }
 }

@@ -169,19 +169,13 @@ function faultsOfSingle(
 }
 
 function evidenceOf(report: Report): EvidenceView[] {
-  if (report.schema_version === 1) {
-    const recovery = report.recovery;
-    if (recovery.failed_operation_id === null) return [];
-    return [
-      {
-        faultId: null,
-        failed: recovery.failed_operation_id,
-        retry: recovery.retry_operation_id,
-        latencyMs: recovery.recovery_latency_ms,
-      },
-    ];
-  }
-  const rows: readonly (ReportEvidenceRow & { readonly fault_id?: string })[] = report.recovery.evidence;
+  // Schema 1's recovery is its one row, when it names a failure.
+  const rows: readonly (ReportEvidenceRow & { readonly fault_id?: string })[] =
+    report.schema_version !== 1
+      ? report.recovery.evidence
+      : report.recovery.failed_operation_id === null
+        ? []
+        : [{ ...report.recovery, failed_operation_id: report.recovery.failed_operation_id }];
   return rows.map((row) => ({
     faultId: row.fault_id ?? null,
     failed: row.failed_operation_id,

@@ -11,7 +11,7 @@ import { NOT_EVALUATED } from "../../report/summary-v4.js";
 import { isReportV4, type Report } from "../../report/types.js";
 import { forEachSavedEvent, readSavedEvents, readSavedReport } from "../saved-run.js";
 import { listedOperations, operationRef, operationsOf, operationsSection } from "./operations-table.js";
-import { esc, formatMs, page } from "./page.js";
+import { esc, factsList, formatMs, listItems, page, verdictRow } from "./page.js";
 import { type RunEvents, RunEventsStream, runEventsOf } from "./run-events.js";
 import { type RunModel, runModel } from "./run-model.js";
 import { renderTimeline } from "./timeline.js";
@@ -50,43 +50,41 @@ function faultsSection(model: RunModel): string {
   if (model.faults.length === 0)
     return '<section id="faults"><h2>Faults</h2><p class="muted">No fault configured (baseline run).</p></section>';
   const v4 = model.schemaVersion >= 4;
-  const headers = v4
-    ? [
-        "Fault",
-        "Dependency",
-        "Type",
-        "Expect",
-        "Target",
-        "Parameters",
-        "Injected",
-        "Not applied",
-        "Trigger evidence",
-        "Recovered",
-      ]
-    : ["Type", "Parameters", "Injected", "Trigger evidence", "Recovery"];
-  const rows = model.faults.map((fault) =>
-    v4
-      ? [
-          `<code>${esc(fault.id ?? "")}</code>`,
-          esc(fault.dependency ?? "—"),
-          `<code>${esc(fault.type)}</code>`,
-          esc(fault.expect ?? "—"),
-          `<span class="mono">${esc(fault.target ?? "—")}</span>`,
-          `<span class="mono">${esc(fault.parameters)}</span>`,
-          esc(fault.injected),
-          esc(fault.notApplied ?? 0),
-          esc(fault.trigger),
-          esc(fault.recovery ?? "—"),
-        ]
-      : [
-          `<code>${esc(fault.type)}</code>`,
-          `<span class="mono">${esc(fault.parameters)}</span>`,
-          esc(fault.injected),
-          esc(fault.trigger),
-          esc(fault.recovery ?? "—"),
-        ],
-  );
-  return `<section id="faults"><h2>Faults</h2>${table(headers, rows, v4 ? [6, 7] : [2])}</section>`;
+  const headers = [
+    "Fault",
+    "Dependency",
+    "Type",
+    "Expect",
+    "Target",
+    "Parameters",
+    "Injected",
+    "Not applied",
+    "Trigger evidence",
+    v4 ? "Recovered" : "Recovery",
+  ];
+  // Reports 1–3 have one fault without id, dependency, expectation or target.
+  const shown = v4 ? headers.map((_, index) => index) : [2, 5, 6, 8, 9];
+  const rows = model.faults.map((fault) => {
+    const cells = [
+      `<code>${esc(fault.id ?? "")}</code>`,
+      esc(fault.dependency ?? "—"),
+      `<code>${esc(fault.type)}</code>`,
+      esc(fault.expect ?? "—"),
+      `<span class="mono">${esc(fault.target ?? "—")}</span>`,
+      `<span class="mono">${esc(fault.parameters)}</span>`,
+      esc(fault.injected),
+      esc(fault.notApplied ?? 0),
+      esc(fault.trigger),
+      esc(fault.recovery ?? "—"),
+    ];
+    return shown.map((index) => cells[index] as string);
+  });
+  const numeric = v4 ? [6, 7] : [2];
+  return `<section id="faults"><h2>Faults</h2>${table(
+    shown.map((index) => headers[index] as string),
+    rows,
+    numeric,
+  )}</section>`;
 }
 
 function evidenceSection(model: RunModel): string {
@@ -179,16 +177,10 @@ export function renderRunPage(model: RunModel, logs?: RunLogs): string {
   const diagnostics =
     model.diagnostics.length === 0
       ? '<p class="muted">No diagnostics.</p>'
-      : `<ul class="diagnostics">${model.diagnostics
-          .slice(0, DIAGNOSTIC_LIMIT)
-          .map((line) => `<li>${esc(line)}</li>`)
-          .join("")}</ul>${leftOut(model.diagnostics.length, DIAGNOSTIC_LIMIT, "diagnostics are")}`;
-  const facts = model.facts
-    .map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`)
-    .join("");
+      : `<ul class="diagnostics">${listItems(model.diagnostics.slice(0, DIAGNOSTIC_LIMIT))}</ul>${leftOut(model.diagnostics.length, DIAGNOSTIC_LIMIT, "diagnostics are")}`;
   const body = `<h1 id="scenario">${esc(model.scenarioName)}</h1>
-<div class="verdict-row"><span id="verdict" class="badge verdict ${esc(model.result)}">${esc(model.result)}</span><span id="reason" class="reason">${esc(model.reasonCode)}</span></div>
-<section id="summary"><dl class="facts">${facts}</dl></section>
+${verdictRow(model.result, esc(model.reasonCode), "reason")}
+<section id="summary">${factsList(model.facts)}</section>
 <section id="diagnostics"><h2>Diagnostics</h2>${diagnostics}</section>
 <section id="timeline"><h2>Timeline</h2>${renderTimeline(model)}</section>
 ${faultsSection(model)}

@@ -5,7 +5,7 @@
  */
 import { trialsLine } from "../../report/trials.js";
 import type { EntryDetail, SuiteView } from "../entry-details.js";
-import { esc, formatMs, page } from "./page.js";
+import { esc, factsList, formatMs, listItems, page, verdictRow, wallTime } from "./page.js";
 import { TRIAL_MARKS_CSS, trialMarks } from "./trial-marks.js";
 
 function runCell(detail: EntryDetail | undefined, entry: SuiteView["document"]["entries"][number]): string {
@@ -23,13 +23,12 @@ export function renderSuitePage(view: SuiteView): string {
   const failed = count("FAILED");
   const verdict = document.interrupted ? "INTERRUPTED" : failed > 0 ? "FAILED" : "PASSED";
   const shard = document.shard === null ? "" : ` · shard ${document.shard.index}/${document.shard.total}`;
-  const wall = Date.parse(document.finished_at) - Date.parse(document.started_at);
   const withTrials = entries.some((entry) => entry.trials !== undefined);
   const flaky = entries.filter((entry) => entry.trials?.class === "flaky").length;
   const facts: [string, string][] = [
     ["Suite", document.suite_id],
     ["Started", document.started_at],
-    ["Wall time", Number.isFinite(wall) ? formatMs(wall) : "—"],
+    ["Wall time", wallTime(document.started_at, document.finished_at)],
     ["Scenarios", String(entries.length)],
     ["Passed", String(count("PASSED"))],
     ["Recovered", String(count("RECOVERED"))],
@@ -48,10 +47,7 @@ export function renderSuitePage(view: SuiteView): string {
       const classAttribute = entry.trials === undefined ? "" : ` data-class="${esc(entry.trials.class)}"`;
       const notes =
         entry.result === "FAILED" && diagnostics.length > 0
-          ? `<ul class="diagnostics">${diagnostics
-              .slice(0, 6)
-              .map((line) => `<li>${esc(line)}</li>`)
-              .join("")}${diagnostics.length > 6 ? `<li>… ${diagnostics.length - 6} more</li>` : ""}</ul>`
+          ? `<ul class="diagnostics">${listItems(diagnostics.slice(0, 6))}${diagnostics.length > 6 ? `<li>… ${diagnostics.length - 6} more</li>` : ""}</ul>`
           : "";
       return `<tr class="entry" data-result="${esc(entry.result)}"${classAttribute}><td><span class="badge ${esc(entry.result)}">${esc(entry.result)}</span></td><td class="reason">${esc(entry.reason_code)}</td><td class="num">${esc(formatMs(entry.duration_ms))}</td><td><b>${esc(entry.name)}</b><div class="mono muted">${esc(entry.path)}</div>${trials}${notes}</td><td>${link}</td></tr>`;
     })
@@ -60,9 +56,9 @@ export function renderSuitePage(view: SuiteView): string {
     ? '<p class="note">The suite was interrupted: only the scenarios that finished are listed.</p>'
     : "";
   const body = `<h1>Suite ${esc(document.suite_id)}${esc(shard)}</h1>
-${withTrials ? `<style>${TRIAL_MARKS_CSS}</style>\n` : ""}<div class="verdict-row"><span id="verdict" class="badge verdict ${verdict}">${verdict}</span><span class="reason">${entries.length} scenarios · ${count("PASSED")} passed · ${count("RECOVERED")} recovered · ${failed} failed${withTrials ? ` · ${flaky} flaky` : ""}</span></div>
+${withTrials ? `<style>${TRIAL_MARKS_CSS}</style>\n` : ""}${verdictRow(verdict, `${entries.length} scenarios · ${count("PASSED")} passed · ${count("RECOVERED")} recovered · ${failed} failed${withTrials ? ` · ${flaky} flaky` : ""}`)}
 ${interrupted}
-<section id="summary"><dl class="facts">${facts.map(([label, value]) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`).join("")}</dl></section>
+<section id="summary">${factsList(facts)}</section>
 <section id="entries"><h2>Scenarios</h2><table><thead><tr><th>Result</th><th>Reason</th><th class="num">Duration</th><th>Scenario</th><th>${withTrials ? "Runs" : "Run"}</th></tr></thead><tbody>${rows}</tbody></table></section>
 <footer>Built from suite.json and each run's report.json.</footer>`;
   return page(`${verdict} · suite ${document.suite_id}`, "suite report", body);

@@ -5,6 +5,8 @@
  * of a million operations costs tens of megabytes, never an object per operation.
  */
 
+import { entryOf } from "../../analysis/map-entry.js";
+
 export const DETAIL_LIMIT = 400;
 export const BUCKETS = 160;
 
@@ -82,12 +84,7 @@ export class OperationColumns {
   add(lane: string, start: number): number {
     if (this.#size === this.#start.length) this.#grow();
     const row = this.#size++;
-    let laneIndex = this.#lanes.get(lane);
-    if (laneIndex === undefined) {
-      laneIndex = this.#lanes.size;
-      this.#lanes.set(lane, laneIndex);
-    }
-    this.#lane[row] = laneIndex;
+    this.#lane[row] = entryOf(this.#lanes, lane, () => this.#lanes.size);
     this.#start[row] = start;
     this.#firstStart = Math.min(this.#firstStart, start);
     this.#outcome[row] = 0;
@@ -96,12 +93,7 @@ export class OperationColumns {
   }
 
   inject(row: number, fault: string): void {
-    let index = this.#faults.get(fault);
-    if (index === undefined) {
-      index = this.#faults.size;
-      this.#faults.set(fault, index);
-    }
-    this.#injected[row] = index;
+    this.#injected[row] = entryOf(this.#faults, fault, () => this.#faults.size);
   }
 
   end(row: number, at: number, outcome: Outcome): void {
