@@ -6,7 +6,7 @@
  */
 
 import { availableParallelism } from "node:os";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -18,10 +18,9 @@ import {
 } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
-import { verifyRecord } from "../report/v4/truth.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { type ExperimentDone, experiment } from "../runtime/experiment.js";
+import { finishedRun } from "../runtime/finished-run.js";
 import { createFolderOr } from "../runtime/run-folder.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import { writeFileAtomically } from "../support/write-file.js";
@@ -108,19 +107,6 @@ function noMatchMessage(grep: string | undefined, grepInvert: string | undefined
     ...(grepInvert === undefined ? [] : [`--grep-invert '${grepInvert}'`]),
   ];
   return `no scenario matches ${filters.join(" and ")}`;
-}
-
-function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder: string): SuiteEntry {
-  return {
-    path: plan.file.path,
-    name: plan.name,
-    result: done.result,
-    reason_code: done.reasonCode,
-    exit_code: done.exitCode,
-    duration_ms: done.report.duration_ms,
-    run_folder: relative(folder, done.runFolder).split("\\").join("/"),
-    ...verifyRecord(done.report),
-  };
 }
 
 /** The suite engine: returns the document, its folder and the files written. */
@@ -222,25 +208,13 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
             finish(invalid(plan));
             return;
           }
-          try {
-            const done = await experiment(plan.scenario, {
-              outputDir: folder,
-              ...(signal === undefined ? {} : { interrupt: signal }),
-              ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-              reporters: runReporters,
-            });
-            if (!done.interrupted) finish(entryOf(plan, done, folder));
-          } catch {
-            finish({
-              path: plan.file.path,
-              name: plan.name,
-              result: "FAILED",
-              reason_code: "INTERNAL_ERROR",
-              exit_code: 3,
-              duration_ms: 0,
-              run_folder: null,
-            });
-          }
+          const finished = await finishedRun(plan.scenario, {
+            outputDir: folder,
+            ...(signal === undefined ? {} : { interrupt: signal }),
+            ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+            reporters: runReporters,
+          });
+          if (finished !== null) finish({ path: plan.file.path, name: plan.name, ...finished.run });
         },
       },
     );
