@@ -5,12 +5,11 @@
  */
 
 import { join } from "node:path";
-import { isReplayMismatch } from "../report/exit-code.js";
 import { summarizeTrials } from "../report/trials.js";
 import { createRunFolder } from "../runtime/run-folder.js";
 import { runFiledSeries, seriesRunsFrom } from "../trials/series-files.js";
 import type { ExploreProgress } from "./progress.js";
-import { experimentRecord, type PlannedExperiment, seriesRun } from "./records.js";
+import { experimentRecord, isFailure, type PlannedExperiment, seriesRun } from "./records.js";
 import { type Job, type RunSettings, runAll } from "./runner.js";
 
 export interface PhaseContext {
@@ -66,12 +65,7 @@ export async function runPhase(
 
 /** Every failure of the list run once more. */
 async function confirm(list: PlannedExperiment[], context: PhaseContext): Promise<void> {
-  const failed = list.filter(
-    (experiment) =>
-      experiment.run?.result === "FAILED" &&
-      !isReplayMismatch(experiment.run) &&
-      experiment.notApplicable !== true,
-  );
+  const failed = list.filter(isFailure);
   if (failed.length === 0) return;
   let done = 0;
   context.progress({ kind: "phase", phase: "confirm", total: failed.length });
