@@ -15,6 +15,29 @@ import type { Plan } from "./prepare.js";
 
 type RunnablePlan = Plan & { readonly kind: "runnable" };
 
+/**
+ * A suite entry for a series' trials: PASSED or FAILED by the minimum pass rate, the class as
+ * its reason, the summary as its `trials` object.
+ */
+export function seriesEntry(
+  scenario: Pick<SuiteEntry, "path" | "name" | "duration_ms" | "run_folder">,
+  runs: readonly TrialRun[],
+  minPassRate: number,
+): SuiteEntry {
+  const summary = summarizeTrials(runs);
+  const verdict = trialsVerdict(summary, minPassRate, false);
+  return {
+    path: scenario.path,
+    name: scenario.name,
+    result: verdict.passes ? "PASSED" : "FAILED",
+    reason_code: summary.class,
+    exit_code: verdict.exitCode,
+    duration_ms: scenario.duration_ms,
+    run_folder: scenario.run_folder,
+    trials: { ...summary, min_pass_rate: minPassRate },
+  };
+}
+
 /** The suite entry of a series; trial run folders relative to the suite folder. */
 export function trialsEntry(
   plan: RunnablePlan,
@@ -23,18 +46,9 @@ export function trialsEntry(
   minPassRate: number,
 ): SuiteEntry {
   const { folder, runs } = seriesRunsFrom(done, suiteFolder);
-  const summary = summarizeTrials(runs);
-  const verdict = trialsVerdict(summary, minPassRate, false);
-  return {
-    path: plan.file.path,
-    name: plan.name,
-    result: verdict.passes ? "PASSED" : "FAILED",
-    reason_code: summary.class,
-    exit_code: verdict.exitCode,
-    duration_ms: runs.reduce((sum, run) => sum + run.duration_ms, 0),
-    run_folder: folder,
-    trials: { ...summary, min_pass_rate: minPassRate },
-  };
+  const duration = runs.reduce((sum, run) => sum + run.duration_ms, 0);
+  const scenario = { path: plan.file.path, name: plan.name, duration_ms: duration, run_folder: folder };
+  return seriesEntry(scenario, runs, minPassRate);
 }
 
 export interface TrialPlansSettings {
