@@ -9,7 +9,6 @@ import type { SuiteEntry } from "../report/suite-document.js";
 import { summarizeTrials, type TrialRun, trialsVerdict } from "../report/trials.js";
 import type { ReporterName } from "../reporters/names.js";
 import { createRunFolder } from "../runtime/run-folder.js";
-import type { SeriesDone } from "../trials/series.js";
 import { runFiledSeries, seriesRunsFrom } from "../trials/series-files.js";
 import type { Plan } from "./prepare.js";
 
@@ -36,19 +35,6 @@ export function seriesEntry(
     run_folder: scenario.run_folder,
     trials: { ...summary, min_pass_rate: minPassRate },
   };
-}
-
-/** The suite entry of a series; trial run folders relative to the suite folder. */
-export function trialsEntry(
-  plan: RunnablePlan,
-  done: SeriesDone,
-  suiteFolder: string,
-  minPassRate: number,
-): SuiteEntry {
-  const { folder, runs } = seriesRunsFrom(done, suiteFolder);
-  const duration = runs.reduce((sum, run) => sum + run.duration_ms, 0);
-  const scenario = { path: plan.file.path, name: plan.name, duration_ms: duration, run_folder: folder };
-  return seriesEntry(scenario, runs, minPassRate);
 }
 
 export interface TrialPlansSettings {
@@ -89,8 +75,13 @@ export async function runTrialPlans(
     {
       ...settings,
       scenarioOf: (plan) => ({ path: plan.file.path, name: plan.name }),
-      onSeries: (plan, done) =>
-        settings.onEntry(trialsEntry(plan, done, settings.folder, settings.minPassRate)),
+      onSeries: (plan, done) => {
+        // Trial run folders relative to the suite folder.
+        const { folder, runs } = seriesRunsFrom(done, settings.folder);
+        const duration = runs.reduce((sum, run) => sum + run.duration_ms, 0);
+        const scenario = { path: plan.file.path, name: plan.name, duration_ms: duration, run_folder: folder };
+        settings.onEntry(seriesEntry(scenario, runs, settings.minPassRate));
+      },
     },
   );
 }
