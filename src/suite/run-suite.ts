@@ -24,7 +24,7 @@ import { finishedRun } from "../runtime/finished-run.js";
 import { createFolderOr } from "../runtime/run-folder.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import { writeFileAtomically } from "../support/write-file.js";
-import { TrialsError, trialSettings } from "../trials/options.js";
+import { trialSettings } from "../trials/options.js";
 import { collectScenarioFiles, skippedSummary } from "./collect.js";
 import { type Plan, preparePlan } from "./prepare.js";
 import { shardSlice } from "./shard.js";
@@ -111,17 +111,11 @@ function noMatchMessage(grep: string | undefined, grepInvert: string | undefined
 
 /** The suite engine: returns the document, its folder and the files written. */
 export async function suite(paths: readonly string[], settings: SuiteSettings): Promise<SuiteDone> {
-  let trialCount: number;
-  let minPassRate: number;
-  try {
-    ({ trials: trialCount, minPassRate } = trialSettings(settings));
-  } catch (error) {
-    if (error instanceof TrialsError) throw new SuiteError("SUITE_BAD_OPTION", error.message);
-    throw error;
-  }
+  const badOption = (message: string): SuiteError => new SuiteError("SUITE_BAD_OPTION", message);
+  const { trials: trialCount, minPassRate } = trialSettings(settings, badOption);
   const { jobs: askedJobs } = settings;
   if (askedJobs !== undefined && !(Number.isSafeInteger(askedJobs) && askedJobs >= 1))
-    throw new SuiteError("SUITE_BAD_OPTION", `jobs must be a positive integer, got ${String(askedJobs)}`);
+    throw badOption(`jobs must be a positive integer, got ${String(askedJobs)}`);
   const collected = await collectScenarioFiles(paths, settings.cwd, settings.exclude ?? []);
   const skipped = skippedSummary(collected);
   if (collected.files.length === 0) {
