@@ -7,20 +7,14 @@
 import { join } from "node:path";
 import { readEventsAny } from "../events/reader.js";
 import type { AgentChaosEvent } from "../events/types.js";
-import type { ReporterName } from "../reporters/names.js";
-import { type FinishedRun, finishedRun } from "../runtime/finished-run.js";
+import { type FinishedRun, finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import type { Scenario } from "../scenario/types.js";
 
-export interface RunSettings {
+export interface RunSettings extends RunManySettings {
   /** The explore folder (absolute): run folders are made in it. */
   readonly folder: string;
-  readonly jobs: number;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  /** Reporter files written into each run folder. */
-  readonly reporters: readonly ReporterName[];
 }
 
 export interface Job {
@@ -46,13 +40,7 @@ export async function runJob(job: Job, settings: RunSettings): Promise<FinishedR
 }
 
 function runOnce(job: Job, settings: RunSettings): Promise<FinishedRun | null> {
-  return finishedRun(job.scenario, {
-    outputDir: settings.folder,
-    ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
-    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-    reporters: settings.reporters,
-    scenarioText: job.text,
-  });
+  return finishedRun(job.scenario, settings.folder, settings, job.text);
 }
 
 /**

@@ -6,23 +6,44 @@
 import { relative } from "node:path";
 import type { RunRecord } from "../report/explore-document.js";
 import { verifyRecord } from "../report/v4/truth.js";
+import type { ReporterName } from "../reporters/names.js";
 import type { AnyScenario } from "../scenario/parse.js";
-import { type ExperimentSettings, experiment } from "./experiment.js";
+import { experiment } from "./experiment.js";
+
+/** How suite, trials and explore run their experiments. */
+export interface RunManySettings {
+  readonly jobs: number;
+  readonly interrupt?: AbortSignal;
+  readonly forceStop?: AbortSignal;
+  /** Reporter files written into each run folder. */
+  readonly reporters: readonly ReporterName[];
+}
 
 export interface FinishedRun {
-  /** `run_folder` relative to the settings' `outputDir`, `/`-separated. */
+  /** `run_folder` relative to `outputDir`, `/`-separated. */
   readonly run: RunRecord;
   /** The run folder (absolute), or null when none was made. */
   readonly runFolder: string | null;
 }
 
-/** Runs the experiment into `settings.outputDir` (absolute); null when it was interrupted. Never throws. */
+/**
+ * Runs the experiment into `outputDir` (absolute), with `scenarioText` as its run folder's
+ * scenario.yaml when given; null when it was interrupted. Never throws.
+ */
 export async function finishedRun(
   scenario: AnyScenario,
-  settings: ExperimentSettings,
+  outputDir: string,
+  settings: RunManySettings,
+  scenarioText?: string,
 ): Promise<FinishedRun | null> {
   try {
-    const done = await experiment(scenario, settings);
+    const done = await experiment(scenario, {
+      outputDir,
+      ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
+      ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+      reporters: settings.reporters,
+      ...(scenarioText === undefined ? {} : { scenarioText }),
+    });
     if (done.interrupted) return null;
     return {
       run: {
@@ -30,7 +51,7 @@ export async function finishedRun(
         reason_code: done.reasonCode,
         exit_code: done.exitCode,
         duration_ms: done.report.duration_ms,
-        run_folder: relative(settings.outputDir, done.runFolder).split("\\").join("/"),
+        run_folder: relative(outputDir, done.runFolder).split("\\").join("/"),
         ...verifyRecord(done.report),
       },
       runFolder: done.runFolder,

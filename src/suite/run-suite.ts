@@ -20,7 +20,7 @@ import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { finishedRun } from "../runtime/finished-run.js";
+import { finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { createFolderOr } from "../runtime/run-folder.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import { writeFileAtomically } from "../support/write-file.js";
@@ -150,7 +150,12 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     if (entry.result === "FAILED") failed = true;
     settings.onEntry?.(entry, { done: entries.length, total: mine.length });
   };
-  const runReporters: ReporterName[] = reporters.includes("html") ? ["html"] : [];
+  const many: RunManySettings = {
+    jobs,
+    ...(signal === undefined ? {} : { interrupt: signal }),
+    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+    reporters: reporters.includes("html") ? ["html"] : [],
+  };
 
   const invalid = (plan: Plan & { kind: "invalid" }): SuiteEntry => ({
     path: plan.file.path,
@@ -174,13 +179,10 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     await runTrialPlans(
       mine.filter((plan) => plan.kind === "runnable"),
       {
+        ...many,
         folder,
         count: trialCount,
         minPassRate,
-        jobs,
-        ...(signal === undefined ? {} : { interrupt: signal }),
-        ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-        reporters: runReporters,
         stopped,
         onStarted: () => {
           started += 1;
@@ -202,12 +204,7 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
             finish(invalid(plan));
             return;
           }
-          const finished = await finishedRun(plan.scenario, {
-            outputDir: folder,
-            ...(signal === undefined ? {} : { interrupt: signal }),
-            ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-            reporters: runReporters,
-          });
+          const finished = await finishedRun(plan.scenario, folder, many);
           if (finished !== null) finish({ path: plan.file.path, name: plan.name, ...finished.run });
         },
       },

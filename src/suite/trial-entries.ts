@@ -7,7 +7,7 @@
  */
 import type { SuiteEntry } from "../report/suite-document.js";
 import { summarizeTrials, type TrialRun, trialsVerdict } from "../report/trials.js";
-import type { ReporterName } from "../reporters/names.js";
+import type { RunManySettings } from "../runtime/finished-run.js";
 import { createRunFolder } from "../runtime/run-folder.js";
 import { runFiledSeries, seriesRunsFrom } from "../trials/series-files.js";
 import type { Plan } from "./prepare.js";
@@ -37,15 +37,11 @@ export function seriesEntry(
   };
 }
 
-export interface TrialPlansSettings {
+export interface TrialPlansSettings extends RunManySettings {
   /** The suite folder (absolute): a trials folder per scenario is made in it. */
   readonly folder: string;
   readonly count: number;
   readonly minPassRate: number;
-  readonly jobs: number;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  readonly reporters: readonly ReporterName[];
   readonly stopped: () => boolean;
   /** A scenario's first trial is starting. */
   readonly onStarted: (plan: RunnablePlan) => void;

@@ -6,8 +6,7 @@
  * Series are scheduled in list order, trial 1 to N each. An interrupted trial is not a result.
  */
 import type { TrialRun } from "../report/trials.js";
-import type { ReporterName } from "../reporters/names.js";
-import { finishedRun } from "../runtime/finished-run.js";
+import { finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import type { AnyScenario } from "../scenario/parse.js";
@@ -37,12 +36,7 @@ export interface SeriesDone {
   readonly count: number;
 }
 
-export interface SeriesSettings<K> {
-  readonly jobs: number;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  /** Reporter files written into each trial's run folder. */
-  readonly reporters: readonly ReporterName[];
+export interface SeriesSettings<K> extends RunManySettings {
   /** Asked before each start, besides the interrupt (a suite's fail-fast). */
   readonly stopped?: () => boolean;
   /** Each finished trial, in completion order. */
@@ -75,13 +69,7 @@ async function runTrial<K>(
     return { trial, result: "FAILED", reason_code: "INTERNAL_ERROR", duration_ms: 0, run_folder: null };
   }
   state.folderPath = folder;
-  const finished = await finishedRun(series.scenario, {
-    outputDir: folder,
-    ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
-    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-    reporters: settings.reporters,
-    ...(series.scenarioText === undefined ? {} : { scenarioText: series.scenarioText }),
-  });
+  const finished = await finishedRun(series.scenario, folder, settings, series.scenarioText);
   if (finished === null) return null;
   const { result, reason_code, duration_ms, run_folder } = finished.run;
   return { trial, result, reason_code, duration_ms, run_folder };
