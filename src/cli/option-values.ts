@@ -7,6 +7,9 @@ export function parseJobs(text: string): number | null {
   return /^[1-9][0-9]{0,3}$/.test(text) ? Number(text) : null;
 }
 
+/** The flags `runManyFlags` reads. */
+export type RunManyFlags = Exclude<ReturnType<typeof runManyFlags>, string>;
+
 /**
  * The flags `run`, `suite` and `explore` share, checked in this order: `--reporter` (default
  * `reporters`), `--trials` (default 1), `--jobs` when `withJobs`, `--min-pass-rate`; or the

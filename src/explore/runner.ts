@@ -32,15 +32,13 @@ const SETUP_REASONS = new Set(["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", 
  * once; its folder stays. Never throws: a run that cannot be made is an INTERNAL_ERROR.
  */
 export async function runJob(job: Job, settings: RunSettings): Promise<FinishedRun | null> {
-  const first = await runOnce(job, settings);
+  const runOnce = (): Promise<FinishedRun | null> =>
+    finishedRun(job.scenario, settings.folder, settings, job.text);
+  const first = await runOnce();
   if (first === null || settings.interrupt?.aborted === true || !SETUP_REASONS.has(first.run.reason_code)) {
     return first;
   }
-  return runOnce(job, settings);
-}
-
-function runOnce(job: Job, settings: RunSettings): Promise<FinishedRun | null> {
-  return finishedRun(job.scenario, settings.folder, settings, job.text);
+  return runOnce();
 }
 
 /**
