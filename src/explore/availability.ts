@@ -7,21 +7,24 @@ import { unsupportedFeature } from "../runtime/support.js";
 import { DEFAULT_CHECKS } from "../scenario/checks.js";
 import type { Dependency, Fault, Scenario } from "../scenario/types.js";
 
-const PROBE_HTTP: Dependency = {
-  name: "probe",
-  type: "http",
-  baseUrl: "http://127.0.0.1:1",
-  start: null,
-  urlEnv: null,
-  protocol: "http",
-  ignoreJsonFields: [],
-  usesPortPlaceholder: false,
-};
-const PROBE_MCP: Dependency = { name: "probe", type: "mcp_stdio", command: ["probe"], cwd: "/", env: {} };
+/** A stand-in dependency named `name` of the kind the fault acts on: an MCP stdio server or an http one. */
+export function placeholderDependency(name: string, mcp: boolean): Dependency {
+  if (mcp) return { name, type: "mcp_stdio", command: [name], cwd: "/", env: {} };
+  return {
+    name,
+    type: "http",
+    baseUrl: "http://127.0.0.1:1",
+    start: null,
+    urlEnv: null,
+    protocol: "http",
+    ignoreJsonFields: [],
+    usesPortPlaceholder: false,
+  };
+}
 
 /** Null when this build can run the fault's type, else why not (one line). */
 export function unavailableFault(fault: Fault): string | null {
-  const dependency = fault.type.startsWith("mcp_") ? PROBE_MCP : PROBE_HTTP;
+  const dependency = placeholderDependency("probe", fault.type.startsWith("mcp_"));
   const probe: Scenario = {
     schemaVersion: 2,
     name: "probe",

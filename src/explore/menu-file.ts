@@ -12,8 +12,9 @@ import { SCENARIO_LIMITS } from "../scenario/limits.js";
 import { toProblems } from "../scenario/problems.js";
 import { readYamlDocument, toPlainData } from "../scenario/read-yaml.js";
 import { secretMasks } from "../scenario/secret-masks.js";
-import type { Dependency, Fault } from "../scenario/types.js";
+import type { Fault } from "../scenario/types.js";
 import { FileReadError, readRegularFile } from "../support/regular-file.js";
+import { placeholderDependency } from "./availability.js";
 import { ExploreError } from "./errors.js";
 import { type MenuEntry, menuLabel } from "./menu.js";
 
@@ -28,24 +29,6 @@ const EXPLORE_KEYS: Readonly<Record<string, string>> = {
 };
 
 const MAX_ENTRIES = 64;
-
-const HTTP_PLACEHOLDER: Dependency = {
-  name: "menu",
-  type: "http",
-  baseUrl: "http://127.0.0.1:1",
-  start: null,
-  urlEnv: null,
-  protocol: "http",
-  ignoreJsonFields: [],
-  usesPortPlaceholder: false,
-};
-const MCP_PLACEHOLDER: Dependency = {
-  name: "menu",
-  type: "mcp_stdio",
-  command: ["menu"],
-  cwd: "/",
-  env: {},
-};
 
 function custom(path: PropertyKey[], message: string): Issue {
   return { code: "custom", path, message, input: undefined } as Issue;
@@ -84,7 +67,7 @@ function validateEntry(raw: Record<string, unknown>, index: number, issues: Issu
       } as unknown as Issue);
   }
   const mcp = typeof body.type === "string" && body.type.startsWith("mcp_");
-  const dependency = mcp ? MCP_PLACEHOLDER : HTTP_PLACEHOLDER;
+  const dependency = placeholderDependency("menu", mcp);
   const target = mcp
     ? { method: body.type === "mcp_tool_error" ? "tools/call" : "initialize" }
     : { path: "/" };

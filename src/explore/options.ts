@@ -4,7 +4,7 @@
 
 import type { ExploreDocument } from "../report/explore-document.js";
 import type { ReporterName } from "../reporters/names.js";
-import { TrialsError, trialSettings } from "../trials/options.js";
+import { trialSettings } from "../trials/options.js";
 import { ExploreError } from "./errors.js";
 import type { ExploreProgress } from "./progress.js";
 import { MAX_SEED } from "./sample.js";
@@ -57,8 +57,9 @@ export interface ExploreDone {
 }
 
 export function checkOptions(options: ExploreOptions): void {
+  const badOption = (message: string): ExploreError => new ExploreError("EXPLORE_BAD_OPTION", message);
   const bad = (message: string): never => {
-    throw new ExploreError("EXPLORE_BAD_OPTION", message);
+    throw badOption(message);
   };
   const whole = (value: number | undefined, min: number, max: number): boolean =>
     value === undefined || (Number.isSafeInteger(value) && value >= min && value <= max);
@@ -68,10 +69,5 @@ export function checkOptions(options: ExploreOptions): void {
   if (!whole(options.baselineRuns, 1, MAX_BASELINE_RUNS))
     bad(`baseline runs must be an integer from 1 to ${MAX_BASELINE_RUNS}`);
   if (!whole(options.seed, 0, MAX_SEED)) bad(`seed must be an integer from 0 to ${MAX_SEED}`);
-  try {
-    trialSettings(options);
-  } catch (error) {
-    if (error instanceof TrialsError) bad(error.message);
-    throw error;
-  }
+  trialSettings(options, badOption);
 }

@@ -4,14 +4,12 @@
  * N times as a series in its own trials folder, the trials taking the confirmation's place.
  */
 
-import { join, relative } from "node:path";
-import { isReplayMismatch } from "../report/exit-code.js";
-import { summarizeTrials, type TrialsRecord } from "../report/trials.js";
+import { join } from "node:path";
+import { summarizeTrials } from "../report/trials.js";
 import { createRunFolder } from "../runtime/run-folder.js";
-import { writeSeriesFile } from "../trials/document.js";
-import { runSeries, type SeriesDone } from "../trials/series.js";
+import { runFiledSeries, seriesRunsFrom } from "../trials/series-files.js";
 import type { ExploreProgress } from "./progress.js";
-import { experimentRecord, type PlannedExperiment, seriesRun } from "./records.js";
+import { experimentRecord, isFailure, type PlannedExperiment, seriesRun } from "./records.js";
 import { type Job, type RunSettings, runAll } from "./runner.js";
 
 export interface PhaseContext {
@@ -67,12 +65,7 @@ export async function runPhase(
 
 /** Every failure of the list run once more. */
 async function confirm(list: PlannedExperiment[], context: PhaseContext): Promise<void> {
-  const failed = list.filter(
-    (experiment) =>
-      experiment.run?.result === "FAILED" &&
-      !isReplayMismatch(experiment.run) &&
-      experiment.notApplicable !== true,
-  );
+  const failed = list.filter(isFailure);
   if (failed.length === 0) return;
   let done = 0;
   context.progress({ kind: "phase", phase: "confirm", total: failed.length });
@@ -96,24 +89,7 @@ async function runTrials(
 ): Promise<void> {
   const { runSettings } = context;
   const explore = runSettings.folder;
-  const record = (done: SeriesDone): TrialsRecord => {
-    const base = folderOf(done, explore);
-    const runs = done.runs.map((run) => ({
-      ...run,
-      run_folder: run.run_folder === null || base === null ? null : `${base}/${run.run_folder}`,
-    }));
-    return { ...summarizeTrials(runs), min_pass_rate: context.minPassRate };
-  };
-  const writes: Promise<unknown>[] = [];
-  const writeErrors: unknown[] = [];
-  const write = (done: SeriesDone, interrupted: boolean): void => {
-    writes.push(
-      writeSeriesFile(done, context.scenario, context.minPassRate, interrupted).catch((error: unknown) => {
-        writeErrors.push(error);
-      }),
-    );
-  };
-  const results = await runSeries(
+  await runFiledSeries(
     list.map((experiment) => {
       const job = context.jobOf(experiment);
       return {
@@ -125,34 +101,20 @@ async function runTrials(
       };
     }),
     {
-      jobs: runSettings.jobs,
-      ...(runSettings.interrupt === undefined ? {} : { interrupt: runSettings.interrupt }),
-      ...(runSettings.forceStop === undefined ? {} : { forceStop: runSettings.forceStop }),
-      reporters: runSettings.reporters,
+      ...runSettings,
+      minPassRate: context.minPassRate,
+      scenarioOf: () => context.scenario,
       onSeries: (experiment, done) => {
-        const trials = record(done);
-        const run = seriesRun(trials, context.minPassRate, folderOf(done, explore));
+        const { folder, runs } = seriesRunsFrom(done, explore);
+        const trials = { ...summarizeTrials(runs), min_pass_rate: context.minPassRate };
+        const run = seriesRun(trials, context.minPassRate, folder);
         const shown = trials.runs.find((entry) => (entry.result === "FAILED") === (run.result === "FAILED"));
         experiment.trials = trials;
         experiment.run = run;
         experiment.runFolder =
           shown?.run_folder === null || shown === undefined ? null : join(explore, shown.run_folder);
-        write(done, false);
         finished(experiment);
       },
     },
   );
-  for (const done of results.values()) {
-    if (!done.complete && done.runs.length > 0) {
-      write(done, runSettings.interrupt?.aborted === true);
-    }
-  }
-  await Promise.all(writes);
-  // A trials.json that could not be written fails the explore like its own files do.
-  if (writeErrors.length > 0) throw writeErrors[0];
-}
-
-/** The series' trials folder relative to the explore folder. */
-function folderOf(done: SeriesDone, explore: string): string | null {
-  return done.folder === null ? null : relative(explore, done.folder).split("\\").join("/");
 }

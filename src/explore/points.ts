@@ -3,16 +3,17 @@
  * (dependency, method, exact path or MCP name, k), k its ordinal among that run's operations
  * with the same dependency, protocol, method and path. Pure functions of the events.
  */
-import { labelMethod, OperationOrdinals, operationLabel } from "../events/operation-label.js";
+import {
+  labelMethod,
+  type OperationIdentity,
+  OperationOrdinals,
+  operationLabel,
+} from "../events/operation-label.js";
 import type { AgentChaosEvent } from "../events/types.js";
 
-export interface ObservedPoint {
-  readonly dependency: string;
-  readonly protocol: "http" | "mcp";
+export interface ObservedPoint extends OperationIdentity {
   /** HTTP methods upper-cased (targets compare them case-insensitively); MCP methods as sent. */
   readonly method: string;
-  /** HTTP: the path without query; MCP: the target name (`""` for methods without one). */
-  readonly path: string;
   readonly k: number;
   /** The terminal event's `relayed_events`: an integer for an event stream, else null. */
   readonly relayedEvents: number | null;
@@ -33,9 +34,7 @@ export interface SkippedPoint extends ObservedPoint {
 }
 
 /** What identifies an operation for a trigger counter: dependency, protocol, method, path. */
-export function operationKey(
-  point: Pick<ObservedPoint, "dependency" | "protocol" | "method" | "path">,
-): string {
+export function operationKey(point: OperationIdentity): string {
   return `${point.dependency}\u0000${point.protocol}\u0000${point.method}\u0000${point.path}`;
 }
 

@@ -3,6 +3,7 @@
  * trials, its confirmation) and its record; the injection points, run and skipped. Pure.
  */
 
+import { isReplayMismatch } from "../report/exit-code.js";
 import type { ExperimentRecord, RunRecord } from "../report/explore-document.js";
 import { type TrialsRecord, type TrialsSummary, trialPassed, trialsVerdict } from "../report/trials.js";
 import type { Scenario } from "../scenario/types.js";
@@ -72,6 +73,12 @@ export function seriesRun(
     duration_ms: summary.runs.reduce((sum, run) => sum + run.duration_ms, 0),
     run_folder: trialsFolder,
   };
+}
+
+/** A failed run that may count as the agent's failure: not a replay mismatch, not a fault that could not act. */
+export function isFailure(experiment: PlannedExperiment): boolean {
+  const run = experiment.run;
+  return run?.result === "FAILED" && !isReplayMismatch(run) && experiment.notApplicable !== true;
 }
 
 /** A failure not counted as one: its confirmation did not fail, or its trials were flaky yet enough passed. */

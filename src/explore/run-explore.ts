@@ -7,7 +7,6 @@
 
 import { availableParallelism } from "node:os";
 import { dirname, relative, resolve } from "node:path";
-import { isReplayMismatch } from "../report/exit-code.js";
 import {
   EXPLORE_FILE_NAME,
   type ExploreDocument,
@@ -67,6 +66,7 @@ import type { ExploreProgress } from "./progress.js";
 import {
   compact,
   experimentRecord,
+  isFailure,
   isFlaky,
   observedText,
   type PlannedExperiment,
@@ -149,10 +149,11 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   const candidates = { depth_1: 0, depth_2: 0 };
   const planned: PlannedExperiment[] = [];
 
+  /** `exitCode` null: 1 when an experiment failed, else 0. */
   const finish = async (
     status: ExploreStatus,
     message: string | null,
-    exitCode: number,
+    exitCode: number | null,
   ): Promise<ExploreDone> => {
     const counted = planned.filter((each) => each.notApplicable !== true);
     const notApplicable = new Set(
@@ -162,9 +163,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
           : [],
       ),
     );
-    const failures = counted.filter(
-      (each) => each.run?.result === "FAILED" && !isFlaky(each) && !isReplayMismatch(each.run),
-    );
+    const failures = planned.filter((each) => isFailure(each) && !isFlaky(each));
     const replayPaths = await writeReplays(
       folder,
       exploreId,
@@ -215,7 +214,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     };
     const written = [await writeFileAtomically(folder, EXPLORE_FILE_NAME, serializeExplore(document))];
     written.push(...(await writeExploreReporters(folder, document, reporters)));
-    return { document, folder, written, exitCode };
+    return { document, folder, written, exitCode: exitCode ?? (failures.length > 0 ? 1 : 0) };
   };
   const stopInterrupted = (): Promise<ExploreDone> =>
     finish("interrupted", "interrupted: the experiments that finished are kept", 130);
@@ -300,24 +299,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
   }
   columns = columns.map((entry, index) => ({ ...entry, id: `M${index + 1}` }));
 
-  // 4. Depth 1.
-  const singles = depthOneCandidates(points, columns, dependencyOf);
-  candidates.depth_1 = singles.length;
-  const chosen = seededSample(singles, budget, seed, (candidate) => candidate.key);
-  const plan = (list: readonly Candidate[]): PlannedExperiment[] =>
-    list.map((candidate) => {
-      const experiment: PlannedExperiment = {
-        id: `E${planned.length + 1}`,
-        candidate,
-        scenario: experimentScenario(base, candidate),
-        run: null,
-        runFolder: null,
-        confirmation: null,
-        trials: null,
-      };
-      planned.push(experiment);
-      return experiment;
-    });
+  // 4. Depth 1, then 5. depth 2: a seeded sample of the candidates within the budget left.
   const phaseContext: PhaseContext = {
     runSettings,
     jobOf: (experiment) => ({
@@ -333,21 +315,37 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     now: Date.now,
     settle: markUnfit,
   };
-  progress({
-    kind: "plan",
-    points,
-    skipped,
-    menu: columns,
-    notAvailable,
-    depth: 1,
-    candidates: singles.length,
-    planned: chosen.length,
-  });
-  const firstTrials = plan(chosen);
-  await runPhase(firstTrials, "depth_1", phaseContext);
+  const runDepth = async (phase: 1 | 2, list: readonly Candidate[]): Promise<PlannedExperiment[]> => {
+    candidates[`depth_${phase}`] = list.length;
+    const chosen = seededSample(list, budget - planned.length, seed, (candidate) => candidate.key);
+    progress({
+      kind: "plan",
+      points,
+      skipped,
+      menu: columns,
+      notAvailable,
+      depth: phase,
+      candidates: list.length,
+      planned: chosen.length,
+    });
+    const experiments = chosen.map(
+      (candidate, index): PlannedExperiment => ({
+        id: `E${planned.length + index + 1}`,
+        candidate,
+        scenario: experimentScenario(base, candidate),
+        run: null,
+        runFolder: null,
+        confirmation: null,
+        trials: null,
+      }),
+    );
+    planned.push(...experiments);
+    await runPhase(experiments, `depth_${phase}`, phaseContext);
+    return experiments;
+  };
+  const firstTrials = await runDepth(1, depthOneCandidates(points, columns, dependencyOf));
   if (interrupted()) return stopInterrupted();
 
-  // 5. Depth 2.
   if (depth === 2) {
     const baselineCounts = operationCounts(observed[0] ?? []);
     const passed: PassedSingle[] = [];
@@ -357,31 +355,8 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
       if (events !== null)
         passed.push({ candidate: trial.candidate, counts: operationCounts(observedPoints(events)) });
     }
-    const pairs = depthTwoCandidates(passed, baselineCounts);
-    candidates.depth_2 = pairs.length;
-    const remaining = Math.max(0, budget - firstTrials.length);
-    const chosenPairs = seededSample(pairs, remaining, seed, (candidate) => candidate.key);
-    progress({
-      kind: "plan",
-      points,
-      skipped,
-      menu: columns,
-      notAvailable,
-      depth: 2,
-      candidates: pairs.length,
-      planned: chosenPairs.length,
-    });
-    const pairTrials = plan(chosenPairs);
-    await runPhase(pairTrials, "depth_2", phaseContext);
+    await runDepth(2, depthTwoCandidates(passed, baselineCounts));
     if (interrupted()) return stopInterrupted();
   }
-
-  const anyFailed = planned.some(
-    (each) =>
-      each.run?.result === "FAILED" &&
-      !isFlaky(each) &&
-      !isReplayMismatch(each.run) &&
-      each.notApplicable !== true,
-  );
-  return finish("completed", null, anyFailed ? 1 : 0);
+  return finish("completed", null, null);
 }

@@ -4,37 +4,23 @@
  * the same fixed port. An interrupted run is not a result.
  */
 
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { readEventsAny } from "../events/reader.js";
 import type { AgentChaosEvent } from "../events/types.js";
-import type { RunRecord } from "../report/explore-document.js";
-import { verifyRecord } from "../report/v4/truth.js";
-import type { ReporterName } from "../reporters/names.js";
-import { experiment } from "../runtime/experiment.js";
+import { type FinishedRun, finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import type { Scenario } from "../scenario/types.js";
 
-export interface RunSettings {
+export interface RunSettings extends RunManySettings {
   /** The explore folder (absolute): run folders are made in it. */
   readonly folder: string;
-  readonly jobs: number;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  /** Reporter files written into each run folder. */
-  readonly reporters: readonly ReporterName[];
 }
 
 export interface Job {
   readonly scenario: Scenario;
   /** The run folder's `scenario.yaml`. */
   readonly text: string;
-}
-
-export interface Finished {
-  readonly run: RunRecord;
-  /** The run folder (absolute), or null when none was made. */
-  readonly runFolder: string | null;
 }
 
 /** Reasons of a run that could not be set up: they say nothing about the agent (a fault acts only on its traffic). */
@@ -45,48 +31,14 @@ const SETUP_REASONS = new Set(["DEPENDENCY_START_FAILED", "PROXY_START_FAILED", 
  * moment between picking it and the dependency binding it, on a busy machine) is run once more at
  * once; its folder stays. Never throws: a run that cannot be made is an INTERNAL_ERROR.
  */
-export async function runJob(job: Job, settings: RunSettings): Promise<Finished | null> {
-  const first = await runOnce(job, settings);
+export async function runJob(job: Job, settings: RunSettings): Promise<FinishedRun | null> {
+  const runOnce = (): Promise<FinishedRun | null> =>
+    finishedRun(job.scenario, settings.folder, settings, job.text);
+  const first = await runOnce();
   if (first === null || settings.interrupt?.aborted === true || !SETUP_REASONS.has(first.run.reason_code)) {
     return first;
   }
-  return runOnce(job, settings);
-}
-
-async function runOnce(job: Job, settings: RunSettings): Promise<Finished | null> {
-  try {
-    const done = await experiment(job.scenario, {
-      outputDir: settings.folder,
-      ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
-      ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-      reporters: settings.reporters,
-      scenarioText: job.text,
-    });
-    if (done.interrupted) return null;
-    return {
-      run: {
-        result: done.result,
-        reason_code: done.reasonCode,
-        exit_code: done.exitCode,
-        duration_ms: done.report.duration_ms,
-        run_folder: relative(settings.folder, done.runFolder).split("\\").join("/"),
-        ...verifyRecord(done.report),
-      },
-      runFolder: done.runFolder,
-    };
-  } catch {
-    if (settings.interrupt?.aborted === true) return null;
-    return {
-      run: {
-        result: "FAILED",
-        reason_code: "INTERNAL_ERROR",
-        exit_code: 3,
-        duration_ms: 0,
-        run_folder: null,
-      },
-      runFolder: null,
-    };
-  }
+  return runOnce();
 }
 
 /**
@@ -97,7 +49,7 @@ export async function runAll<T>(
   items: readonly T[],
   jobOf: (item: T) => Job,
   settings: RunSettings,
-  onFinished: (item: T, finished: Finished) => void | Promise<void>,
+  onFinished: (item: T, finished: FinishedRun) => void | Promise<void>,
 ): Promise<void> {
   const scheduled = items.map((item) => {
     const job = jobOf(item);

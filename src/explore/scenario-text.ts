@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
 import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
-import type { ChecksConfig, Dependency, Fault, Scenario, Trigger } from "../scenario/types.js";
+import type { ChecksConfig, CommandSpec, Dependency, Fault, Scenario, Trigger } from "../scenario/types.js";
 
 type Data = Record<string, unknown>;
 
@@ -16,14 +16,7 @@ function cwdFrom(baseDir: string, cwd: string): string {
   return path === "" ? "." : path.split("\\").join("/");
 }
 
-function command(
-  baseDir: string,
-  spec: {
-    readonly command: readonly string[];
-    readonly cwd: string;
-    readonly env: Readonly<Record<string, string>>;
-  },
-): Data {
+function command(baseDir: string, spec: CommandSpec): Data {
   return {
     command: [...spec.command],
     cwd: cwdFrom(baseDir, spec.cwd),

@@ -4,11 +4,9 @@
  * trials (docs/library.md).
  */
 import type { RunResult } from "../events/types.js";
-import type { ReporterName } from "../reporters/names.js";
-import { DEFAULT_RUNS_DIR } from "../runtime/experiment.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { TrialsDocument } from "../trials/document.js";
-import { trials } from "../trials/run-trials.js";
+import { type RunTrialsOptions, trials } from "../trials/run-trials.js";
 
 /** What `runExperiment` resolves to when it ran a series of trials. */
 export interface TrialsExperimentResult {
@@ -28,24 +26,9 @@ export interface TrialsExperimentResult {
 
 export async function experimentTrials(
   scenario: AnyScenario,
-  options: {
-    readonly trials: number;
-    readonly minPassRate?: number | undefined;
-    readonly jobs?: number | undefined;
-    readonly outputDir?: string | undefined;
-    readonly signal?: AbortSignal | undefined;
-    readonly reporters?: readonly ReporterName[] | undefined;
-  },
+  options: RunTrialsOptions,
 ): Promise<TrialsExperimentResult> {
-  const done = await trials(scenario, {
-    trials: options.trials,
-    ...(options.minPassRate === undefined ? {} : { minPassRate: options.minPassRate }),
-    ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
-    outputDir: options.outputDir ?? DEFAULT_RUNS_DIR,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.reporters === undefined ? {} : { reporters: options.reporters }),
-    cwd: process.cwd(),
-  });
+  const done = await trials(scenario, { ...options, cwd: process.cwd() });
   return {
     result: done.document.passes ? "PASSED" : "FAILED",
     reasonCode: done.document.class,

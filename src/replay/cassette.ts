@@ -27,9 +27,10 @@ export {
   cassetteText,
   type Interaction,
   type RecordedEvent,
+  type RequestKeyFields,
   replayKey,
 } from "./format.js";
-export { type NearestRequest, ReplayMatcher, type RequestKeyFields } from "./matcher.js";
+export { type NearestRequest, ReplayMatcher } from "./matcher.js";
 export { type Cassette, type CassetteOwner, readCassette } from "./reader.js";
 export { REDACTED, redactEventText, redactJsonText } from "./redact.js";
 export { differingPointers, requestShape } from "./request-shape.js";

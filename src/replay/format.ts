@@ -27,13 +27,17 @@ export interface RecordedEvent {
   readonly text: string;
 }
 
-/** One request (as hashes and a salted shape) and the upstream's answer. */
-export interface Interaction {
+/** The request fields a key is made of (the proxy's operation identity). */
+export interface RequestKeyFields {
   readonly method: string;
   readonly path: string;
   readonly query_hash: string;
   /** The identity body hash (identity.ignore_json_fields applied). */
   readonly body_hash: string;
+}
+
+/** One request (as hashes and a salted shape) and the upstream's answer. */
+export interface Interaction extends RequestKeyFields {
   /** JSON Pointer → SHA-256 of salt and value, for each leaf of a JSON body ("" for other bodies). */
   readonly request_shape: Readonly<Record<string, string>>;
   readonly status: number;
@@ -107,10 +111,7 @@ export function cassetteText(header: CassetteHeader, interactions: readonly Inte
 }
 
 /** The key of a request under `match`: the fields `match` leaves out do not count. */
-export function replayKey(
-  match: readonly ReplayMatchField[],
-  request: Pick<Interaction, "method" | "path" | "query_hash" | "body_hash">,
-): string {
+export function replayKey(match: readonly ReplayMatchField[], request: RequestKeyFields): string {
   return [
     match.includes("method") ? request.method.toUpperCase() : "",
     match.includes("path") ? request.path : "",

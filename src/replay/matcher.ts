@@ -6,18 +6,9 @@
  */
 
 import type { ReplayMatchField } from "../scenario/types.js";
-import { type Interaction, replayKey } from "./format.js";
+import { type Interaction, type RequestKeyFields, replayKey } from "./format.js";
 import type { Cassette } from "./reader.js";
 import { differingPointers, requestShape } from "./request-shape.js";
-
-/** The request fields a key is made of (the proxy's operation identity). */
-export interface RequestKeyFields {
-  readonly method: string;
-  readonly path: string;
-  readonly query_hash: string;
-  /** The identity body hash. */
-  readonly body_hash: string;
-}
 
 export interface NearestRequest {
   /** Whether a request of the same method and path was recorded at all. */

@@ -10,7 +10,8 @@ export class RunFolderError extends AgentChaosError {
   }
 }
 
-function errnoCode(error: unknown): string {
+/** The system error code of a failed file operation (`ENOENT`, …), or `error` when it has none. */
+export function errnoCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === "string" ? code : "error";
 }

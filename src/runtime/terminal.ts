@@ -86,6 +86,9 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
     const name = named(operationId).name;
     return name.slice(name.lastIndexOf(" ") + 1);
   };
+  /** A line of text from outside Agent Chaos (escaped), under `shownLabel` when given. */
+  const say = (event: AgentChaosEvent, kind: Label, detail: string, shownLabel?: string): string =>
+    line(event, kind, terminalSafe(detail), colour, shownLabel);
   const operationLine = (
     event: AgentChaosEvent,
     kind: Label,
@@ -93,41 +96,25 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
     detail: string,
   ): string => {
     const operation = named(operationId);
-    return line(
-      event,
-      kind,
-      terminalSafe(`${operation.name}${detail}`),
-      colour,
-      operation.dependency || kind,
-    );
+    return say(event, kind, `${operation.name}${detail}`, operation.dependency || kind);
   };
   return (event) => {
     const payload = event.payload;
     switch (payload.kind) {
       case "DEPENDENCY_STARTED":
-        return line(event, "SETUP", `started (pid ${payload.pid})`, colour, payload.dependency);
+        return say(event, "SETUP", `started (pid ${payload.pid})`, payload.dependency);
       case "DEPENDENCY_READY":
-        return line(
-          event,
-          "SETUP",
-          terminalSafe(`ready (GET ${payload.readiness_path.split("?")[0]})`),
-          colour,
-          payload.dependency,
-        );
+        return say(event, "SETUP", `ready (GET ${payload.readiness_path.split("?")[0]})`, payload.dependency);
       case "INJECTOR_STARTED":
         return payload.proxy_url === null
           ? null
-          : line(event, "SETUP", `proxy ${payload.proxy_url}`, colour, payload.dependency);
+          : say(event, "SETUP", `proxy ${payload.proxy_url}`, payload.dependency);
       case "RUN_ERROR":
-        return line(event, "RUN_ERROR", terminalSafe(`${payload.reason_code}: ${payload.message}`), colour);
-      case "REPLAY_STARTED":
-        return line(
-          event,
-          "SETUP",
-          terminalSafe(`replaying ${payload.cassette} (${payload.interactions} interactions)`),
-          colour,
-          payload.dependency,
-        );
+        return say(event, "RUN_ERROR", `${payload.reason_code}: ${payload.message}`);
+      case "REPLAY_STARTED": {
+        const replaying = `replaying ${payload.cassette} (${payload.interactions} interactions)`;
+        return say(event, "SETUP", replaying, payload.dependency);
+      }
       case "OPERATION_OBSERVED": {
         if (!operations.has(payload.operation_id)) {
           const label = operationLabel({
@@ -143,21 +130,16 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
         }
         return operationLine(event, "TOOL_CALL", payload.operation_id, "");
       }
-      case "FAULT_INJECTED":
-        return line(
-          event,
-          "CHAOS",
-          terminalSafe(
-            `${payload.fault_id} ${payload.fault_type} ${JSON.stringify(payload.parameters)} on ${fullName(payload.operation_id)}`,
-          ),
-          colour,
-        );
+      case "FAULT_INJECTED": {
+        const parameters = JSON.stringify(payload.parameters);
+        const on = fullName(payload.operation_id);
+        return say(event, "CHAOS", `${payload.fault_id} ${payload.fault_type} ${parameters} on ${on}`);
+      }
       case "FAULT_NOT_APPLIED":
-        return line(
+        return say(
           event,
           "NOT_APPLIED",
-          terminalSafe(`${payload.fault_id} ${payload.reason} on ${fullName(payload.operation_id)}`),
-          colour,
+          `${payload.fault_id} ${payload.reason} on ${fullName(payload.operation_id)}`,
         );
       case "OPERATION_FAILED": {
         const status = payload.status_code === null ? "" : ` ${payload.status_code}`;
@@ -168,13 +150,10 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
           ` failed: ${payload.failure_kind}${status}`,
         );
       }
-      case "RETRY_OBSERVED":
-        return operationLine(
-          event,
-          "RETRY",
-          payload.operation_id,
-          ` retries ${ordinal(payload.retry_of_operation_id)} (attempt ${payload.attempt})`,
-        );
+      case "RETRY_OBSERVED": {
+        const retries = ` retries ${ordinal(payload.retry_of_operation_id)} (attempt ${payload.attempt})`;
+        return operationLine(event, "RETRY", payload.operation_id, retries);
+      }
       case "OPERATION_SUCCEEDED": {
         const status = payload.status_code === null ? "ok" : String(payload.status_code);
         const closed = payload.closed_by_client
@@ -183,13 +162,13 @@ export function liveLines(colour: boolean): (event: AgentChaosEvent) => string |
         return operationLine(event, "SUCCESS", payload.operation_id, ` succeeded: ${status}${closed}`);
       }
       case "VERIFY_COMPLETED":
-        return line(event, "VERIFY", verifyWording(verifyOutcomeOf(payload)), colour);
+        return say(event, "VERIFY", verifyWording(verifyOutcomeOf(payload)));
       case "CANARY_SEEN": {
         const where =
           payload.operation_id === null
             ? payload.sink
             : `${payload.sink} (${fullName(payload.operation_id)})`;
-        return line(event, "CANARY", terminalSafe(`${payload.fault_id} canary reached ${where}`), colour);
+        return say(event, "CANARY", `${payload.fault_id} canary reached ${where}`);
       }
       default:
         return null;

@@ -1,5 +1,4 @@
 /**
-/**
  * Collecting a suite's scenario files (see docs/suites.md): each argument is a file, or a folder
  * searched recursively for `*.yaml` / `*.yml`. Not searched: folders whose name starts with a
  * dot, `node_modules`, and Agent Chaos output (a folder holding `events.jsonl`, `suite.json` or
@@ -13,6 +12,7 @@ import { join, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import { compareByteOrder } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
+import { errnoCode } from "../runtime/run-folder.js";
 import { isScenarioFile } from "./scenario-candidate.js";
 
 export interface ScenarioFile {
@@ -23,11 +23,6 @@ export interface ScenarioFile {
 
 /** Files that only Agent Chaos output folders hold: run folders, suites, trials. */
 const OUTPUT_MARKERS = new Set(["events.jsonl", "suite.json", "trials.json"]);
-
-function errnoCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === "string" ? code : "error";
-}
 
 function isScenarioName(name: string): boolean {
   return name.endsWith(".yaml") || name.endsWith(".yml");

@@ -6,7 +6,8 @@
 import { relative, resolve } from "node:path";
 import type { SuiteEntry } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
-import { summarizeTrials, type TrialRun, trialsVerdict } from "../report/trials.js";
+import type { TrialRun } from "../report/trials.js";
+import { seriesEntry } from "./trial-entries.js";
 
 function moved(runFolder: string | null, from: string, to: string): string | null {
   return runFolder === null ? null : relative(to, resolve(from, runFolder)).split("\\").join("/");
@@ -46,16 +47,9 @@ export function combineTrialEntries(first: SuiteEntry, second: SuiteEntry, where
     );
   }
   const runs: TrialRun[] = [...a.runs, ...b.runs].map((run, index) => ({ ...run, trial: index + 1 }));
-  const summary = summarizeTrials(runs);
-  const verdict = trialsVerdict(summary, a.min_pass_rate, false);
-  return {
-    path: first.path,
-    name: first.name,
-    result: verdict.passes ? "PASSED" : "FAILED",
-    reason_code: summary.class,
-    exit_code: verdict.exitCode,
-    duration_ms: first.duration_ms + second.duration_ms,
-    run_folder: first.run_folder,
-    trials: { ...summary, min_pass_rate: a.min_pass_rate },
-  };
+  return seriesEntry(
+    { ...first, duration_ms: first.duration_ms + second.duration_ms },
+    runs,
+    a.min_pass_rate,
+  );
 }

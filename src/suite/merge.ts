@@ -17,7 +17,7 @@ import {
 import { SuiteError } from "../report/suite-errors.js";
 import type { ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { makeFolders } from "../runtime/run-folder.js";
+import { errnoCode, makeFolders } from "../runtime/run-folder.js";
 import { makeRunId } from "../runtime/run-id.js";
 import { writeFileAtomically } from "../support/write-file.js";
 import { combineTrialEntries, relocateEntry } from "./merge-trials.js";
@@ -102,8 +102,7 @@ export async function mergeSuites(
   try {
     await makeFolders(target);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    throw new SuiteError("SUITE_OUTPUT_FAILED", `cannot create output folder (${code ?? "error"})`, {
+    throw new SuiteError("SUITE_OUTPUT_FAILED", `cannot create output folder (${errnoCode(error)})`, {
       cause: error,
     });
   }

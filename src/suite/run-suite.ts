@@ -6,7 +6,7 @@
  */
 
 import { availableParallelism } from "node:os";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   compareByteOrder,
   SUITE_FILE_NAME,
@@ -18,14 +18,13 @@ import {
 } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
-import { verifyRecord } from "../report/v4/truth.js";
 import { DEFAULT_SUITE_REPORTERS, type ReporterName } from "../reporters/names.js";
 import { writeSuiteReporters } from "../reporters/suite-files.js";
-import { type ExperimentDone, experiment } from "../runtime/experiment.js";
+import { finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { createFolderOr } from "../runtime/run-folder.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import { writeFileAtomically } from "../support/write-file.js";
-import { TrialsError, trialSettings } from "../trials/options.js";
+import { trialSettings } from "../trials/options.js";
 import { collectScenarioFiles, skippedSummary } from "./collect.js";
 import { type Plan, preparePlan } from "./prepare.js";
 import { shardSlice } from "./shard.js";
@@ -110,32 +109,13 @@ function noMatchMessage(grep: string | undefined, grepInvert: string | undefined
   return `no scenario matches ${filters.join(" and ")}`;
 }
 
-function entryOf(plan: Plan & { kind: "runnable" }, done: ExperimentDone, folder: string): SuiteEntry {
-  return {
-    path: plan.file.path,
-    name: plan.name,
-    result: done.result,
-    reason_code: done.reasonCode,
-    exit_code: done.exitCode,
-    duration_ms: done.report.duration_ms,
-    run_folder: relative(folder, done.runFolder).split("\\").join("/"),
-    ...verifyRecord(done.report),
-  };
-}
-
 /** The suite engine: returns the document, its folder and the files written. */
 export async function suite(paths: readonly string[], settings: SuiteSettings): Promise<SuiteDone> {
-  let trialCount: number;
-  let minPassRate: number;
-  try {
-    ({ trials: trialCount, minPassRate } = trialSettings(settings));
-  } catch (error) {
-    if (error instanceof TrialsError) throw new SuiteError("SUITE_BAD_OPTION", error.message);
-    throw error;
-  }
+  const badOption = (message: string): SuiteError => new SuiteError("SUITE_BAD_OPTION", message);
+  const { trials: trialCount, minPassRate } = trialSettings(settings, badOption);
   const { jobs: askedJobs } = settings;
   if (askedJobs !== undefined && !(Number.isSafeInteger(askedJobs) && askedJobs >= 1))
-    throw new SuiteError("SUITE_BAD_OPTION", `jobs must be a positive integer, got ${String(askedJobs)}`);
+    throw badOption(`jobs must be a positive integer, got ${String(askedJobs)}`);
   const collected = await collectScenarioFiles(paths, settings.cwd, settings.exclude ?? []);
   const skipped = skippedSummary(collected);
   if (collected.files.length === 0) {
@@ -170,7 +150,12 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     if (entry.result === "FAILED") failed = true;
     settings.onEntry?.(entry, { done: entries.length, total: mine.length });
   };
-  const runReporters: ReporterName[] = reporters.includes("html") ? ["html"] : [];
+  const many: RunManySettings = {
+    jobs,
+    ...(signal === undefined ? {} : { interrupt: signal }),
+    ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
+    reporters: reporters.includes("html") ? ["html"] : [],
+  };
 
   const invalid = (plan: Plan & { kind: "invalid" }): SuiteEntry => ({
     path: plan.file.path,
@@ -194,13 +179,10 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
     await runTrialPlans(
       mine.filter((plan) => plan.kind === "runnable"),
       {
+        ...many,
         folder,
         count: trialCount,
         minPassRate,
-        jobs,
-        ...(signal === undefined ? {} : { interrupt: signal }),
-        ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-        reporters: runReporters,
         stopped,
         onStarted: () => {
           started += 1;
@@ -222,25 +204,8 @@ export async function suite(paths: readonly string[], settings: SuiteSettings): 
             finish(invalid(plan));
             return;
           }
-          try {
-            const done = await experiment(plan.scenario, {
-              outputDir: folder,
-              ...(signal === undefined ? {} : { interrupt: signal }),
-              ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-              reporters: runReporters,
-            });
-            if (!done.interrupted) finish(entryOf(plan, done, folder));
-          } catch {
-            finish({
-              path: plan.file.path,
-              name: plan.name,
-              result: "FAILED",
-              reason_code: "INTERNAL_ERROR",
-              exit_code: 3,
-              duration_ms: 0,
-              run_folder: null,
-            });
-          }
+          const finished = await finishedRun(plan.scenario, folder, many);
+          if (finished !== null) finish({ path: plan.file.path, name: plan.name, ...finished.run });
         },
       },
     );

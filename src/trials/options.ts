@@ -26,15 +26,18 @@ export interface TrialSettings {
   readonly minPassRate: number;
 }
 
-/** The checked trial options (defaults filled in); throws `TrialsError` for a value out of range. */
-export function trialSettings(options: {
-  readonly trials?: number | undefined;
-  readonly minPassRate?: number | undefined;
-}): TrialSettings {
+/**
+ * The checked trial options (defaults filled in); a value out of range throws the error
+ * `badOption` makes of its message (by default a `TrialsError`).
+ */
+export function trialSettings(
+  options: { readonly trials?: number | undefined; readonly minPassRate?: number | undefined },
+  badOption: (message: string) => Error = (message) => new TrialsError(message),
+): TrialSettings {
   const trials = options.trials ?? 1;
   const minPassRate = options.minPassRate ?? DEFAULT_MIN_PASS_RATE;
   if (!Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) {
-    throw new TrialsError(`trials must be an integer from 1 to ${MAX_TRIALS}`);
+    throw badOption(`trials must be an integer from 1 to ${MAX_TRIALS}`);
   }
   if (
     typeof minPassRate !== "number" ||
@@ -42,7 +45,7 @@ export function trialSettings(options: {
     minPassRate < 0 ||
     minPassRate > 1
   ) {
-    throw new TrialsError("the minimum pass rate must be a number from 0 to 1");
+    throw badOption("the minimum pass rate must be a number from 0 to 1");
   }
   return { trials, minPassRate };
 }

@@ -5,10 +5,8 @@
  * that name the same fixed port (so the trials of a fixed-port scenario run one at a time).
  * Series are scheduled in list order, trial 1 to N each. An interrupted trial is not a result.
  */
-import { relative } from "node:path";
 import type { TrialRun } from "../report/trials.js";
-import type { ReporterName } from "../reporters/names.js";
-import { experiment } from "../runtime/experiment.js";
+import { finishedRun, type RunManySettings } from "../runtime/finished-run.js";
 import { scenarioFixedPorts } from "../runtime/fixed-ports.js";
 import { runScheduled } from "../runtime/run-scheduler.js";
 import type { AnyScenario } from "../scenario/parse.js";
@@ -38,12 +36,7 @@ export interface SeriesDone {
   readonly count: number;
 }
 
-export interface SeriesSettings<K> {
-  readonly jobs: number;
-  readonly interrupt?: AbortSignal;
-  readonly forceStop?: AbortSignal;
-  /** Reporter files written into each trial's run folder. */
-  readonly reporters: readonly ReporterName[];
+export interface SeriesSettings<K> extends RunManySettings {
   /** Asked before each start, besides the interrupt (a suite's fail-fast). */
   readonly stopped?: () => boolean;
   /** Each finished trial, in completion order. */
@@ -61,10 +54,6 @@ interface SeriesState<K> {
   ended: number;
 }
 
-function internalError(trial: number): TrialRun {
-  return { trial, result: "FAILED", reason_code: "INTERNAL_ERROR", duration_ms: 0, run_folder: null };
-}
-
 /** Runs one trial into the series' folder; null when it was interrupted. Never throws. */
 async function runTrial<K>(
   state: SeriesState<K>,
@@ -73,29 +62,17 @@ async function runTrial<K>(
 ): Promise<TrialRun | null> {
   const { series } = state;
   state.startedAt ??= new Date().toISOString();
-  try {
-    state.folder ??= series.folder();
-    const folder = await state.folder;
-    state.folderPath = folder;
-    const done = await experiment(series.scenario, {
-      outputDir: folder,
-      ...(settings.interrupt === undefined ? {} : { interrupt: settings.interrupt }),
-      ...(settings.forceStop === undefined ? {} : { forceStop: settings.forceStop }),
-      reporters: settings.reporters,
-      ...(series.scenarioText === undefined ? {} : { scenarioText: series.scenarioText }),
-    });
-    if (done.interrupted) return null;
-    return {
-      trial,
-      result: done.result,
-      reason_code: done.reasonCode,
-      duration_ms: done.report.duration_ms,
-      run_folder: relative(folder, done.runFolder).split("\\").join("/"),
-    };
-  } catch {
+  state.folder ??= series.folder();
+  const folder = await state.folder.catch(() => null);
+  if (folder === null) {
     if (settings.interrupt?.aborted === true) return null;
-    return internalError(trial);
+    return { trial, result: "FAILED", reason_code: "INTERNAL_ERROR", duration_ms: 0, run_folder: null };
   }
+  state.folderPath = folder;
+  const finished = await finishedRun(series.scenario, folder, settings, series.scenarioText);
+  if (finished === null) return null;
+  const { result, reason_code, duration_ms, run_folder } = finished.run;
+  return { trial, result, reason_code, duration_ms, run_folder };
 }
 
 /** Runs every series; returns what each one finished (in the order given). */

@@ -3,12 +3,12 @@ import { ExploreError } from "../../explore/errors.js";
 import { explore } from "../../explore/run-explore.js";
 import { MAX_SEED } from "../../explore/sample.js";
 import { exploreTerminal } from "../../explore/terminal.js";
-import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
+import { DEFAULT_SUITE_REPORTERS } from "../../reporters/names.js";
 import { formatScenarioError, ScenarioError } from "../../scenario/errors.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { OutputWriteError } from "../../support/write-file.js";
-import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
+import { runManyFlags } from "../option-values.js";
 import { engineSignals, loadScenarioOrExit } from "../scenario-input.js";
 import { usageError } from "../usage.js";
 
@@ -66,15 +66,9 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const { values } = args;
   const parsed = numbers(values);
   if (typeof parsed === "string") return usageError(io, parsed);
-  const reporters =
-    typeof values.reporter === "string" ? parseReporterList(values.reporter) : [...DEFAULT_SUITE_REPORTERS];
-  if ("problem" in reporters) return usageError(io, reporters.problem);
+  const flags = runManyFlags(values, DEFAULT_SUITE_REPORTERS, false);
+  if (typeof flags === "string") return usageError(io, flags);
   const menu = typeof values.menu === "string" ? values.menu : undefined;
-  const trials = typeof values.trials === "string" ? parseTrials(values.trials) : 1;
-  if (typeof trials !== "number") return usageError(io, trials.problem);
-  const minPassRate =
-    typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
-  if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
 
   const scenario = await loadScenarioOrExit(io, resolve(io.cwd, path), path);
   if (typeof scenario === "number") return scenario;
@@ -85,9 +79,7 @@ export async function exploreCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     const done = await explore(scenario, {
       cwd: io.cwd,
       ...parsed,
-      reporters,
-      trials,
-      ...(minPassRate === undefined ? {} : { minPassRate }),
+      ...flags,
       ...(menu === undefined ? {} : { menu }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
       ...engineSignals(io),

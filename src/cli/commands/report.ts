@@ -7,7 +7,7 @@ import { loadSuiteView } from "../../reporters/entry-details.js";
 import { renderRunFormat } from "../../reporters/run-files.js";
 import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
 import { renderSuiteFormat } from "../../reporters/suite-files.js";
-import { makeFolders } from "../../runtime/run-folder.js";
+import { errnoCode, makeFolders } from "../../runtime/run-folder.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { OutputWriteError, writeFileAtomically } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
@@ -62,8 +62,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIo): Promise<number
     if (output === null) io.stdout.write(text);
     else {
       await makeFolders(dirname(output)).catch((error: unknown) => {
-        const code = (error as NodeJS.ErrnoException | null)?.code;
-        throw new OutputWriteError(`cannot create folder for ${basename(output)} (${code ?? "error"})`);
+        throw new OutputWriteError(`cannot create folder for ${basename(output)} (${errnoCode(error)})`);
       });
       const path = await writeFileAtomically(dirname(output), basename(output), text);
       io.stdout.write(`Written:\n${path}\n`);

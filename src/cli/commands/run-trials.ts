@@ -1,21 +1,17 @@
 import { resolve } from "node:path";
-import type { ReporterName } from "../../reporters/names.js";
 import type { AnyScenario } from "../../scenario/parse.js";
 import type { CliIo } from "../../support/cli-io.js";
 import { TrialsError } from "../../trials/options.js";
 import { trials } from "../../trials/run-trials.js";
 import { trialsTerminal } from "../../trials/terminal.js";
+import type { RunManyFlags } from "../option-values.js";
 import { engineSignals } from "../scenario-input.js";
 import { runFailureExit } from "./run-failure.js";
 
-export interface RunTrialsArgs {
+export interface RunTrialsArgs extends RunManyFlags {
   /** The scenario path as given (for messages). */
   readonly path: string;
-  readonly trials: number;
-  readonly jobs?: number;
-  readonly minPassRate?: number;
   readonly outputDir?: string;
-  readonly reporters: readonly ReporterName[];
 }
 
 /** `agentchaos run <scenario> --trials N` with N > 1: a shell over the trials engine. */

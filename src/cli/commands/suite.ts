@@ -1,13 +1,12 @@
 import { SuiteError } from "../../report/suite-errors.js";
-import { DEFAULT_SUITE_REPORTERS, parseReporterList } from "../../reporters/names.js";
+import { DEFAULT_SUITE_REPORTERS } from "../../reporters/names.js";
 import { suite } from "../../suite/run-suite.js";
 import { parseShard } from "../../suite/shard.js";
 import { suiteTerminal } from "../../suite/terminal.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
 import { OutputWriteError } from "../../support/write-file.js";
-import { parseMinPassRate, parseTrials } from "../../trials/options.js";
 import type { ParsedArgs } from "../args.js";
-import { parseJobs } from "../option-values.js";
+import { parseJobs, runManyFlags } from "../option-values.js";
 import { engineSignals } from "../scenario-input.js";
 import { usageError } from "../usage.js";
 
@@ -18,14 +17,8 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
   if (jobs === null) return usageError(io, `--jobs needs a positive integer, got '${values.jobs}'`);
   const shard = typeof values.shard === "string" ? parseShard(values.shard) : null;
   if (shard !== null && "problem" in shard) return usageError(io, shard.problem);
-  const reporters =
-    typeof values.reporter === "string" ? parseReporterList(values.reporter) : [...DEFAULT_SUITE_REPORTERS];
-  if ("problem" in reporters) return usageError(io, reporters.problem);
-  const trials = typeof values.trials === "string" ? parseTrials(values.trials) : 1;
-  if (typeof trials !== "number") return usageError(io, trials.problem);
-  const minPassRate =
-    typeof values["min-pass-rate"] === "string" ? parseMinPassRate(values["min-pass-rate"]) : undefined;
-  if (typeof minPassRate === "object") return usageError(io, minPassRate.problem);
+  const flags = runManyFlags(values, DEFAULT_SUITE_REPORTERS, false);
+  if (typeof flags === "string") return usageError(io, flags);
 
   const terminal = suiteTerminal({ stream: io.stdout, env: io.env }, values.quiet === true);
   const started = Date.now();
@@ -33,10 +26,8 @@ export async function suiteCommand(args: ParsedArgs, io: CliIo): Promise<number>
     const done = await suite(args.positionals, {
       cwd: io.cwd,
       shard,
-      reporters,
+      ...flags,
       failFast: values["fail-fast"] === true,
-      trials,
-      ...(minPassRate === undefined ? {} : { minPassRate }),
       ...(jobs === undefined ? {} : { jobs }),
       ...(typeof values["output-dir"] === "string" ? { outputDir: values["output-dir"] } : {}),
       ...(typeof values.grep === "string" ? { grep: values.grep } : {}),
