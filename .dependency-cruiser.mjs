@@ -13,6 +13,7 @@ export const LAYERS = [
   "suite",
   "trials",
   "runtime",
+  "terminal",
   "mcp",
   "proxy",
   "replay",

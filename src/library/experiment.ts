@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import type { AnyAgentChaosEvent } from "../events/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { DEFAULT_RUNS_DIR, type ExperimentResult, experiment } from "../runtime/experiment.js";
-import { liveOutput } from "../runtime/live-output.js";
+import { liveOutput } from "../terminal/live-output.js";
 import { trialSettings } from "../trials/options.js";
 import { experimentTrials, type TrialsExperimentResult } from "./experiment-trials.js";
 import { type ScenarioInput, scenarioOf } from "./scenario-input.js";

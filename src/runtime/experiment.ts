@@ -7,8 +7,8 @@ import type { Report } from "../report/types.js";
 import type { ReporterName } from "../reporters/names.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import type { LiveOutput } from "../terminal/live-output.js";
 import { failedRunExcerpts } from "./failed-run-excerpts.js";
-import type { LiveOutput } from "./live-output.js";
 import { type ExperimentOptions, orchestrateRun as runOrchestrated } from "./orchestrator.js";
 
 export const DEFAULT_RUNS_DIR = ".agentchaos/runs";

@@ -8,9 +8,9 @@
 import type { SuiteEntry } from "../report/suite-document.js";
 import { closingLines, resultRow } from "../report/terminal-rows.js";
 import { type TrialRun, trialRunLine, trialsLine } from "../report/trials.js";
-import type { LiveTerminal } from "../runtime/live-output.js";
-import { progressTerminal } from "../runtime/progress-terminal.js";
 import { terminalSafe } from "../support/terminal-text.js";
+import type { LiveTerminal } from "../terminal/live-output.js";
+import { progressTerminal } from "../terminal/progress-terminal.js";
 import type { SuiteDone } from "./run-suite.js";
 
 export interface SuiteTerminal {

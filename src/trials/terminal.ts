@@ -7,10 +7,10 @@
 
 import { closingLines } from "../report/terminal-rows.js";
 import { type TrialRun, trialRunLine, trialsLine } from "../report/trials.js";
-import type { LiveTerminal } from "../runtime/live-output.js";
-import { progressTerminal } from "../runtime/progress-terminal.js";
-import { formatEta } from "../runtime/terminal.js";
 import { terminalSafe } from "../support/terminal-text.js";
+import type { LiveTerminal } from "../terminal/live-output.js";
+import { progressTerminal } from "../terminal/progress-terminal.js";
+import { formatEta } from "../terminal/terminal.js";
 import type { TrialsDone } from "./run-trials.js";
 
 export interface TrialsTerminal {

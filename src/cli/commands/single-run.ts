@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import type { ReporterName } from "../../reporters/names.js";
 import { DEFAULT_RUNS_DIR, type ExperimentDone, experiment } from "../../runtime/experiment.js";
-import { liveOutput } from "../../runtime/live-output.js";
 import type { RecordRequest } from "../../runtime/replay-steps.js";
 import type { AnyScenario } from "../../scenario/parse.js";
 import type { CliIo } from "../../support/cli-io.js";
+import { liveOutput } from "../../terminal/live-output.js";
 
 /**
  * One run of `run` or `record`: the experiment with the live terminal output, into `--output-dir`

@@ -3,7 +3,7 @@ import type { LegacyEvent, LegacyEventPayload } from "../../src/events/legacy/ty
 import { LEGACY_EVENT_COMPONENT } from "../../src/events/legacy/types.js";
 import { exitCodeFor } from "../../src/report/exit-code.js";
 import { makeRunId } from "../../src/runtime/run-id.js";
-import { formatElapsed, formatLiveLine, liveLines, useColour } from "../../src/runtime/terminal.js";
+import { formatElapsed, formatLiveLine, liveLines, useColour } from "../../src/terminal/terminal.js";
 import { runBuilder } from "../helpers/events.js";
 
 function event(payload: LegacyEventPayload, elapsed: number): LegacyEvent {
