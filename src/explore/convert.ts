@@ -36,7 +36,7 @@ function fromSchema1(scenario: LegacyScenario): Scenario {
       `workload.proxy_url_env ${urlEnv} starts with AGENTCHAOS_, which schema 2 reserves; convert the scenario to schema 2 by hand`,
     );
   }
-  const { legacy: _legacy, ...upgraded } = upgradeScenario(scenario);
+  const { legacy: _legacy, dependencyNaming: _unnamed, ...upgraded } = upgradeScenario(scenario);
   return {
     ...upgraded,
     dependencies: upgraded.dependencies.map((entry) => {

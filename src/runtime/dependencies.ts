@@ -1,9 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PORT_PLACEHOLDER } from "../scenario/dependencies.js";
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safePath, safeUrl } from "../scenario/safe-url.js";
-import type { DependencyStart, HttpDependency } from "../scenario/types.js";
+import type { DependencyStart, HttpDependency, Scenario } from "../scenario/types.js";
 import type { ManagedProcess, ProcessExit } from "./child-process.js";
 import { wordingOf } from "./dependency-wording.js";
 import { watchUnexpectedExit } from "./exit-watcher.js";
@@ -55,7 +54,7 @@ export function resolvePort(dependency: HttpDependency, port: number | null): Re
 }
 
 /** Picks the ports of the scenario's http dependencies (fresh ones for `{port}`). */
-export async function resolveHttpDependencies(scenario: RunScenario): Promise<ResolvedHttpDependency[]> {
+export async function resolveHttpDependencies(scenario: Scenario): Promise<ResolvedHttpDependency[]> {
   const resolved: ResolvedHttpDependency[] = [];
   for (const dependency of scenario.dependencies) {
     if (dependency.type !== "http") continue;

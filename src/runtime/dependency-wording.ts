@@ -1,4 +1,4 @@
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { Scenario } from "../scenario/types.js";
 import { errorLabel } from "./error-label.js";
 import { endedBeforeReady, notReadyInTime, type ReadinessFailure } from "./readiness-failure.js";
 
@@ -60,7 +60,7 @@ export const NAMED_DEPENDENCY_WORDING: DependencyWording = {
       : `${safeMessage} (dependency ${name})`,
 };
 
-/** The wording of a run: schema 1's for a scenario upgraded from it. */
-export function wordingOf(scenario: RunScenario): DependencyWording {
-  return scenario.legacy === undefined ? NAMED_DEPENDENCY_WORDING : SINGLE_DEPENDENCY_WORDING;
+/** The wording of a run: the seed tool's for a scenario whose dependency is unnamed. */
+export function wordingOf(scenario: Scenario): DependencyWording {
+  return scenario.dependencyNaming === "unnamed" ? SINGLE_DEPENDENCY_WORDING : NAMED_DEPENDENCY_WORDING;
 }

@@ -17,7 +17,7 @@ import { analyzeEvents } from "../analysis/run-analysis.js";
 import { streamEventLines } from "../events/line-stream.js";
 import type { AgentChaosEvent, AnyAgentChaosEvent, RunResult } from "../events/types.js";
 import { type FormatAnalysis, type RunFormat, runFormatOf } from "../report/run-format.js";
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { Scenario } from "../scenario/types.js";
 
 /** How the judgement records its two events (the run's recorder; a bench builds them by hand). */
 export interface JudgeHooks {
@@ -28,11 +28,7 @@ export interface JudgeHooks {
 }
 
 /** Judges the run of a loaded scenario recorded at `eventsPath`, in the format of its runs. */
-export function judgeRun(
-  scenario: RunScenario,
-  eventsPath: string,
-  hooks: JudgeHooks,
-): Promise<FormatAnalysis> {
+export function judgeRun(scenario: Scenario, eventsPath: string, hooks: JudgeHooks): Promise<FormatAnalysis> {
   return judgeWith(runFormatOf(scenario), eventsPath, hooks);
 }
 

@@ -4,18 +4,17 @@ import { ProxyError } from "../proxy/errors.js";
 import type { UpstreamPort } from "../proxy/forward.js";
 import type { RunningProxy } from "../proxy/server.js";
 import { eventsSchemaOf } from "../scenario/additions.js";
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
-import type { HttpDependency } from "../scenario/types.js";
+import type { HttpDependency, Scenario } from "../scenario/types.js";
 import type { ReplayPlan } from "./replay-steps.js";
 import { stdioReplay } from "./stdio-replay.js";
 import { SetupFailure, type StepContext } from "./step-context.js";
 
-function faultsOf(scenario: RunScenario, name: string) {
+function faultsOf(scenario: Scenario, name: string) {
   return scenario.faults.filter((fault) => fault.dependency === name);
 }
 
 /** Whether the run writes the agent's cancellations (MCP_CANCELLED exists only in events schema 3). */
-function recordsCancellations(scenario: RunScenario): boolean {
+function recordsCancellations(scenario: Scenario): boolean {
   return eventsSchemaOf(scenario) === 3;
 }
 

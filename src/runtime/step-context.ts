@@ -1,8 +1,7 @@
 import type { AnyAgentChaosEvent, EventSink, RunErrorReason } from "../events/types.js";
 import type { CanaryBook } from "../faults/corruption/canary-book.js";
-
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { Scenario } from "../scenario/types.js";
 import type { TriggerClock } from "../triggers/index.js";
 import { errorLabel } from "./error-label.js";
 import type { RecordRequest } from "./replay-steps.js";
@@ -11,7 +10,7 @@ import type { RunAbort } from "./run-abort.js";
 /** What each step of a run needs. */
 export interface StepContext {
   /** The scenario in the internal model (a schema-1 scenario upgraded). */
-  readonly scenario: RunScenario;
+  readonly scenario: Scenario;
   readonly runId: string;
   readonly runDir: string;
   readonly sink: EventSink;

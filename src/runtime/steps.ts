@@ -2,9 +2,8 @@ import { CanaryBook } from "../faults/corruption/canary-book.js";
 import type { McpStdioHost } from "../mcp/stdio/host.js";
 import { ProxyError } from "../proxy/errors.js";
 import type { ProxyOptions, RunningProxy } from "../proxy/server.js";
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
 import { safeUrl } from "../scenario/safe-url.js";
-import type { CorruptionFault, HttpDependency } from "../scenario/types.js";
+import type { CorruptionFault, HttpDependency, Scenario } from "../scenario/types.js";
 import { maskCanariesInLogs } from "./canary-masks.js";
 import {
   awaitReadiness,
@@ -29,7 +28,7 @@ export type { StepContext } from "./step-context.js";
  * The fault registry is loaded only for a dependency that has faults (a scenario with faults
  * has loaded it already, to check them before anything started).
  */
-async function faultsOf(scenario: RunScenario, dependency: HttpDependency) {
+async function faultsOf(scenario: Scenario, dependency: HttpDependency) {
   const own = scenario.faults.filter((fault) => fault.dependency === dependency.name);
   if (own.length === 0) return [];
   const { isArmable } = await import("../faults/registry.js");
@@ -87,7 +86,7 @@ export async function runSteps(given: StepContext): Promise<void> {
       : {};
     if (context.interrupt.aborted) return;
     phase = "running the workload";
-    const variables = workloadVariables(context, proxyUrls, mcpVariables);
+    const variables = runVariables(scenario, context.runId, proxyUrls, mcpVariables);
     const env = interpolateEnv(scenario.workload.env, variables);
     const ended = await runWorkload(context, variables, env);
     const verify = scenario.verify ?? null;
@@ -125,26 +124,8 @@ function withCanaries(context: StepContext): StepContext {
 }
 
 /** Whether the scenario has an `mcp_stdio` dependency (the MCP modules load only then). */
-function usesMcpStdio(scenario: RunScenario): boolean {
+function usesMcpStdio(scenario: Scenario): boolean {
   return scenario.dependencies.some((dependency) => dependency.type === "mcp_stdio");
-}
-
-/**
- * The variables the workload gets: schema 1's (the proxy URL, the run id, `proxy_url_env`) for
- * a scenario upgraded from it, schema 2's otherwise.
- */
-function workloadVariables(
-  context: StepContext,
-  proxyUrls: ReadonlyMap<string, string>,
-  mcpVariables: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const { scenario, runId } = context;
-  const legacy = scenario.legacy;
-  if (legacy === undefined) return runVariables(scenario, runId, proxyUrls, mcpVariables);
-  const proxyUrl = [...proxyUrls.values()][0] as string;
-  const variables: Record<string, string> = { AGENTCHAOS_PROXY_URL: proxyUrl, AGENTCHAOS_RUN_ID: runId };
-  if (legacy.proxyUrlEnv !== null) variables[legacy.proxyUrlEnv] = proxyUrl;
-  return variables;
 }
 
 /** What the proxy of one http dependency is given. */

@@ -1,4 +1,4 @@
-import type { RunScenario } from "../scenario/legacy/upgrade.js";
+import type { Scenario } from "../scenario/types.js";
 
 /** The URL variable of one http dependency: `AGENTCHAOS_<NAME>_URL`. */
 export function dependencyUrlVariable(name: string): string {
@@ -6,22 +6,24 @@ export function dependencyUrlVariable(name: string): string {
 }
 
 /**
- * The variables Agent Chaos gives a schema-2 workload (docs/scenario.md, the workload's variables):
- * the run id, each http dependency's proxy URL under `AGENTCHAOS_<NAME>_URL` and its `url_env`,
- * `AGENTCHAOS_PROXY_URL` when there is exactly one http dependency, and what the MCP hosts add.
+ * The variables Agent Chaos gives a workload (docs/scenario.md, the workload's variables): the run
+ * id, each http dependency's proxy URL under `AGENTCHAOS_<NAME>_URL` (unless the scenario's
+ * dependencies are unnamed) and its `url_env`, `AGENTCHAOS_PROXY_URL` when there is exactly one
+ * http dependency, and what the MCP hosts add.
  */
 export function runVariables(
-  scenario: RunScenario,
+  scenario: Scenario,
   runId: string,
   proxyUrls: ReadonlyMap<string, string>,
   mcpVariables: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const variables: Record<string, string> = { AGENTCHAOS_RUN_ID: runId };
+  const named = scenario.dependencyNaming !== "unnamed";
   const http = scenario.dependencies.filter((dependency) => dependency.type === "http");
   for (const dependency of http) {
     const url = proxyUrls.get(dependency.name);
     if (url === undefined) continue;
-    variables[dependencyUrlVariable(dependency.name)] = url;
+    if (named) variables[dependencyUrlVariable(dependency.name)] = url;
     if (dependency.urlEnv !== null) variables[dependency.urlEnv] = url;
   }
   const only = http.length === 1 ? http[0] : undefined;

@@ -343,6 +343,13 @@ export interface Scenario {
   readonly sourcePath: string;
   /** The file's text, for a scenario given in memory rather than read from `sourcePath`. */
   readonly sourceText?: string;
+  /**
+   * How a run names its dependencies (docs/scenario.md, one internal model); absent: `named`,
+   * each by its name: `AGENTCHAOS_<NAME>_URL`, `dependencies/<name>.*.log`, messages that say
+   * which. `unnamed` (the schema-1 upgrade's one dependency): no per-name variable, its logs
+   * beside the workload's, messages that say "dependency".
+   */
+  readonly dependencyNaming?: "named" | "unnamed";
 }
 
 /** An outage (docs/triggers.md): every targeted request observed in `[startMs, startMs + durationMs)` after the workload started. */

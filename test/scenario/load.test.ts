@@ -69,13 +69,17 @@ describe("loadScenario", () => {
       { dependency: "api", type: "http_error", statusCode: 503, expect: "recover" },
     ]);
     expect(loaded.recovery).toBe("fifo");
-    expect(loaded.legacy?.proxyUrlEnv).toBe("CUSTOMER_API_URL");
+    // `proxy_url_env` is the dependency's `url_env`; its one dependency is unnamed (schema 1's
+    // variables, log files and messages).
+    expect(loaded.dependencies[0]).toMatchObject({ urlEnv: "CUSTOMER_API_URL" });
+    expect(loaded.dependencyNaming).toBe("unnamed");
     expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([1, 1]);
   });
 
   it("loads a schema-2 file as it is, with no schema-1 parts", () => {
     const loaded: RunScenario = parseScenarioData(baseScenario());
     expect(loaded.legacy).toBeUndefined();
+    expect(loaded.dependencyNaming).toBeUndefined();
     expect([fileSchemaOf(loaded), eventsSchemaOf(loaded)]).toEqual([2, 2]);
   });
 

@@ -2,8 +2,9 @@
  * A schema-1 scenario in the internal schema-2 model: its one dependency becomes the http
  * dependency `api`, its fault (if any) that dependency's one fault (`expect: recover`),
  * `recovery: fifo`, every check off. What schema 2 cannot say stays beside it in `legacy`:
- * the original scenario (its analysis and report keep their schema), `proxy_url_env`, and the
- * schema-1 workload variables. `{port}` stays literal (the dependency never uses a placeholder),
+ * the original scenario (its analysis and report keep their schema). Its `proxy_url_env` is the
+ * dependency's `url_env`, and the dependency is `unnamed` (schema 1's workload variables, log
+ * files and messages). `{port}` stays literal (the dependency never uses a placeholder),
  * and the workload env values are escaped so that schema 2's interpolation gives them back as
  * written. See docs/scenario.md.
  */
@@ -22,8 +23,6 @@ export const LEGACY_FAULT_ID = "fault";
 export interface LegacyParts {
   /** The scenario as validated (schema 1). */
   readonly source: LegacyScenario;
-  /** `workload.proxy_url_env`: one more variable holding the proxy URL. */
-  readonly proxyUrlEnv: string | null;
 }
 
 /** A schema-2 scenario upgraded from schema 1. */
@@ -84,7 +83,8 @@ export function upgradeScenario(scenario: LegacyScenario): UpgradedScenario {
     type: "http",
     baseUrl: dependency.baseUrl,
     start: dependency.start,
-    urlEnv: null,
+    // `proxy_url_env`: one more variable holding the proxy URL.
+    urlEnv: workload.proxyUrlEnv,
     protocol: "http",
     ignoreJsonFields: [],
     usesPortPlaceholder: false,
@@ -108,6 +108,7 @@ export function upgradeScenario(scenario: LegacyScenario): UpgradedScenario {
     success: scenario.success,
     timeoutSeconds: scenario.timeoutSeconds,
     sourcePath: scenario.sourcePath,
-    legacy: { source: scenario, proxyUrlEnv: workload.proxyUrlEnv },
+    dependencyNaming: "unnamed",
+    legacy: { source: scenario },
   };
 }

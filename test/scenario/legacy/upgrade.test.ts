@@ -40,7 +40,8 @@ describe("upgradeScenario", () => {
         type: "http",
         baseUrl: "http://127.0.0.1:19103/v1",
         start: scenario.dependency.start,
-        urlEnv: null,
+        // `proxy_url_env` is one more variable holding the proxy URL.
+        urlEnv: "OPENAI_BASE_URL",
         protocol: "http",
         ignoreJsonFields: [],
         usesPortPlaceholder: false,
@@ -68,7 +69,9 @@ describe("upgradeScenario", () => {
       "off",
       "off",
     ]);
-    expect(upgraded.legacy).toEqual({ source: scenario, proxyUrlEnv: "OPENAI_BASE_URL" });
+    // Schema 1's workload variables, log files and messages: no name for its one dependency.
+    expect(upgraded.dependencyNaming).toBe("unnamed");
+    expect(upgraded.legacy).toEqual({ source: scenario });
   });
 
   it("keeps workload env values as written through schema-2 interpolation", () => {
