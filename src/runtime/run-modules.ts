@@ -1,13 +1,11 @@
 /**
- * The modules a run needs only once its dependency is starting: the proxy, the event reader,
- * the judgement (which loads the analysis) and the report builders and writer. They are imported while the dependencies
- * boot (other processes, another core), so their load time overlaps with it instead of adding
- * to every run.
+ * The modules a run needs only once its dependency is starting: the proxy, the run's format (the
+ * event reader, the report builders), the judgement (which loads the analysis) and the writer.
+ * They are imported while the dependencies boot (other processes, another core), so their load
+ * time overlaps with it instead of adding to every run.
  */
 export interface RunModules {
   readonly startProxy: typeof import("../proxy/server.js").startProxy;
-  readonly readLegacyEvents: typeof import("../events/reader.js").readLegacyEvents;
-  readonly readEvents: typeof import("../events/reader.js").readEvents;
   readonly runFormatOf: typeof import("../report/run-format.js").runFormatOf;
   readonly writeReport: typeof import("../report/writer.js").writeReport;
   readonly judgeWith: typeof import("./judge.js").judgeWith;
@@ -18,14 +16,11 @@ export function loadRunModules(withFaults: boolean): Promise<RunModules> {
   if (withFaults) void import("../faults/registry.js").catch(() => undefined);
   return Promise.all([
     import("../proxy/server.js"),
-    import("../events/reader.js"),
     import("../report/run-format.js"),
     import("../report/writer.js"),
     import("./judge.js"),
-  ]).then(([proxy, reader, format, writer, judge]) => ({
+  ]).then(([proxy, format, writer, judge]) => ({
     startProxy: proxy.startProxy,
-    readLegacyEvents: reader.readLegacyEvents,
-    readEvents: reader.readEvents,
     runFormatOf: format.runFormatOf,
     writeReport: writer.writeReport,
     judgeWith: judge.judgeWith,
