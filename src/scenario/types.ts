@@ -344,10 +344,8 @@ export interface Scenario {
   /** The file's text, for a scenario given in memory rather than read from `sourcePath`. */
   readonly sourceText?: string;
   /**
-   * How a run names its dependencies (docs/scenario.md, one internal model); absent: `named`,
-   * each by its name: `AGENTCHAOS_<NAME>_URL`, `dependencies/<name>.*.log`, messages that say
-   * which. `unnamed` (the schema-1 upgrade's one dependency): no per-name variable, its logs
-   * beside the workload's, messages that say "dependency".
+   * How a run names its dependencies in variables, log files and messages; absent: `named`.
+   * `unnamed`: a schema-1 file's one dependency (docs/scenario.md, one internal model).
    */
   readonly dependencyNaming?: "named" | "unnamed";
 }
