@@ -35,7 +35,7 @@ function runExample(name: string): Promise<{ outputDir: string; run: CliResult }
 describe("official-SDK agents under faults, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, injected, retries) => {
     const { outputDir, run } = await runExample(name);
-    expect(run.code).toBe(exit);
+    expect(run.code, run.stdout).toBe(exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({

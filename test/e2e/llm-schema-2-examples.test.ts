@@ -65,7 +65,7 @@ describe("schema-2 LLM examples on the official SDKs, through the built CLI", ()
       "--output-dir",
       outputDir,
     ]);
-    expect(run.code).toBe(exit);
+    expect(run.code, run.stdout).toBe(exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ schema_version: 4, result, reason_code: reason, faults_injected: 1 });

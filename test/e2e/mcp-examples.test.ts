@@ -75,7 +75,7 @@ const runExample = runsAhead(
 describe("the MCP examples, through the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
     const { outputDir, run } = await runExample(name);
-    expect(run.code).toBe(exit);
+    expect(run.code, run.stdout).toBe(exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ result, reason_code: reason });

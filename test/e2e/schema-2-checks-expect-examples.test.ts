@@ -205,7 +205,7 @@ describe("the checks and expectations examples, and the listening-stream MCP exa
   it.each(EXAMPLES)("$file ends $result / $reason with exit $exit", async (example) => {
     const { outputDir, run } = await runOf(example.file);
     expect(run.stderr).toBe("");
-    expect(run.code).toBe(example.exit);
+    expect(run.code, run.stdout).toBe(example.exit);
     const runDir = onlyRunDir(outputDir);
     const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8")) as Report;
     expect(report).toMatchObject({ schema_version: 4, result: example.result, reason_code: example.reason });
