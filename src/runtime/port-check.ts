@@ -5,14 +5,20 @@ import { thisMachineAddresses } from "./this-machine.js";
 const PROBE_TIMEOUT_MS = 500;
 
 /** Whether something accepts a TCP connection at `address:port` (a refusal or an unusable address: no). */
-function accepting(address: string, port: number): Promise<boolean> {
+export function accepting(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: address, port });
+    let answered = false;
     const done = (inUse: boolean): void => {
+      if (answered) return;
+      answered = true;
       socket.destroy();
       resolve(inUse);
     };
-    socket.setTimeout(PROBE_TIMEOUT_MS, () => done(true));
+    // No answer in time: a listener that does not accept. A timer that fires late because the
+    // event loop was busy may meet the answer already waiting: it is read first (the I/O phase
+    // comes before `setImmediate`'s), so a refused port is not taken for a busy one.
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => setImmediate(() => done(true)));
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });

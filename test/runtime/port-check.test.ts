@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { portInUse } from "../../src/runtime/port-check.js";
+import { accepting, portInUse } from "../../src/runtime/port-check.js";
 import { isThisMachine, thisMachineAddresses } from "../../src/runtime/this-machine.js";
 import { freePort } from "../helpers/scenario-files.js";
 
@@ -120,5 +120,30 @@ describe("the taken-port check", () => {
 
   it("does not judge a port on another machine", async () => {
     expect(await portInUse("http://203.0.113.7:8080")).toBeNull();
+  });
+});
+
+describe("a probe whose time limit passes while the process is busy", () => {
+  it("still reads a refused port as free when the refusal was already waiting", async () => {
+    const port = await freePort();
+    const probe = accepting("127.0.0.1", port);
+    // Hold the event loop past the probe's 500 ms limit: when it turns again, the limit's timer
+    // and the refusal are both due, and the refusal must win.
+    const until = performance.now() + 800;
+    while (performance.now() < until) {
+      // busy on purpose
+    }
+    expect(await probe).toBe(false);
+  });
+
+  it("reads a listening port as in use after the same stall", async () => {
+    const port = await freePort();
+    await listen(port, "127.0.0.1");
+    const probe = accepting("127.0.0.1", port);
+    const until = performance.now() + 800;
+    while (performance.now() < until) {
+      // busy on purpose
+    }
+    expect(await probe).toBe(true);
   });
 });
