@@ -6,7 +6,7 @@
  */
 
 import { availableParallelism } from "node:os";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   EXPLORE_FILE_NAME,
   type ExploreDocument,
@@ -23,6 +23,7 @@ import { unsupportedFeature } from "../runtime/support.js";
 import { fileSchemaOf } from "../scenario/legacy/upgrade.js";
 import type { AnyScenario } from "../scenario/parse.js";
 import type { Dependency } from "../scenario/types.js";
+import { slashRelative } from "../support/slash-path.js";
 import { writeFileAtomically } from "../support/write-file.js";
 import { trialSettings } from "../trials/options.js";
 import { unavailableFault } from "./availability.js";
@@ -112,7 +113,7 @@ export async function explore(scenario: AnyScenario, settings: ExploreSettings):
     (message, cause) => new ExploreError("EXPLORE_OUTPUT_FAILED", message, { cause }),
   );
   const startedAt = new Date().toISOString();
-  const scenarioPath = relative(settings.cwd, scenario.sourcePath).split("\\").join("/");
+  const scenarioPath = slashRelative(settings.cwd, scenario.sourcePath);
   progress({
     kind: "start",
     folder,

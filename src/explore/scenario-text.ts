@@ -3,17 +3,16 @@
  * each run folder's `scenario.yaml` and in every replay. `parseScenario` of the text, with the
  * file placed in `baseDir`, gives the same scenario back (tested).
  */
-import { relative } from "node:path";
 import { Document, isMap, isScalar, isSeq, visit } from "yaml";
 import { faultParameters, reportTarget } from "../report/v4/fault-parameters.js";
 import type { ChecksConfig, CommandSpec, Dependency, Fault, Scenario, Trigger } from "../scenario/types.js";
+import { slashRelative } from "../support/slash-path.js";
 
 type Data = Record<string, unknown>;
 
 /** `cwd` as a path relative to the file's folder (forward slashes), `.` for the folder itself. */
 function cwdFrom(baseDir: string, cwd: string): string {
-  const path = relative(baseDir, cwd);
-  return path === "" ? "." : path.split("\\").join("/");
+  return slashRelative(baseDir, cwd) || ".";
 }
 
 function command(baseDir: string, spec: CommandSpec): Data {

@@ -1,5 +1,5 @@
 import type { Dispatcher, Pool } from "undici";
-import type { ResponseRelay } from "../faults/types.js";
+import type { ResponseRelay, UpstreamControl } from "../faults/types.js";
 import { baseUrlParts } from "./base-url.js";
 
 type PoolConstructor = typeof Pool;
@@ -139,6 +139,23 @@ export class Upstream implements UpstreamPort {
   }
 }
 
+/** What a relay may do to the upstream exchange, through undici's controller. */
+class Control implements UpstreamControl {
+  readonly #controller: Dispatcher.DispatchController;
+  constructor(controller: Dispatcher.DispatchController) {
+    this.#controller = controller;
+  }
+  pause(): void {
+    this.#controller.pause();
+  }
+  resume(): void {
+    this.#controller.resume();
+  }
+  abort(): void {
+    this.#controller.abort(new Error("relay aborted"));
+  }
+}
+
 /**
  * undici's side of one forward: the response (or the failure) goes to `relay`. A class, so
  * that a request in flight holds one small object rather than a closure per callback.
@@ -161,12 +178,7 @@ class RelayHandler implements Dispatcher.DispatchHandler {
   ): void {
     if (statusCode < 200) return;
     this.#started = true;
-    // What the relay may do to the upstream exchange, through undici's controller.
-    this.#relay.start(statusCode, headers, {
-      pause: () => controller.pause(),
-      resume: () => controller.resume(),
-      abort: () => controller.abort(new Error("relay aborted")),
-    });
+    this.#relay.start(statusCode, headers, new Control(controller));
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {

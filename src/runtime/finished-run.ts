@@ -3,11 +3,11 @@
  * with its run folder relative to the folder it was made in. An interrupted run is not a result;
  * a run that cannot be made at all is a FAILED `INTERNAL_ERROR` (exit code 3) without a folder.
  */
-import { relative } from "node:path";
 import type { RunRecord } from "../report/explore-document.js";
 import { verifyRecord } from "../report/v4/truth.js";
 import type { ReporterName } from "../reporters/names.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import { slashRelative } from "../support/slash-path.js";
 import { experiment } from "./experiment.js";
 
 /** How suite, trials and explore run their experiments. */
@@ -51,7 +51,7 @@ export async function finishedRun(
         reason_code: done.reasonCode,
         exit_code: done.exitCode,
         duration_ms: done.report.duration_ms,
-        run_folder: relative(outputDir, done.runFolder).split("\\").join("/"),
+        run_folder: slashRelative(outputDir, done.runFolder),
         ...verifyRecord(done.report),
       },
       runFolder: done.runFolder,

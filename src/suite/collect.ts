@@ -8,11 +8,12 @@
  * in byte order; a file reached twice counts once.
  */
 import { readdir, stat } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import picomatch from "picomatch";
 import { compareByteOrder } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import { errnoCode } from "../runtime/run-folder.js";
+import { slashRelative } from "../support/slash-path.js";
 import { isScenarioFile } from "./scenario-candidate.js";
 
 export interface ScenarioFile {
@@ -59,7 +60,7 @@ export interface Collected {
 }
 
 function displayPath(cwd: string, absolutePath: string): string {
-  return relative(cwd, absolutePath).split("\\").join("/") || ".";
+  return slashRelative(cwd, absolutePath) || ".";
 }
 
 /**

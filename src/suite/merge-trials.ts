@@ -3,14 +3,15 @@
  * merged folder, and the trials of one scenario found in several shards become one series —
  * trials renumbered in shard order, summary and verdict computed again over all of them.
  */
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { SuiteEntry } from "../report/suite-document.js";
 import { SuiteError } from "../report/suite-errors.js";
 import type { TrialRun } from "../report/trials.js";
+import { slashRelative } from "../support/slash-path.js";
 import { seriesEntry } from "./trial-entries.js";
 
 function moved(runFolder: string | null, from: string, to: string): string | null {
-  return runFolder === null ? null : relative(to, resolve(from, runFolder)).split("\\").join("/");
+  return runFolder === null ? null : slashRelative(to, resolve(from, runFolder));
 }
 
 /** The entry with its run folders (its own and its trials') relative to `to` instead of `from`. */

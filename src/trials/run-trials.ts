@@ -5,7 +5,7 @@
  * `trials()` below.
  */
 import { availableParallelism } from "node:os";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { TrialRun } from "../report/trials.js";
 import type { ReporterName } from "../reporters/names.js";
 import { DEFAULT_RUNS_DIR } from "../runtime/experiment.js";
@@ -13,6 +13,7 @@ import { createRunFolder } from "../runtime/run-folder.js";
 import { unsupportedFeature } from "../runtime/support.js";
 import { ScenarioError } from "../scenario/errors.js";
 import type { AnyScenario } from "../scenario/parse.js";
+import { slashRelative } from "../support/slash-path.js";
 import { type TrialsDocument, trialsDocument, writeTrialsFile } from "./document.js";
 import { TrialsError, trialSettings } from "./options.js";
 import { runSeries } from "./series.js";
@@ -88,7 +89,7 @@ export async function trials(scenario: AnyScenario, settings: TrialsSettings): P
   });
   const { document, verdict } = trialsDocument({
     scenario: {
-      path: relative(settings.cwd, scenario.sourcePath).split("\\").join("/"),
+      path: slashRelative(settings.cwd, scenario.sourcePath),
       name: scenario.name,
     },
     runs: results.get(0)?.runs ?? [],

@@ -4,8 +4,8 @@
  * a series cut short (interruption, fail-fast) that finished some trials gets one too once every
  * trial has stopped. A `trials.json` that cannot be written fails the caller like its own files do.
  */
-import { relative } from "node:path";
 import type { TrialRun } from "../report/trials.js";
+import { slashRelative } from "../support/slash-path.js";
 import { writeSeriesFile } from "./document.js";
 import { runSeries, type Series, type SeriesDone, type SeriesSettings } from "./series.js";
 
@@ -49,7 +49,7 @@ export function seriesRunsFrom(
   done: SeriesDone,
   from: string,
 ): { readonly folder: string | null; readonly runs: TrialRun[] } {
-  const folder = done.folder === null ? null : relative(from, done.folder).split("\\").join("/") || ".";
+  const folder = done.folder === null ? null : slashRelative(from, done.folder) || ".";
   const runs = done.runs.map((run) => ({
     ...run,
     run_folder: run.run_folder === null || folder === null ? null : `${folder}/${run.run_folder}`,

@@ -123,16 +123,22 @@ describe("the taken-port check", () => {
   });
 });
 
+/**
+ * Holds the event loop past the probe's 500 ms limit: when it turns again, the limit's timer and
+ * the probe's answer are both due, and the answer must win.
+ */
+function holdEventLoop(): void {
+  const until = performance.now() + 800;
+  while (performance.now() < until) {
+    // busy on purpose
+  }
+}
+
 describe("a probe whose time limit passes while the process is busy", () => {
   it("still reads a refused port as free when the refusal was already waiting", async () => {
     const port = await freePort();
     const probe = accepting("127.0.0.1", port);
-    // Hold the event loop past the probe's 500 ms limit: when it turns again, the limit's timer
-    // and the refusal are both due, and the refusal must win.
-    const until = performance.now() + 800;
-    while (performance.now() < until) {
-      // busy on purpose
-    }
+    holdEventLoop();
     expect(await probe).toBe(false);
   });
 
@@ -140,10 +146,7 @@ describe("a probe whose time limit passes while the process is busy", () => {
     const port = await freePort();
     await listen(port, "127.0.0.1");
     const probe = accepting("127.0.0.1", port);
-    const until = performance.now() + 800;
-    while (performance.now() < until) {
-      // busy on purpose
-    }
+    holdEventLoop();
     expect(await probe).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { ReportError } from "../../report/errors.js";
 import { readSuite, SUITE_FILE_NAME, serializeSuite } from "../../report/suite-document.js";
 import { SuiteError } from "../../report/suite-errors.js";
@@ -9,6 +9,7 @@ import { readSavedReport, SavedRunError } from "../../reporters/saved-run.js";
 import { renderSuiteFormat } from "../../reporters/suite-files.js";
 import { errnoCode, makeFolders } from "../../runtime/run-folder.js";
 import { type CliIo, EXIT } from "../../support/cli-io.js";
+import { slashRelative } from "../../support/slash-path.js";
 import { OutputWriteError, writeFileAtomically } from "../../support/write-file.js";
 import type { ParsedArgs } from "../args.js";
 import { usageError } from "../usage.js";
@@ -34,7 +35,7 @@ async function render(folder: string, format: Format, outputFolder: string | nul
   if (await exists(join(folder, SUITE_FILE_NAME))) {
     const document = await readSuite(folder);
     if (format === "json") return serializeSuite(document);
-    const prefix = outputFolder === null ? "" : relative(outputFolder, folder).split("\\").join("/");
+    const prefix = outputFolder === null ? "" : slashRelative(outputFolder, folder);
     return renderSuiteFormat(await loadSuiteView(folder, document, prefix), format);
   }
   const saved = await readSavedReport(folder);
