@@ -2,6 +2,7 @@
 // A small agent-like workload with a retry policy, for the bundled examples.
 // It reads its dependency URL from CUSTOMER_API_URL; knobs and messages are described in
 // docs/examples.md. Error classes printed are fixed names, never raw error text.
+import { request } from "./http-client.mjs";
 
 const EXIT_USAGE = 2;
 
@@ -49,23 +50,21 @@ function readConfig() {
 
 function classify(error) {
   if (error instanceof AttemptError) return error;
-  const name = error?.name;
-  if (name === "TimeoutError" || name === "AbortError") return new AttemptError("TimeoutError");
+  if (error?.name === "TimeoutError") return new AttemptError("TimeoutError");
   return new AttemptError("TransportError");
 }
 
 function retryAfterSeconds(response) {
   if (response.status !== 429) return undefined;
-  const header = response.headers.get("retry-after")?.trim();
+  const header = response.header("retry-after")?.trim();
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
 }
 
 /** One GET of the customer; resolves with the parsed body or rejects with an AttemptError. */
 async function fetchCustomer(config) {
   try {
-    const signal = AbortSignal.timeout(config.timeoutMs);
-    const response = await fetch(config.url, { signal });
-    const text = await response.text();
+    const response = await request(config.url, { timeoutMs: config.timeoutMs });
+    const text = response.text;
     if (response.status >= 400) throw new AttemptError("HTTPStatusError", retryAfterSeconds(response));
     try {
       return JSON.parse(text);
@@ -101,10 +100,6 @@ async function refresh(config, cycle) {
 
 async function main() {
   const config = readConfig();
-  // Load fetch's internals before the first timed request, so that the per-request timeout
-  // measures the request and not module loading (no network is involved).
-  await (await fetch("data:,warm-up")).text();
-
   try {
     await fetchCustomer(config);
   } catch (error) {

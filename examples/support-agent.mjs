@@ -7,6 +7,7 @@
 // SUPPORT_LISTEN=yes (first open the customer API's update feed, `GET /events`, an optional
 // listening stream: without it the agent works on; with it, it closes the feed when done).
 // Exit codes: 0 answered, 1 gave up, 2 bad configuration. Prints fixed words, never payloads.
+import { openStream, request } from "./http-client.mjs";
 
 function usage(message) {
   process.stderr.write(`support-agent: ${message}\n`);
@@ -44,16 +45,13 @@ class AttemptFailed extends Error {}
 async function attempt(url, init) {
   let response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(config.timeoutMs) });
+    response = await request(url, { ...init, timeoutMs: config.timeoutMs });
   } catch {
     throw new AttemptFailed("transport error");
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new AttemptFailed(`status ${response.status}`);
-  }
+  if (!response.ok) throw new AttemptFailed(`status ${response.status}`);
   try {
-    return await response.json();
+    return response.json();
   } catch {
     throw new AttemptFailed("invalid JSON");
   }
@@ -94,13 +92,12 @@ function askModel(content) {
 async function openFeed(stop) {
   let response;
   try {
-    response = await fetch(`${config.crm}/events`, { signal: stop });
+    response = await openStream(`${config.crm}/events`, stop);
   } catch {
     process.stdout.write("events: feed unavailable, working without updates\n");
     return;
   }
   if (!response.ok) {
-    await response.body?.cancel();
     process.stdout.write(`events: feed unavailable (status ${response.status}), working without updates\n`);
     return;
   }

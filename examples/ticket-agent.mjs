@@ -7,6 +7,7 @@
 // every attempt, so the API can tell a repeat from a new ticket).
 // Exit codes: 0 ticket opened, 1 gave up, 2 bad configuration. Prints fixed words and counts only.
 import { randomUUID } from "node:crypto";
+import { request } from "./http-client.mjs";
 
 function usage(message) {
   process.stderr.write(`ticket-agent: ${message}\n`);
@@ -29,14 +30,9 @@ const body = JSON.stringify({ title: "Customer cannot log in", priority: "high" 
 async function openTicket() {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const response = await fetch(`${desk}/tickets`, {
-        method: "POST",
-        headers,
-        body,
-        signal: AbortSignal.timeout(5000),
-      });
+      const response = await request(`${desk}/tickets`, { method: "POST", headers, body, timeoutMs: 5000 });
       if (response.status !== 201) throw new Error(`status ${response.status}`);
-      return (await response.json()).id;
+      return response.json().id;
     } catch (error) {
       if (attempt >= attempts) throw error;
       console.log(`Ticket call ${attempt} got no answer; calling again`);
@@ -47,7 +43,7 @@ async function openTicket() {
 
 try {
   const id = await openTicket();
-  const { count } = await (await fetch(`${desk}/tickets`)).json();
+  const { count } = (await request(`${desk}/tickets`)).json();
   console.log(`Opened ticket ${id}`);
   console.log(`Tickets on the server: ${count}`);
 } catch {

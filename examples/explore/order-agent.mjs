@@ -11,6 +11,8 @@
 // Reads AGENTCHAOS_LLM_URL and AGENTCHAOS_SHOP_URL. Exit codes: 0 answered, 1 gave up.
 // Prints fixed words, never payloads.
 
+import { request } from "../http-client.mjs";
+
 const llm = process.env.AGENTCHAOS_LLM_URL;
 const shop = process.env.AGENTCHAOS_SHOP_URL;
 if (!llm || !shop) {
@@ -32,9 +34,9 @@ class CallFailed extends Error {
 
 /** The wait a response asks for: `retry-after-ms`, else `Retry-After` in seconds, else 0. */
 function requestedWait(response) {
-  const ms = Number(response.headers.get("retry-after-ms"));
+  const ms = Number(response.header("retry-after-ms"));
   if (Number.isFinite(ms) && ms > 0) return ms;
-  const seconds = Number(response.headers.get("retry-after"));
+  const seconds = Number(response.header("retry-after"));
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
@@ -42,16 +44,13 @@ function requestedWait(response) {
 async function call(url, init = {}) {
   let response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await request(url, { ...init, timeoutMs: TIMEOUT_MS });
   } catch {
     throw new CallFailed("transport error");
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new CallFailed(`status ${response.status}`, requestedWait(response));
-  }
+  if (!response.ok) throw new CallFailed(`status ${response.status}`, requestedWait(response));
   try {
-    return await response.json();
+    return response.json();
   } catch {
     throw new CallFailed("invalid JSON");
   }

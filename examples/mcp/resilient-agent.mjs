@@ -7,6 +7,7 @@
 // the deadline as an AbortSignal (AbortSignal.timeout) instead of the SDK's `timeout` option:
 // the SDK cancels the request with notifications/cancelled either way.
 // Prints fixed words and counts, never notes or arguments. Exit 0 done, 1 gave up.
+import { request } from "../http-client.mjs";
 import { connectNotes, resultText } from "./connect.mjs";
 
 const timeout = Number(process.env.NOTES_TIMEOUT_MS ?? 1000);
@@ -57,18 +58,17 @@ async function askModel(question) {
   for (let attempt = 1; ; attempt++) {
     let problem;
     try {
-      const response = await fetch(`${base.replace(/\/+$/, "")}/v1/chat/completions`, {
+      const response = await request(`${base.replace(/\/+$/, "")}/v1/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ model: "fake-model", messages: [{ role: "user", content: question }] }),
-        signal: AbortSignal.timeout(timeout * 2),
+        timeoutMs: timeout * 2,
       });
       if (response.ok) {
-        await response.json();
+        response.json();
         process.stdout.write("model: answered\n");
         return;
       }
-      await response.body?.cancel();
       problem = `status ${response.status}`;
     } catch {
       problem = "transport error";

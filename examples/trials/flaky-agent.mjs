@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { request } from "../http-client.mjs";
 
 const base = process.env.AGENTCHAOS_PROXY_URL;
 if (base === undefined || base === "") {
@@ -45,10 +46,7 @@ function takeRunNumber() {
 }
 
 async function lookUp() {
-  const response = await fetch(`${base.replace(/\/+$/, "")}/customer/123`, {
-    signal: AbortSignal.timeout(2000),
-  });
-  await response.arrayBuffer();
+  const response = await request(`${base.replace(/\/+$/, "")}/customer/123`, { timeoutMs: 2000 });
   return response.ok;
 }
 

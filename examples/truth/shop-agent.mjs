@@ -4,9 +4,11 @@
 // the catalog, and when the two disagree reads the item again and keeps the price both sources
 // confirm (it never quotes a price it could not confirm). Reads AGENTCHAOS_SHOP_URL. Prints the
 // quote (naive) or fixed words (careful). Exit 0 when the order is placed, 1 otherwise.
+import { request } from "../http-client.mjs";
+
 const shop = (process.env.AGENTCHAOS_SHOP_URL ?? "").replace(/\/+$/, "");
 const careful = process.env.SHOP_AGENT === "careful";
-const getJson = async (path) => (await fetch(`${shop}${path}`)).json();
+const getJson = async (path) => (await request(`${shop}${path}`)).json();
 
 async function confirmedPrice() {
   const item = await getJson("/items/lamp");
@@ -23,7 +25,7 @@ try {
   const price = await confirmedPrice();
   if (careful) console.log("Price confirmed by the item and the catalog");
   else console.log(`The desk lamp costs ${price} dollars`);
-  const response = await fetch(`${shop}/orders`, {
+  const response = await request(`${shop}/orders`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ sku: "lamp", quantity: 1, quoted_price: price }),
