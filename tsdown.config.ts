@@ -17,7 +17,7 @@ import { defineConfig, type TsdownPlugin, type UserConfig } from "tsdown";
  * at each start.
  *
  * The library (dist/index.js and the rest of dist/) is compiled file by file by
- * `tsc -p tsconfig.build.json`.
+ * `tsc -p tsconfig.build.json` (TypeScript 7, CONTRIBUTING.md#testing).
  */
 const shared: UserConfig = {
   outDir: "dist/bin",
