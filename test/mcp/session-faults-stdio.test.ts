@@ -15,6 +15,12 @@ import {
 import { onCleanup } from "../helpers/proxy-harness.js";
 import { tempDir } from "../helpers/temp.js";
 
+/**
+ * The server behind the SDK client tests: the tools of the SDK's test server in plain JSON-RPC,
+ * since these tests are about what the shim writes to the client, not about the server.
+ */
+const plainServer = () => stdioDependency("mcp-plain-tools-server.mjs");
+
 const call = (id: string, name: string) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}\n`;
 
@@ -80,7 +86,10 @@ describe("mcp_malformed over stdio", () => {
   it.each(["not_json", "wrong_id", "missing_result"] as const)(
     "the SDK client reports %s to onerror and its call ends only by its own timeout",
     async (shape) => {
-      const test = await startTestHost([mcpFaults.malformed("bad", tool("echo"), occurrences(1), shape)]);
+      const test = await startTestHost(
+        [mcpFaults.malformed("bad", tool("echo"), occurrences(1), shape)],
+        plainServer(),
+      );
       const { client } = await connectClient(test);
       const errors: string[] = [];
       client.onerror = (error) => errors.push(error.message);
@@ -126,10 +135,13 @@ describe("mcp_oversized over stdio", () => {
   });
 
   it("the SDK client gets a padded text below its 10 MiB read limit, and closes its transport on one above it", async () => {
-    const test = await startTestHost([
-      mcpFaults.oversized("fits", tool("echo"), occurrences(1), 2 * 1024 * 1024),
-      mcpFaults.oversized("too-big", tool("echo"), occurrences(2), 12 * 1024 * 1024),
-    ]);
+    const test = await startTestHost(
+      [
+        mcpFaults.oversized("fits", tool("echo"), occurrences(1), 2 * 1024 * 1024),
+        mcpFaults.oversized("too-big", tool("echo"), occurrences(2), 12 * 1024 * 1024),
+      ],
+      plainServer(),
+    );
     const { client } = await connectClient(test);
     const errors: string[] = [];
     client.onerror = (error) => errors.push(error.message);
@@ -149,9 +161,10 @@ describe("mcp_oversized over stdio", () => {
 
 describe("mcp_tools_changed over stdio", () => {
   it("notifies before the answer, then lists the changed tools and answers a removed tool -32602", async () => {
-    const test = await startTestHost([
-      mcpFaults.toolsChanged("change", tool("echo"), occurrences(1), ["slow", "pid"], "reason"),
-    ]);
+    const test = await startTestHost(
+      [mcpFaults.toolsChanged("change", tool("echo"), occurrences(1), ["slow", "pid"], "reason")],
+      plainServer(),
+    );
     const { client } = await connectClient(test);
     const seen: string[] = [];
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {

@@ -15,6 +15,14 @@ import {
 } from "../helpers/mcp.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
 
+/**
+ * The SDK's own server answers the first test, which relays a whole SDK session; the others are
+ * about the shim and the host, so a plain JSON-RPC server with the same tools (and, for the
+ * orphan tests, a plain JSON-RPC workload) carries their traffic without loading the SDK in
+ * every child. The SDK client still speaks to the shim in every test that connects one.
+ */
+const plainServer = () => stdioDependency("mcp-plain-tools-server.mjs");
+
 describe("the stdio shim with the SDK's own client and server", () => {
   it("relays a whole SDK session and records one session with an operation per request", async () => {
     const test = await startTestHost();
@@ -55,7 +63,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("selects exactly the scheduled occurrences among concurrent tool calls of one session", async () => {
-    const test = await startTestHost([mcpFaults.toolError("flaky", tool("echo"), occurrences(5, 12))]);
+    const test = await startTestHost(
+      [mcpFaults.toolError("flaky", tool("echo"), occurrences(5, 12))],
+      plainServer(),
+    );
     const { client } = await connectClient(test);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => client.callTool({ name: "echo", arguments: { text: `n${i}` } })),
@@ -75,7 +86,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("counts across two concurrent sessions, so a schedule selects each occurrence exactly once", async () => {
-    const test = await startTestHost([mcpFaults.error("shared", tool("echo"), occurrences(3, 8))]);
+    const test = await startTestHost(
+      [mcpFaults.error("shared", tool("echo"), occurrences(3, 8))],
+      plainServer(),
+    );
     const one = await connectClient(test);
     const two = await connectClient(test);
     const calls = Array.from({ length: 6 }, (_, i) => [
@@ -101,7 +115,7 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("records connection_closed when the server crashes mid-call, and the session's exit code", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { client } = await connectClient(test);
     const closed = new Promise<void>((resolve) => {
       client.onclose = () => resolve();
@@ -118,7 +132,7 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("records client_cancelled when the SDK client cancels a call", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { client } = await connectClient(test);
     const abort = new AbortController();
     const call = client.callTool({ name: "slow", arguments: { ms: 2000, text: "late" } }, undefined, {
@@ -138,7 +152,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
 
   it("never lets tool arguments or results out of the shim", async () => {
     const secret = "sk-planted-3c1e9a7d";
-    const test = await startTestHost([mcpFaults.latency("slow", tool("echo"), occurrences(2), 10)]);
+    const test = await startTestHost(
+      [mcpFaults.latency("slow", tool("echo"), occurrences(2), 10)],
+      plainServer(),
+    );
     const { client, transport } = await connectClient(test);
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
@@ -205,7 +222,7 @@ describe("joining a run", () => {
 
 describe("no orphaned server", () => {
   async function startAgent(test: Awaited<ReturnType<typeof startTestHost>>, mode: "exit" | "hang") {
-    const agent = spawn(process.execPath, [`${PROGRAMS}mcp-pid-agent.mjs`, mode], {
+    const agent = spawn(process.execPath, [`${PROGRAMS}mcp-plain-pid-agent.mjs`, mode], {
       env: {
         ...process.env,
         AGENTCHAOS_TOOLS_COMMAND: test.command,
@@ -230,7 +247,7 @@ describe("no orphaned server", () => {
   }
 
   it("after the workload exits without closing its client", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { agent, pid, exited } = await startAgent(test, "exit");
     // The server answered with its pid. It may already be gone by now: the agent exits as soon as
     // it has printed it, and the shim then ends the server.
@@ -242,7 +259,7 @@ describe("no orphaned server", () => {
   });
 
   it("after the workload's process group is killed (a timed-out workload)", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { agent, pid } = await startAgent(test, "hang");
     process.kill(-(agent.pid as number), "SIGKILL");
     await test.host.close();
@@ -251,7 +268,7 @@ describe("no orphaned server", () => {
   });
 
   it("after the run is interrupted, with SESSION_ENDED recorded before close resolves", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { pid } = await startAgent(test, "hang");
     test.interrupt.abort();
     await eventually(() => !processAlive(pid));
@@ -267,7 +284,7 @@ describe("no orphaned server", () => {
 describe("the run's channel", () => {
   it("survives a peer that sends garbage or half-formed messages, and records nothing for it", async () => {
     const { connect } = await import("node:net");
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const channel = test.args[test.args.indexOf("--channel") + 1] as string;
     for (const garbage of [
       "null\n",
