@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
-import { runsAhead } from "../helpers/runs-ahead.js";
+import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runOf, runSuite, type SuiteOutcome } from "../helpers/suite-runs.js";
 
 /** The table of MCP scenarios in docs/examples.md: file → result, reason, exit. */
 const TABLE = [
@@ -55,28 +55,46 @@ const SECRET = "sk-notes-planted-5e0c1d";
 const PLANTED = "llm_and_mcp_recovered";
 
 /**
- * Every example runs once, two at a time, before the tests; every test about an example reads
- * its run. The example that adds a note always runs with the planted secret, so its row and the
- * secret test share one run.
+ * Every example but the planted one runs once, two at a time, in one `agentchaos suite` process of
+ * the built CLI before the tests; then the example that adds a note runs alone through `agentchaos
+ * run` with the planted secret, so its row and the secret test share one real run of the command
+ * users type. Every test about an example reads its run.
  */
-const runExample = runsAhead(
-  TABLE.map(([name]) => name),
-  async (name) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli(
-      ["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir],
-      name === PLANTED ? { env: { NOTES_PRIVATE_TEXT: SECRET } } : {},
-    );
-    return { outputDir, run };
-  },
-  { concurrency: 2 },
-);
+const SCENARIO = (name: string) => `examples/mcp/scenarios/${name}.yaml`;
+let suite: SuiteOutcome;
+let planted: { outputDir: string; run: CliResult };
+beforeAll(async () => {
+  const files = TABLE.map(([name]) => name)
+    .filter((name) => name !== PLANTED)
+    .map(SCENARIO);
+  suite = await runSuite(files, join(out.path, "suite"));
+  const outputDir = join(out.path, PLANTED);
+  const run = await runBuiltCli(["run", SCENARIO(PLANTED), "--output-dir", outputDir], {
+    env: { NOTES_PRIVATE_TEXT: SECRET },
+  });
+  planted = { outputDir, run };
+}, 240_000);
+
+/** An example's exit code, report and events, from the suite or from its own run. */
+function exampleRun(name: string): { code: number | null; terminal: string; runDir: string } {
+  if (name === PLANTED) {
+    const { outputDir, run } = planted;
+    return { code: run.code, terminal: run.stdout, runDir: onlyRunDir(outputDir) };
+  }
+  const run = runOf(suite, SCENARIO(name));
+  return { code: run.exitCode, terminal: suite.cli.stdout, runDir: run.runDir };
+}
 
 describe("the MCP examples, through the built CLI", () => {
-  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
-    const { outputDir, run } = await runExample(name);
-    expect(run.code, run.stdout).toBe(exit);
-    const runDir = onlyRunDir(outputDir);
+  it("runs the examples of the suite with no error, its exit code 1 for the failed ones", () => {
+    expect(suite.cli.stderr).toBe("");
+    expect(suite.cli.code, suite.cli.stdout).toBe(1);
+    expect(suite.runs.size).toBe(TABLE.length - 1);
+  });
+
+  it.each(TABLE)("%s ends %s / %s with exit %i", (name, result, reason, exit) => {
+    const { code, terminal, runDir } = exampleRun(name);
+    expect(code, terminal).toBe(exit);
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ result, reason_code: reason });
     const events = eventsOf(runDir);
@@ -85,8 +103,8 @@ describe("the MCP examples, through the built CLI", () => {
     for (const pid of serverPids(events)) expect(processAlive(pid)).toBe(false);
   });
 
-  it("keeps planted tool arguments out of the events, the report, every run file and the terminal", async () => {
-    const { outputDir, run } = await runExample(PLANTED);
+  it("keeps planted tool arguments out of the events, the report, every run file and the terminal", () => {
+    const { outputDir, run } = planted;
     expect(run.code).toBe(0);
     const runDir = onlyRunDir(outputDir);
     const added = eventsOf(runDir).filter((event) => event.payload.path === "add_note");
