@@ -1,38 +1,52 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
-
-interface Line {
-  readonly schema_version: number;
-  readonly type: string;
-  readonly payload: Record<string, unknown>;
-}
+import { testFolder } from "../helpers/cli.js";
+import { runOf, runSuite, type SuiteEventLine, type SuiteOutcome } from "../helpers/suite-runs.js";
 
 const out = testFolder("all");
 
-async function run(name: string) {
-  const outputDir = join(out.path, name);
-  const cli = await runBuiltCli(["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir]);
-  const runDir = onlyRunDir(outputDir);
-  const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
-  const events = readFileSync(join(runDir, "events.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Line);
+const NAMES = [
+  "stdio_tools_changed_relist",
+  "stdio_tools_changed_stale",
+  "stdio_malformed_recovered",
+  "http_tools_changed_relist",
+  "http_tools_changed_stale",
+  "http_malformed_recovered",
+] as const;
+const SCENARIO = (name: string) => `examples/mcp/scenarios/${name}.yaml`;
+
+/** The six examples run once, two at a time, by one `agentchaos suite` of the built CLI. */
+let suite: SuiteOutcome;
+beforeAll(async () => {
+  suite = await runSuite(NAMES.map(SCENARIO), join(out.path, "suite"));
+}, 240_000);
+
+/**
+ * One example's run: its exit code, report and events, and what its agent printed (the lines
+ * `agentchaos run` shows live). Every MCP server its shims started has ended.
+ */
+function run(name: (typeof NAMES)[number]) {
+  const { exitCode, report, events } = runOf(suite, SCENARIO(name));
+  const cli = { code: exitCode, stdout: agentOutput(name) };
   for (const event of events.filter((line) => line.type === "SESSION_STARTED")) {
     expect(processAlive(event.payload.pid as number)).toBe(false);
   }
   return { cli, report, events };
 }
 
-const failures = (events: readonly Line[]) =>
+/** What the example's agent printed (its run folder's stdout.log). */
+function agentOutput(name: string): string {
+  return readFileSync(join(runOf(suite, SCENARIO(name)).runDir, "stdout.log"), "utf8");
+}
+
+const failures = (events: readonly SuiteEventLine[]) =>
   events
     .filter((event) => event.type === "OPERATION_FAILED")
     .map((event) => [event.payload.failure_kind, event.payload.rpc_error_code]);
 
-type Outcome = Awaited<ReturnType<typeof run>>;
+type Outcome = ReturnType<typeof run>;
 
 /** What every relist example shows (stdio or HTTP); returns its tools/list operations. */
 function expectRelisted({ cli, report, events }: Outcome) {
@@ -64,16 +78,22 @@ function expectStale(outcome: Outcome): Outcome {
 }
 
 describe("the MCP session-fault examples, through the built CLI", () => {
-  it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", async () => {
-    expectRelisted(await run("stdio_tools_changed_relist"));
+  it("runs all six in one suite with no error, its exit code 1 for the two stale ones", () => {
+    expect(suite.cli.stderr).toBe("");
+    expect(suite.cli.code, suite.cli.stdout).toBe(1);
+    expect(suite.runs.size).toBe(NAMES.length);
   });
 
-  it("stdio_tools_changed_stale: the agent calls the removed tool, gets -32602 and fails", async () => {
-    expectStale(await run("stdio_tools_changed_stale"));
+  it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", () => {
+    expectRelisted(run("stdio_tools_changed_relist"));
   });
 
-  it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", async () => {
-    const { cli, report, events } = await run("stdio_malformed_recovered");
+  it("stdio_tools_changed_stale: the agent calls the removed tool, gets -32602 and fails", () => {
+    expectStale(run("stdio_tools_changed_stale"));
+  });
+
+  it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", () => {
+    const { cli, report, events } = run("stdio_malformed_recovered");
     expect(cli.code).toBe(0);
     expect(report).toMatchObject({
       schema_version: 5,
@@ -86,21 +106,21 @@ describe("the MCP session-fault examples, through the built CLI", () => {
     expect(cli.stdout).toContain("read_note: attempt 1 failed (timed out), retrying");
   });
 
-  it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", async () => {
-    const listed = expectRelisted(await run("http_tools_changed_relist"));
+  it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", () => {
+    const listed = expectRelisted(run("http_tools_changed_relist"));
     expect(listed.map((event) => event.payload.session)).toEqual([null, null]);
   });
 
-  it("http_tools_changed_stale: over Streamable HTTP the removed tool answers -32602 and the agent fails", async () => {
-    const { events } = expectStale(await run("http_tools_changed_stale"));
+  it("http_tools_changed_stale: over Streamable HTTP the removed tool answers -32602 and the agent fails", () => {
+    const { events } = expectStale(run("http_tools_changed_stale"));
     const listed = events.filter(
       (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
     );
     expect(listed).toHaveLength(1);
   });
 
-  it("http_malformed_recovered: a not_json body over Streamable HTTP fails the call at once, a retry (RECOVERED)", async () => {
-    const { cli, report, events } = await run("http_malformed_recovered");
+  it("http_malformed_recovered: a not_json body over Streamable HTTP fails the call at once, a retry (RECOVERED)", () => {
+    const { cli, report, events } = run("http_malformed_recovered");
     expect(cli.code).toBe(0);
     expect(report).toMatchObject({
       schema_version: 5,
