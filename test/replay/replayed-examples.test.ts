@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT, testFolder } from "../helpers/cli.js";
+import { runOf, runSuite, type SuiteOutcome } from "../helpers/suite-runs.js";
 
 const FOLDER = join(ROOT, "examples", "scenarios", "v2", "replay");
 const expected = JSON.parse(
@@ -16,26 +17,31 @@ describe("the bundled replayed examples", () => {
     for (const name of scenarios) expect(expected[`v2/replay/${name}`], name).toBeDefined();
   });
 
-  it.each(scenarios)(
-    "%s ends as expected with no dependency started",
-    async (name) => {
-      const outputDir = join(out.path, name);
-      const run = await runBuiltCli(["run", join(FOLDER, name), "--output-dir", outputDir]);
-      expect(run.stderr).toBe("");
-      const runDir = onlyRunDir(outputDir);
-      const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
-      const want = expected[`v2/replay/${name}`];
-      expect({ result: report.result, reason_code: report.reason_code }).toEqual(want);
-      const types = (await readFile(join(runDir, "events.jsonl"), "utf8"))
-        .trimEnd()
-        .split("\n")
-        .map((line) => (JSON.parse(line) as { type: string }).type);
-      expect(types).toContain("REPLAY_STARTED");
-      expect(types).not.toContain("DEPENDENCY_STARTED");
-      expect(run.code).toBe(want?.result === "FAILED" ? 1 : 0);
-    },
-    60_000,
-  );
+  /** Every example runs once, two at a time, by one `agentchaos suite` of the built CLI. */
+  let suite: SuiteOutcome;
+  beforeAll(async () => {
+    suite = await runSuite(
+      scenarios.map((name) => `examples/scenarios/v2/replay/${name}`),
+      join(out.path, "suite"),
+    );
+  }, 180_000);
+
+  it("run in one suite with no error, its exit code 1 when one of them failed", () => {
+    expect(suite.cli.stderr).toBe("");
+    const failed = scenarios.some((name) => expected[`v2/replay/${name}`]?.result === "FAILED");
+    expect(suite.cli.code, suite.cli.stdout).toBe(failed ? 1 : 0);
+    expect(suite.runs.size).toBe(scenarios.length);
+  });
+
+  it.each(scenarios)("%s ends as expected with no dependency started", (name) => {
+    const run = runOf(suite, `examples/scenarios/v2/replay/${name}`);
+    const want = expected[`v2/replay/${name}`];
+    expect({ result: run.report.result, reason_code: run.report.reason_code }).toEqual(want);
+    const types = run.events.map((event) => event.type);
+    expect(types).toContain("REPLAY_STARTED");
+    expect(types).not.toContain("DEPENDENCY_STARTED");
+    expect(run.exitCode).toBe(want?.result === "FAILED" ? 1 : 0);
+  });
 
   it("ships cassettes that the cassette JSON Schema accepts, line by line", async () => {
     const { Ajv2020 } = await import("ajv/dist/2020.js");
