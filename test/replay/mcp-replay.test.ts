@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
-import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ROOT, testFolder } from "../helpers/cli.js";
+import { runInProcessWithEnv } from "../helpers/in-process-env.js";
+import { runOf, runSuite, type SuiteOutcome } from "../helpers/suite-runs.js";
+import { tempDir } from "../helpers/temp.js";
 
 const folder = testFolder("each");
 const MCP = join(ROOT, "examples", "mcp");
@@ -61,8 +64,12 @@ interface RunOutcome {
   readonly agentOutput: string;
 }
 
+/**
+ * `record` and `run` through the CLI core in-process: these tests are about what the runs
+ * record, replay and decide, not about the executable (the examples below run the built CLI).
+ */
 async function cli(args: string[], outputDir: string, env: Record<string, string>): Promise<RunOutcome> {
-  const run = await runBuiltCli([...args, "--output-dir", outputDir], { cwd: folder.path, env });
+  const run = await runInProcessWithEnv([...args, "--output-dir", outputDir], folder.path, env);
   const runs = await readdir(outputDir).catch(() => [] as string[]);
   const runDir = join(outputDir, runs.sort().at(-1) ?? "none");
   const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8").catch(() => "{}"));
@@ -195,20 +202,31 @@ describe("the bundled replayed MCP examples", () => {
     "stdio_replayed_tool_error_recovered.yaml",
   ];
 
-  it.each(names)(
-    "%s ends as expected-outcomes.json says, served from its committed cassette",
-    async (name) => {
-      const want = expected[`../mcp/scenarios/${name}`];
-      expect(want).toBeDefined();
-      const outputDir = join(folder.path, "out");
-      const run = await cli(["run", join(MCP, "scenarios", name)], outputDir, {});
-      expect(run.stderr).toBe("");
-      expect({ result: run.report.result, reason_code: run.report.reason_code }).toEqual(want);
-      expect(types(run)).toContain("REPLAY_STARTED");
-      expect(run.code).toBe(0);
-    },
-    60_000,
-  );
+  /** The four run once, two at a time, by one `agentchaos suite` of the built CLI. */
+  let suite: SuiteOutcome;
+  let suiteFolder: { path: string; remove: () => Promise<void> };
+  beforeAll(async () => {
+    suiteFolder = await tempDir();
+    suite = await runSuite(
+      names.map((name) => `examples/mcp/scenarios/${name}`),
+      join(suiteFolder.path, "out"),
+    );
+  }, 180_000);
+  afterAll(() => suiteFolder?.remove());
+
+  it("run in one suite with no error and exit code 0", () => {
+    expect(suite.cli.stderr).toBe("");
+    expect(suite.cli.code, suite.cli.stdout).toBe(0);
+  });
+
+  it.each(names)("%s ends as expected-outcomes.json says, served from its committed cassette", (name) => {
+    const want = expected[`../mcp/scenarios/${name}`];
+    expect(want).toBeDefined();
+    const run = runOf(suite, `examples/mcp/scenarios/${name}`);
+    expect({ result: run.report.result, reason_code: run.report.reason_code }).toEqual(want);
+    expect(run.events.map((event) => event.type)).toContain("REPLAY_STARTED");
+    expect(run.exitCode).toBe(0);
+  });
 
   it("ships cassettes that the cassette JSON Schema accepts, line by line", async () => {
     const { Ajv2020 } = await import("ajv/dist/2020.js");
