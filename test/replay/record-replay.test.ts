@@ -1,8 +1,9 @@
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
+import { tempDir } from "../helpers/temp.js";
 
 const folder = testFolder("each");
 const EXAMPLES = join(ROOT, "examples");
@@ -45,8 +46,14 @@ interface RunOutcome {
   readonly agentOutput: string;
 }
 
-async function cli(args: string[], outputDir: string, env: Record<string, string> = {}): Promise<RunOutcome> {
-  const run = await runBuiltCli([...args, "--output-dir", outputDir], { cwd: folder.path, env });
+/** A `record` or `run` of the CLI core in-process, in the test's folder (or `cwd`), and what it wrote. */
+async function cli(args: string[], outputDir: string, cwd: string = folder.path): Promise<RunOutcome> {
+  const run = await runInProcess([...args, "--output-dir", outputDir], cwd);
+  return { ...run, ...(await runFiles(outputDir)) };
+}
+
+/** The report, events and agent output of the one run under an output folder. */
+async function runFiles(outputDir: string): Promise<Omit<RunOutcome, "code" | "stdout" | "stderr">> {
   const runs = await readdir(outputDir).catch(() => [] as string[]);
   const runDir = join(outputDir, runs.sort().at(-1) ?? "none");
   const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8").catch(() => "{}"));
@@ -56,7 +63,30 @@ async function cli(args: string[], outputDir: string, env: Record<string, string
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line));
   const agentOutput = await readFile(join(runDir, "stdout.log"), "utf8").catch(() => "");
-  return { ...run, report, events, agentOutput };
+  return { report, events, agentOutput };
+}
+
+/**
+ * "Say hello" recorded once, by the built CLI's `record`, before the tests: the tests that need
+ * that cassette copy it into their own folder instead of recording the same completion again.
+ */
+let hello: { folder: { path: string; remove: () => Promise<void> }; recorded: RunOutcome };
+beforeAll(async () => {
+  const shared = await tempDir();
+  await writeFile(join(shared.path, "scenario.yaml"), openaiScenario("Say hello", "complete"));
+  const outputDir = join(shared.path, "record");
+  const run = await runBuiltCli(["record", "scenario.yaml", "--output-dir", outputDir], { cwd: shared.path });
+  hello = { folder: shared, recorded: { ...run, ...(await runFiles(outputDir)) } };
+}, 120_000);
+afterAll(() => hello?.folder.remove());
+
+/** The test's folder with the shared "Say hello" cassette in cassettes/llm.jsonl. */
+async function withHelloCassette(): Promise<void> {
+  await mkdir(join(folder.path, "cassettes"));
+  await copyFile(
+    join(hello.folder.path, "cassettes", "llm.jsonl"),
+    join(folder.path, "cassettes", "llm.jsonl"),
+  );
 }
 
 const types = (outcome: RunOutcome): string[] => outcome.events.map((event) => event.type);
@@ -64,14 +94,14 @@ const types = (outcome: RunOutcome): string[] => outcome.events.map((event) => e
 describe("record, then replay with nothing upstream", () => {
   it("gives the same agent output and verdict as the live run, for a plain and a streamed completion", async () => {
     const scenario = join(folder.path, "scenario.yaml");
-    await writeFile(scenario, openaiScenario("Say hello", "complete"));
-    const recorded = await cli(["record", "scenario.yaml"], join(folder.path, "record"));
+    const { recorded } = hello;
     expect(recorded.stderr).toBe("");
     expect(recorded.code).toBe(0);
     expect(recorded.stdout).toMatch(/llm: 1 interactions -> cassettes\/llm\.jsonl/);
     expect(types(recorded)).toContain("DEPENDENCY_STARTED");
 
     // The stream is added to the same cassette.
+    await withHelloCassette();
     await writeFile(scenario, openaiScenario("Say hello", "stream"));
     const refused = await cli(["record", "scenario.yaml"], join(folder.path, "refused"));
     expect(refused.code).toBe(2);
@@ -132,8 +162,8 @@ describe("record, then replay with nothing upstream", () => {
 
   it("ends a run whose request was never recorded REPLAY_MISMATCH, naming the pointer, never the value", async () => {
     const scenario = join(folder.path, "scenario.yaml");
-    await writeFile(scenario, openaiScenario("Say hello", "complete"));
-    expect((await cli(["record", "scenario.yaml"], join(folder.path, "record"))).code).toBe(0);
+    expect(hello.recorded.code).toBe(0);
+    await withHelloCassette();
     await writeFile(scenario, openaiScenario("A changed prompt zqx", "complete"));
     const replayed = await cli(["run", "scenario.yaml"], join(folder.path, "replay"));
     expect(replayed.code).toBe(3);
@@ -151,8 +181,8 @@ describe("record, then replay with nothing upstream", () => {
 
   it("keys requests by the scenario's match, not the one the cassette was recorded with", async () => {
     const scenario = join(folder.path, "scenario.yaml");
-    await writeFile(scenario, openaiScenario("Say hello", "complete"));
-    expect((await cli(["record", "scenario.yaml"], join(folder.path, "record"))).code).toBe(0);
+    expect(hello.recorded.code).toBe(0);
+    await withHelloCassette();
     const header = JSON.parse(
       (await readFile(join(folder.path, "cassettes", "llm.jsonl"), "utf8")).split("\n")[0] as string,
     );
@@ -210,11 +240,11 @@ describe("cassettes that cannot be used", () => {
 
   it("validate exits 2 and run exits 3 on a broken cassette, naming file and line", async () => {
     await writeFile(join(folder.path, "scenario.yaml"), openaiScenario("Say hello", "complete"));
-    await runBuiltCli(["record", "scenario.yaml", "--output-dir", "runs"], { cwd: folder.path });
+    await withHelloCassette();
     const path = join(folder.path, "cassettes", "llm.jsonl");
     const text = await readFile(path, "utf8");
     await writeFile(path, text.slice(0, text.length - 20));
-    const validated = await runBuiltCli(["validate", "scenario.yaml"], { cwd: folder.path });
+    const validated = await runInProcess(["validate", "scenario.yaml"], folder.path);
     expect(validated.code).toBe(2);
     expect(validated.stderr).toMatch(/^Invalid cassette: cassette cassettes\/llm\.jsonl, line 2: /);
     const run = await cli(["run", "scenario.yaml"], join(folder.path, "broken"));
