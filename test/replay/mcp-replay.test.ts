@@ -9,6 +9,12 @@ import { tempDir } from "../helpers/temp.js";
 
 const folder = testFolder("each");
 const MCP = join(ROOT, "examples", "mcp");
+/**
+ * The agents of the record/replay tests below speak plain JSON-RPC (no SDK): they are the traffic
+ * recorded and replayed against the SDK's notes server. The bundled replayed examples at the end
+ * replay committed cassettes to the SDK's own agent.
+ */
+const PROGRAMS = join(ROOT, "test", "fixtures", "programs");
 
 type Transport = "http" | "stdio";
 
@@ -27,7 +33,7 @@ function notesDependency(transport: Transport, server: string): string {
       readiness: { path: /health }`;
 }
 
-/** The resilient notes agent against the notes server (stdio, or managed Streamable HTTP), replayed. */
+/** A retrying notes agent against the notes server (stdio, or managed Streamable HTTP), replayed. */
 function notesScenario(transport: Transport, faults = "", replayed = true): string {
   // A replayed run starts no server: the one it names does not even exist.
   const server = replayed && replaying ? "missing-server.mjs" : "notes-server.mjs";
@@ -39,9 +45,9 @@ dependencies:
 ${notesDependency(transport, server)}
 ${replay}
 workload:
-  name: resilient-agent
-  command: [${JSON.stringify(process.execPath)}, resilient-agent.mjs]
-  cwd: ${JSON.stringify(MCP)}
+  name: notes-agent
+  command: [${JSON.stringify(process.execPath)}, mcp-plain-notes-agent.mjs]
+  cwd: ${JSON.stringify(PROGRAMS)}
 ${faults}
 success:
   exit_code: 0
@@ -163,8 +169,8 @@ ${notesDependency(transport, "notes-server.mjs")}
       cassette: cassettes/notes.jsonl
 workload:
   name: summary-agent
-  command: [${JSON.stringify(process.execPath)}, notes-summary-agent.mjs]
-  cwd: ${JSON.stringify(join(ROOT, "test", "fixtures", "programs"))}
+  command: [${JSON.stringify(process.execPath)}, mcp-plain-notes-agent.mjs, summary]
+  cwd: ${JSON.stringify(PROGRAMS)}
 ${corrupt ? fault : ""}
 success:
   exit_code: 0
