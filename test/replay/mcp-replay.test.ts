@@ -1,18 +1,15 @@
-import { readFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ROOT, testFolder } from "../helpers/cli.js";
 import { runInProcessWithEnv } from "../helpers/in-process-env.js";
-import { runOf, runSuite, type SuiteOutcome } from "../helpers/suite-runs.js";
-import { tempDir } from "../helpers/temp.js";
 
 const folder = testFolder("each");
 const MCP = join(ROOT, "examples", "mcp");
 /**
  * The agents of the record/replay tests below speak plain JSON-RPC (no SDK): they are the traffic
- * recorded and replayed against the SDK's notes server. The bundled replayed examples at the end
- * replay committed cassettes to the SDK's own agent.
+ * recorded and replayed against the SDK's notes server. The bundled replayed MCP examples
+ * (test/replay/replayed-examples.test.ts) replay committed cassettes to the SDK's own agent.
  */
 const PROGRAMS = join(ROOT, "test", "fixtures", "programs");
 
@@ -195,54 +192,4 @@ describe.each(["http", "stdio"] as const)("a canary on a replayed MCP server ove
     expect(replayed.events.some((event) => event.type === "RUN_ERROR")).toBe(false);
     expect(types(replayed)).toContain("CANARY_SEEN");
   }, 120_000);
-});
-
-describe("the bundled replayed MCP examples", () => {
-  const expected = JSON.parse(
-    readFileSync(join(ROOT, "examples", "scenarios", "expected-outcomes.json"), "utf8"),
-  ) as Record<string, { result: string; reason_code: string }>;
-  const names = [
-    "http_replayed_baseline.yaml",
-    "http_replayed_tool_error_recovered.yaml",
-    "stdio_replayed_baseline.yaml",
-    "stdio_replayed_tool_error_recovered.yaml",
-  ];
-
-  /** The four run once, two at a time, by one `agentchaos suite` of the built CLI. */
-  let suite: SuiteOutcome;
-  let suiteFolder: { path: string; remove: () => Promise<void> };
-  beforeAll(async () => {
-    suiteFolder = await tempDir();
-    suite = await runSuite(
-      names.map((name) => `examples/mcp/scenarios/${name}`),
-      join(suiteFolder.path, "out"),
-    );
-  }, 180_000);
-  afterAll(() => suiteFolder?.remove());
-
-  it("run in one suite with no error and exit code 0", () => {
-    expect(suite.cli.stderr).toBe("");
-    expect(suite.cli.code, suite.cli.stdout).toBe(0);
-  });
-
-  it.each(names)("%s ends as expected-outcomes.json says, served from its committed cassette", (name) => {
-    const want = expected[`../mcp/scenarios/${name}`];
-    expect(want).toBeDefined();
-    const run = runOf(suite, `examples/mcp/scenarios/${name}`);
-    expect({ result: run.report.result, reason_code: run.report.reason_code }).toEqual(want);
-    expect(run.events.map((event) => event.type)).toContain("REPLAY_STARTED");
-    expect(run.exitCode).toBe(0);
-  });
-
-  it("ships cassettes that the cassette JSON Schema accepts, line by line", async () => {
-    const { Ajv2020 } = await import("ajv/dist/2020.js");
-    const schema = JSON.parse(await readFile(join(ROOT, "schema", "cassette.schema.json"), "utf8"));
-    const validate = new Ajv2020({ strictSchema: true, allowUnionTypes: true }).compile(schema);
-    for (const file of ["notes-http.jsonl", "notes-stdio.jsonl"]) {
-      const lines = (await readFile(join(MCP, "cassettes", file), "utf8")).trimEnd().split("\n");
-      expect(lines.length).toBeGreaterThan(1);
-      for (const line of lines)
-        expect(validate(JSON.parse(line)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
-    }
-  });
 });
