@@ -5,11 +5,12 @@ import { ROOT, testFolder } from "../helpers/cli.js";
 import { runInProcessWithEnv } from "../helpers/in-process-env.js";
 
 const folder = testFolder("each");
-const MCP = join(ROOT, "examples", "mcp");
 /**
- * The agents of the record/replay tests below speak plain JSON-RPC (no SDK): they are the traffic
- * recorded and replayed against the SDK's notes server. The bundled replayed MCP examples
- * (test/replay/replayed-examples.test.ts) replay committed cassettes to the SDK's own agent.
+ * The agent and the notes server of these record/replay tests speak plain JSON-RPC (no SDK):
+ * they are only the traffic that is recorded, replayed and faulted. The bundled MCP examples run
+ * the SDK's own agent and server live (test/e2e/mcp-examples.test.ts), and the replayed ones
+ * replay cassettes recorded from the SDK server to the SDK agent
+ * (test/replay/replayed-examples.test.ts).
  */
 const PROGRAMS = join(ROOT, "test", "fixtures", "programs");
 
@@ -20,20 +21,20 @@ function notesDependency(transport: Transport, server: string): string {
   if (transport === "stdio")
     return `    type: mcp_stdio
     command: [${node}, ${server}]
-    cwd: ${JSON.stringify(MCP)}`;
+    cwd: ${JSON.stringify(PROGRAMS)}`;
   return `    type: http
     protocol: mcp
     base_url: http://127.0.0.1:{port}
     start:
       command: [${node}, ${server}, --http, --port, "{port}"]
-      cwd: ${JSON.stringify(MCP)}
+      cwd: ${JSON.stringify(PROGRAMS)}
       readiness: { path: /health }`;
 }
 
 /** A retrying notes agent against the notes server (stdio, or managed Streamable HTTP), replayed. */
 function notesScenario(transport: Transport, faults = "", replayed = true): string {
   // A replayed run starts no server: the one it names does not even exist.
-  const server = replayed && replaying ? "missing-server.mjs" : "notes-server.mjs";
+  const server = replayed && replaying ? "missing-server.mjs" : "mcp-plain-notes-server.mjs";
   const replay = replayed ? "    replay:\n      cassette: cassettes/notes.jsonl" : "";
   return `schema_version: 2
 name: notes-replay
@@ -161,7 +162,7 @@ function truthScenario(transport: Transport, corrupt: boolean): string {
 name: notes-truth-replay
 dependencies:
   notes:
-${notesDependency(transport, "notes-server.mjs")}
+${notesDependency(transport, "mcp-plain-notes-server.mjs")}
     replay:
       cassette: cassettes/notes.jsonl
 workload:
