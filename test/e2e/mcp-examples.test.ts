@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
-import { runsAhead } from "../helpers/runs-ahead.js";
+import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runOf, runSuite, type SuiteEventLine, type SuiteOutcome } from "../helpers/suite-runs.js";
 
 /** The table of MCP scenarios in docs/examples.md: file → result, reason, exit. */
 const TABLE = [
@@ -19,6 +19,16 @@ const TABLE = [
   ["http_gateway_503_recovered", "RECOVERED", "RECOVERY_OBSERVED", 0],
   ["http_disconnect_recovered", "RECOVERED", "RECOVERY_OBSERVED", 0],
   ["llm_and_mcp_recovered", "RECOVERED", "RECOVERY_OBSERVED", 0],
+] as const;
+
+/** The MCP session-fault examples (mcp_tools_changed, mcp_malformed), in the same suite. */
+const SESSION_FAULT_EXAMPLES = [
+  "stdio_tools_changed_relist",
+  "stdio_tools_changed_stale",
+  "stdio_malformed_recovered",
+  "http_tools_changed_relist",
+  "http_tools_changed_stale",
+  "http_malformed_recovered",
 ] as const;
 
 const out = testFolder("all");
@@ -55,28 +65,48 @@ const SECRET = "sk-notes-planted-5e0c1d";
 const PLANTED = "llm_and_mcp_recovered";
 
 /**
- * Every example runs once, two at a time, before the tests; every test about an example reads
- * its run. The example that adds a note always runs with the planted secret, so its row and the
- * secret test share one run.
+ * Every example but the planted one (the table's and the session-fault ones) runs once, two at a
+ * time, in one `agentchaos suite` process of the built CLI before the tests; then the example
+ * that adds a note runs alone through `agentchaos run` with the planted secret, so its row and
+ * the secret test share one real run of the command users type. Every test about an example
+ * reads its run.
  */
-const runExample = runsAhead(
-  TABLE.map(([name]) => name),
-  async (name) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli(
-      ["run", `examples/mcp/scenarios/${name}.yaml`, "--output-dir", outputDir],
-      name === PLANTED ? { env: { NOTES_PRIVATE_TEXT: SECRET } } : {},
-    );
-    return { outputDir, run };
-  },
-  { concurrency: 2 },
-);
+const SCENARIO = (name: string) => `examples/mcp/scenarios/${name}.yaml`;
+let suite: SuiteOutcome;
+let planted: { outputDir: string; run: CliResult };
+beforeAll(async () => {
+  const files = [
+    ...TABLE.map(([name]) => name).filter((name) => name !== PLANTED),
+    ...SESSION_FAULT_EXAMPLES,
+  ].map(SCENARIO);
+  suite = await runSuite(files, join(out.path, "suite"));
+  const outputDir = join(out.path, PLANTED);
+  const run = await runBuiltCli(["run", SCENARIO(PLANTED), "--output-dir", outputDir], {
+    env: { NOTES_PRIVATE_TEXT: SECRET },
+  });
+  planted = { outputDir, run };
+}, 240_000);
+
+/** An example's exit code, report and events, from the suite or from its own run. */
+function exampleRun(name: string): { code: number | null; terminal: string; runDir: string } {
+  if (name === PLANTED) {
+    const { outputDir, run } = planted;
+    return { code: run.code, terminal: run.stdout, runDir: onlyRunDir(outputDir) };
+  }
+  const run = runOf(suite, SCENARIO(name));
+  return { code: run.exitCode, terminal: suite.cli.stdout, runDir: run.runDir };
+}
 
 describe("the MCP examples, through the built CLI", () => {
-  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
-    const { outputDir, run } = await runExample(name);
-    expect(run.code, run.stdout).toBe(exit);
-    const runDir = onlyRunDir(outputDir);
+  it("runs the examples of the suite with no error, its exit code 1 for the failed ones", () => {
+    expect(suite.cli.stderr).toBe("");
+    expect(suite.cli.code, suite.cli.stdout).toBe(1);
+    expect(suite.runs.size).toBe(TABLE.length - 1 + SESSION_FAULT_EXAMPLES.length);
+  });
+
+  it.each(TABLE)("%s ends %s / %s with exit %i", (name, result, reason, exit) => {
+    const { code, terminal, runDir } = exampleRun(name);
+    expect(code, terminal).toBe(exit);
     const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ result, reason_code: reason });
     const events = eventsOf(runDir);
@@ -85,8 +115,8 @@ describe("the MCP examples, through the built CLI", () => {
     for (const pid of serverPids(events)) expect(processAlive(pid)).toBe(false);
   });
 
-  it("keeps planted tool arguments out of the events, the report, every run file and the terminal", async () => {
-    const { outputDir, run } = await runExample(PLANTED);
+  it("keeps planted tool arguments out of the events, the report, every run file and the terminal", () => {
+    const { outputDir, run } = planted;
     expect(run.code).toBe(0);
     const runDir = onlyRunDir(outputDir);
     const added = eventsOf(runDir).filter((event) => event.payload.path === "add_note");
@@ -114,5 +144,111 @@ describe("the MCP examples, through the built CLI", () => {
     expect(serverPids(events)).toHaveLength(1);
     for (const pid of serverPids(events)) expect(processAlive(pid)).toBe(false);
     expect(events.filter((event) => event.type === "SESSION_ENDED")).toHaveLength(1);
+  });
+});
+
+/**
+ * One example's run: its exit code, report and events, and what its agent printed (the lines
+ * `agentchaos run` shows live). Every MCP server its shims started has ended.
+ */
+function run(name: (typeof SESSION_FAULT_EXAMPLES)[number]) {
+  const { exitCode, report, events } = runOf(suite, SCENARIO(name));
+  const cli = { code: exitCode, stdout: agentOutput(name) };
+  for (const event of events.filter((line) => line.type === "SESSION_STARTED")) {
+    expect(processAlive(event.payload.pid as number)).toBe(false);
+  }
+  return { cli, report, events };
+}
+
+/** What the example's agent printed (its run folder's stdout.log). */
+function agentOutput(name: string): string {
+  return readFileSync(join(runOf(suite, SCENARIO(name)).runDir, "stdout.log"), "utf8");
+}
+
+const failures = (events: readonly SuiteEventLine[]) =>
+  events
+    .filter((event) => event.type === "OPERATION_FAILED")
+    .map((event) => [event.payload.failure_kind, event.payload.rpc_error_code]);
+
+type Outcome = ReturnType<typeof run>;
+
+/** What every relist example shows (stdio or HTTP); returns its tools/list operations. */
+function expectRelisted({ cli, report, events }: Outcome) {
+  expect(cli.code).toBe(0);
+  expect(report).toMatchObject({ schema_version: 5, result: "PASSED", reason_code: "FAULT_TOLERATED" });
+  expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
+  expect(cli.stdout).toContain("tools: list changed");
+  expect(cli.stdout).toContain("search_notes: gone, reading by title");
+  const injected = events.filter((event) => event.type === "FAULT_INJECTED");
+  expect(injected.map((event) => event.payload.parameters)).toEqual([
+    { remove: "search_notes", require: "reason" },
+  ]);
+  expect(failures(events)).toEqual([]);
+  const listed = events.filter(
+    (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+  );
+  expect(listed).toHaveLength(2);
+  return listed;
+}
+
+/** What every stale example shows (stdio or HTTP). */
+function expectStale(outcome: Outcome): Outcome {
+  const { cli, report, events } = outcome;
+  expect(cli.code).toBe(1);
+  expect(report).toMatchObject({ result: "FAILED", reason_code: "WORKLOAD_EXIT_CODE_MISMATCH" });
+  expect(cli.stdout).toContain("search_notes: failed (-32602)");
+  expect(failures(events)).toEqual([["rpc_error", -32602]]);
+  return outcome;
+}
+
+describe("the MCP session-fault examples, through the built CLI", () => {
+  it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", () => {
+    expectRelisted(run("stdio_tools_changed_relist"));
+  });
+
+  it("stdio_tools_changed_stale: the agent calls the removed tool, gets -32602 and fails", () => {
+    expectStale(run("stdio_tools_changed_stale"));
+  });
+
+  it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", () => {
+    const { cli, report, events } = run("stdio_malformed_recovered");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({
+      schema_version: 5,
+      result: "RECOVERED",
+      reason_code: "RECOVERY_OBSERVED",
+    });
+    expect(failures(events)).toEqual([["injected_malformed", null]]);
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
+    expect(cli.stdout).toContain("read_note: attempt 1 failed (timed out), retrying");
+  });
+
+  it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", () => {
+    const listed = expectRelisted(run("http_tools_changed_relist"));
+    expect(listed.map((event) => event.payload.session)).toEqual([null, null]);
+  });
+
+  it("http_tools_changed_stale: over Streamable HTTP the removed tool answers -32602 and the agent fails", () => {
+    const { events } = expectStale(run("http_tools_changed_stale"));
+    const listed = events.filter(
+      (event) => event.type === "OPERATION_OBSERVED" && event.payload.method === "tools/list",
+    );
+    expect(listed).toHaveLength(1);
+  });
+
+  it("http_malformed_recovered: a not_json body over Streamable HTTP fails the call at once, a retry (RECOVERED)", () => {
+    const { cli, report, events } = run("http_malformed_recovered");
+    expect(cli.code).toBe(0);
+    expect(report).toMatchObject({
+      schema_version: 5,
+      result: "RECOVERED",
+      reason_code: "RECOVERY_OBSERVED",
+    });
+    expect(failures(events)).toEqual([["injected_malformed", null]]);
+    const injected = events.find((event) => event.type === "FAULT_INJECTED");
+    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
+    // Unlike stdio, the transport fails the call at once: the body cannot be parsed.
+    expect(cli.stdout).toContain("read_note: attempt 1 failed (request failed), retrying");
   });
 });

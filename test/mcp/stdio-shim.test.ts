@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
 import { eventually } from "../helpers/eventually.js";
@@ -14,6 +17,17 @@ import {
   tool,
 } from "../helpers/mcp.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
+import { tempDir } from "../helpers/temp.js";
+
+/**
+ * The SDK's own server answers the first test, which relays a whole SDK session; the others are
+ * about the shim and the host, so a plain JSON-RPC server with the same tools (and, for the
+ * orphan tests, a plain JSON-RPC workload) carries their traffic without loading the SDK in
+ * every child. The SDK client still speaks to the shim in every test that connects one. The
+ * session faults below (mcp_malformed, mcp_oversized, mcp_tools_changed) are about what the shim
+ * writes to the client, so they use the plain server too.
+ */
+const plainServer = () => stdioDependency("mcp-plain-tools-server.mjs");
 
 describe("the stdio shim with the SDK's own client and server", () => {
   it("relays a whole SDK session and records one session with an operation per request", async () => {
@@ -55,7 +69,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("selects exactly the scheduled occurrences among concurrent tool calls of one session", async () => {
-    const test = await startTestHost([mcpFaults.toolError("flaky", tool("echo"), occurrences(5, 12))]);
+    const test = await startTestHost(
+      [mcpFaults.toolError("flaky", tool("echo"), occurrences(5, 12))],
+      plainServer(),
+    );
     const { client } = await connectClient(test);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => client.callTool({ name: "echo", arguments: { text: `n${i}` } })),
@@ -75,7 +92,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("counts across two concurrent sessions, so a schedule selects each occurrence exactly once", async () => {
-    const test = await startTestHost([mcpFaults.error("shared", tool("echo"), occurrences(3, 8))]);
+    const test = await startTestHost(
+      [mcpFaults.error("shared", tool("echo"), occurrences(3, 8))],
+      plainServer(),
+    );
     const one = await connectClient(test);
     const two = await connectClient(test);
     const calls = Array.from({ length: 6 }, (_, i) => [
@@ -101,7 +121,7 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("records connection_closed when the server crashes mid-call, and the session's exit code", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { client } = await connectClient(test);
     const closed = new Promise<void>((resolve) => {
       client.onclose = () => resolve();
@@ -118,7 +138,7 @@ describe("the stdio shim with the SDK's own client and server", () => {
   });
 
   it("records client_cancelled when the SDK client cancels a call", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { client } = await connectClient(test);
     const abort = new AbortController();
     const call = client.callTool({ name: "slow", arguments: { ms: 2000, text: "late" } }, undefined, {
@@ -138,7 +158,10 @@ describe("the stdio shim with the SDK's own client and server", () => {
 
   it("never lets tool arguments or results out of the shim", async () => {
     const secret = "sk-planted-3c1e9a7d";
-    const test = await startTestHost([mcpFaults.latency("slow", tool("echo"), occurrences(2), 10)]);
+    const test = await startTestHost(
+      [mcpFaults.latency("slow", tool("echo"), occurrences(2), 10)],
+      plainServer(),
+    );
     const { client, transport } = await connectClient(test);
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
@@ -205,7 +228,7 @@ describe("joining a run", () => {
 
 describe("no orphaned server", () => {
   async function startAgent(test: Awaited<ReturnType<typeof startTestHost>>, mode: "exit" | "hang") {
-    const agent = spawn(process.execPath, [`${PROGRAMS}mcp-pid-agent.mjs`, mode], {
+    const agent = spawn(process.execPath, [`${PROGRAMS}mcp-plain-pid-agent.mjs`, mode], {
       env: {
         ...process.env,
         AGENTCHAOS_TOOLS_COMMAND: test.command,
@@ -230,7 +253,7 @@ describe("no orphaned server", () => {
   }
 
   it("after the workload exits without closing its client", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { agent, pid, exited } = await startAgent(test, "exit");
     // The server answered with its pid. It may already be gone by now: the agent exits as soon as
     // it has printed it, and the shim then ends the server.
@@ -242,7 +265,7 @@ describe("no orphaned server", () => {
   });
 
   it("after the workload's process group is killed (a timed-out workload)", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { agent, pid } = await startAgent(test, "hang");
     process.kill(-(agent.pid as number), "SIGKILL");
     await test.host.close();
@@ -251,7 +274,7 @@ describe("no orphaned server", () => {
   });
 
   it("after the run is interrupted, with SESSION_ENDED recorded before close resolves", async () => {
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const { pid } = await startAgent(test, "hang");
     test.interrupt.abort();
     await eventually(() => !processAlive(pid));
@@ -267,7 +290,7 @@ describe("no orphaned server", () => {
 describe("the run's channel", () => {
   it("survives a peer that sends garbage or half-formed messages, and records nothing for it", async () => {
     const { connect } = await import("node:net");
-    const test = await startTestHost();
+    const test = await startTestHost([], plainServer());
     const channel = test.args[test.args.indexOf("--channel") + 1] as string;
     for (const garbage of [
       "null\n",
@@ -286,5 +309,176 @@ describe("the run's channel", () => {
     const { client } = await connectClient(test);
     expect(textOf(await client.callTool({ name: "echo", arguments: { text: "fine" } }))).toBe("fine");
     expect(test.log.ofKind("SESSION_STARTED")).toHaveLength(1);
+  });
+});
+
+const call = (id: string, name: string) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}\n`;
+
+async function scriptedHost(faults: Parameters<typeof startTestHost>[0]) {
+  const folder = await tempDir();
+  onCleanup(folder.remove);
+  const log = join(folder.path, "server.log");
+  const test = await startTestHost(faults, stdioDependency("mcp-scripted-server.mjs", { MCP_TEST_LOG: log }));
+  const received = (): string[] => {
+    try {
+      return readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line !== "");
+    } catch {
+      return [];
+    }
+  };
+  return { ...test, received };
+}
+
+/** What an SDK call ended with: its result text, or its error's code and message. */
+async function outcomeOf(promise: Promise<unknown>) {
+  try {
+    return { text: textOf(await promise) };
+  } catch (error) {
+    return { code: error instanceof McpError ? error.code : null, message: (error as Error).message };
+  }
+}
+
+describe("mcp_malformed over stdio", () => {
+  it("writes each shape's exact line in place of the server's answer, which never sees the request", async () => {
+    const test = await scriptedHost([
+      mcpFaults.malformed("cut", tool("a"), occurrences(1), "not_json"),
+      mcpFaults.malformed("other", tool("b"), occurrences(1), "wrong_id"),
+      mcpFaults.malformed("bare", tool("c"), occurrences(1), "missing_result"),
+    ]);
+    const shim = spawnRawShim(test);
+    shim.write(call("1", "a"));
+    shim.write(call('"two"', "b"));
+    shim.write(call("3", "c"));
+    shim.write(call("4", "d"));
+    expect(await shim.lines(4)).toEqual([
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Injected by Agent Chaos',
+      '{"jsonrpc":"2.0","id":"agentchaos-unknown-id","result":{"content":[{"type":"text","text":"Injected by Agent Chaos"}]}}',
+      '{"jsonrpc":"2.0","id":3}',
+      '{"jsonrpc":"2.0","id":4,"result":{"echo":"tools/call"}}',
+    ]);
+    expect(test.received()).toEqual([call("4", "d").trimEnd()]);
+    expect(test.log.ofKind("FAULT_INJECTED").map((event) => [event.fault_id, event.parameters])).toEqual([
+      ["cut", { shape: "not_json" }],
+      ["other", { shape: "wrong_id" }],
+      ["bare", { shape: "missing_result" }],
+    ]);
+    expect(
+      test.log.ofKind("OPERATION_FAILED").map((event) => [event.failure_kind, event.fault_related]),
+    ).toEqual([
+      ["injected_malformed", true],
+      ["injected_malformed", true],
+      ["injected_malformed", true],
+    ]);
+  });
+
+  it.each(["not_json", "wrong_id", "missing_result"] as const)(
+    "the SDK client reports %s to onerror and its call ends only by its own timeout",
+    async (shape) => {
+      const test = await startTestHost(
+        [mcpFaults.malformed("bad", tool("echo"), occurrences(1), shape)],
+        plainServer(),
+      );
+      const { client } = await connectClient(test);
+      const errors: string[] = [];
+      client.onerror = (error) => errors.push(error.message);
+      const first = await outcomeOf(
+        client.callTool({ name: "echo", arguments: { text: "hi" } }, undefined, { timeout: 300 }),
+      );
+      expect(first).toMatchObject({ code: ErrorCode.RequestTimeout });
+      expect(errors.length).toBe(1);
+      if (shape === "wrong_id") expect(errors[0]).toMatch(/unknown message ID/);
+      // The session goes on: the next call is answered.
+      expect(await outcomeOf(client.callTool({ name: "echo", arguments: { text: "again" } }))).toEqual({
+        text: "again",
+      });
+    },
+  );
+});
+
+describe("mcp_oversized over stdio", () => {
+  it("pads the server's result to size_bytes (a text content added when it has none)", async () => {
+    const test = await scriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), 4096)]);
+    const shim = spawnRawShim(test);
+    shim.write(call("9", "a"));
+    const [line] = await shim.lines(1);
+    expect(Buffer.byteLength(line as string)).toBe(4096);
+    const answer = JSON.parse(line as string);
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 9, result: { echo: "tools/call" } });
+    expect(answer.result.content[0].text).toMatch(/^x+$/);
+    expect(test.received()).toEqual([call("9", "a").trimEnd()]);
+    expect(test.log.ofKind("FAULT_INJECTED")[0]?.parameters).toEqual({ size_bytes: 4096 });
+    expect(test.log.ofKind("OPERATION_FAILED").map((event) => event.failure_kind)).toEqual([
+      "injected_oversized",
+    ]);
+  });
+
+  it("writes a 64 MiB answer as one line", async () => {
+    const size = 64 * 1024 * 1024;
+    const test = await scriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), size)]);
+    const shim = spawnRawShim(test);
+    shim.write(call("1", "a"));
+    const [line] = await shim.lines(1);
+    expect((line as string).length).toBe(size);
+    expect((line as string).endsWith('xxx"}]}}')).toBe(true);
+  });
+
+  it("the SDK client gets a padded text below its 10 MiB read limit, and closes its transport on one above it", async () => {
+    const test = await startTestHost(
+      [
+        mcpFaults.oversized("fits", tool("echo"), occurrences(1), 2 * 1024 * 1024),
+        mcpFaults.oversized("too-big", tool("echo"), occurrences(2), 12 * 1024 * 1024),
+      ],
+      plainServer(),
+    );
+    const { client } = await connectClient(test);
+    const errors: string[] = [];
+    client.onerror = (error) => errors.push(error.message);
+    const fits = await outcomeOf(client.callTool({ name: "echo", arguments: { text: "hi" } }));
+    expect(fits.text?.startsWith("hix")).toBe(true);
+    expect(fits.text?.length).toBeGreaterThan(2 * 1024 * 1024 - 100);
+    // Over 10 MiB the SDK's read buffer gives up: it reports the error and closes the transport.
+    const tooBig = await outcomeOf(client.callTool({ name: "echo", arguments: { text: "hi" } }));
+    expect(tooBig).toMatchObject({ code: ErrorCode.ConnectionClosed });
+    expect(errors.some((message) => /ReadBuffer exceeded maximum size/.test(message))).toBe(true);
+    expect(test.log.ofKind("OPERATION_FAILED").map((event) => event.failure_kind)).toEqual([
+      "injected_oversized",
+      "injected_oversized",
+    ]);
+  });
+});
+
+describe("mcp_tools_changed over stdio", () => {
+  it("notifies before the answer, then lists the changed tools and answers a removed tool -32602", async () => {
+    const test = await startTestHost(
+      [mcpFaults.toolsChanged("change", tool("echo"), occurrences(1), ["slow", "pid"], "reason")],
+      plainServer(),
+    );
+    const { client } = await connectClient(test);
+    const seen: string[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      seen.push("list_changed");
+    });
+    const before = await client.listTools();
+    expect(before.tools.map((item) => item.name)).toContain("slow");
+    expect(textOf(await client.callTool({ name: "echo", arguments: { text: "hi" } }))).toBe("hi");
+    seen.push("answer");
+    expect(seen).toEqual(["list_changed", "answer"]);
+    const after = await client.listTools();
+    expect(after.tools.map((item) => item.name).sort()).toEqual(["broken", "crash", "echo"]);
+    const echo = after.tools.find((item) => item.name === "echo");
+    expect(echo?.inputSchema.required).toEqual(["text", "reason"]);
+    expect(echo?.inputSchema.properties).toHaveProperty("reason");
+    const removed = await outcomeOf(client.callTool({ name: "slow", arguments: { ms: 1, text: "x" } }));
+    expect(removed).toMatchObject({ code: -32602 });
+    expect(test.log.ofKind("FAULT_INJECTED").map((event) => event.parameters)).toEqual([
+      { remove: "slow,pid", require: "reason" },
+    ]);
+    const failed = test.log.ofKind("OPERATION_FAILED");
+    expect(failed.map((event) => [event.failure_kind, event.rpc_error_code, event.fault_related])).toEqual([
+      ["rpc_error", -32602, false],
+    ]);
   });
 });
