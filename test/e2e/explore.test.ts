@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { exploreScenario } from "../../src/library/explore.js";
 import type { ExploreDocument } from "../../src/report/explore-document.js";
 import { agentScenario, menuFile } from "../explore/scenarios.js";
-import { ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
@@ -209,21 +209,25 @@ describe("exploreScenario", () => {
 
 describe("exploring an agent with an MCP server", () => {
   it("names MCP calls by method and tool and tries tool errors on tools/call only", async () => {
-    const menu = await menuFile(dir.path, "menu", "- {type: mcp_tool_error}\n");
-    const done = await exploreScenario(
-      join(ROOT, "examples", "mcp", "scenarios", "llm_and_mcp_recovered.yaml"),
-      {
-        menu,
-        jobs: 2,
-        baselineRuns: 1,
-        outputDir: join(dir.path, "explore"),
-      },
+    // A plain JSON-RPC agent and server (no SDK): what is checked is how explore names and
+    // faults MCP calls; the bundled MCP examples with the real SDK run in their own tests.
+    const scenario = await writeScenario(
+      dir.path,
+      "notes",
+      `schema_version: 2\nname: notes\ndependencies:\n  notes:\n    type: mcp_stdio\n    command: ${yamlList([process.execPath, join(PROGRAMS, "mcp-scripted-server.mjs")])}\nworkload:\n  command: ${yamlList([process.execPath, join(PROGRAMS, "mcp-plain-agent.mjs"), "list_notes", "read_note"])}\nsuccess:\n  exit_code: 0\ntimeout_seconds: 20\n`,
     );
+    const menu = await menuFile(dir.path, "menu", "- {type: mcp_tool_error}\n");
+    const done = await exploreScenario(scenario, {
+      menu,
+      jobs: 2,
+      baselineRuns: 1,
+      outputDir: join(dir.path, "explore"),
+    });
     const labels = done.document.points.map((point) => point.label);
     expect(labels).toContain("notes initialize #1");
     expect(labels).toContain("notes tools/call read_note #1");
     const tried = done.document.experiments.map((experiment) => experiment.label.split(" | ")[0]);
-    expect(tried.length).toBeGreaterThan(0);
+    expect(tried).toEqual(["notes tools/call list_notes #1", "notes tools/call read_note #1"]);
     expect(tried.every((label) => label?.startsWith("notes tools/call "))).toBe(true);
     const [fault] = done.document.experiments[0]?.faults ?? [];
     expect(fault?.fault).toMatchObject({
