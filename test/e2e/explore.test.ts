@@ -7,6 +7,7 @@ import { exploreScenario } from "../../src/library/explore.js";
 import type { ExploreDocument } from "../../src/report/explore-document.js";
 import { agentScenario, menuFile } from "../explore/scenarios.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runInProcess } from "../helpers/in-process.js";
 import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
@@ -18,7 +19,7 @@ async function onlyExplore(outputDir: string): Promise<{ folder: string; documen
   return { folder, document: JSON.parse(await readFile(join(folder, "explore.json"), "utf8")) };
 }
 
-describe("explore through the built CLI", () => {
+describe("the explore command", () => {
   it("marks a failure whose confirmation run passes as flaky, not failed", async () => {
     const scenario = await agentScenario(dir.path, "flaky", {
       paths: ["/a"],
@@ -57,7 +58,7 @@ describe("explore through the built CLI", () => {
   it("stops with exit 1, no experiments and no replays when a baseline run fails", async () => {
     const scenario = await agentScenario(dir.path, "broken", { program: ["exit-code.mjs", "4"] });
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli(["explore", scenario, "--output-dir", out]);
+    const result = await runInProcess(["explore", scenario, "--output-dir", out], dir.path);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       "baseline run 1 of 2 ended FAILED / WORKLOAD_EXIT_CODE_MISMATCH: explore needs a baseline that passes",
@@ -72,7 +73,10 @@ describe("explore through the built CLI", () => {
   it("stops with exit 1 when the baseline times out", async () => {
     const scenario = await agentScenario(dir.path, "slow", { program: ["forever.mjs"], timeoutSeconds: 1 });
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli(["explore", scenario, "--baseline-runs", "1", "--output-dir", out]);
+    const result = await runInProcess(
+      ["explore", scenario, "--baseline-runs", "1", "--output-dir", out],
+      dir.path,
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("baseline run 1 of 1 ended FAILED / WORKLOAD_TIMED_OUT");
   }, 60_000);
@@ -98,16 +102,10 @@ describe("explore through the built CLI", () => {
     );
     const menu = await menuFile(dir.path, "menu", "- {type: http_disconnect}\n");
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli([
-      "explore",
-      scenario,
-      "--menu",
-      menu,
-      "--baseline-runs",
-      "1",
-      "--output-dir",
-      out,
-    ]);
+    const result = await runInProcess(
+      ["explore", scenario, "--menu", menu, "--baseline-runs", "1", "--output-dir", out],
+      dir.path,
+    );
     expect(result.code).toBe(0);
     const { folder, document } = await onlyExplore(out);
     expect(document.baseline.map((run) => run.result)).toEqual(["PASSED"]);
@@ -119,7 +117,10 @@ describe("explore through the built CLI", () => {
   it("stops with exit 2 when the baseline makes no operation", async () => {
     const scenario = await agentScenario(dir.path, "idle", { program: ["exit-code.mjs", "0"] });
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli(["explore", scenario, "--baseline-runs", "1", "--output-dir", out]);
+    const result = await runInProcess(
+      ["explore", scenario, "--baseline-runs", "1", "--output-dir", out],
+      dir.path,
+    );
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
       "the baseline made no operations: there is nothing to inject faults into",
@@ -135,16 +136,10 @@ describe("explore through the built CLI", () => {
       "- {type: http_error, status_code: 500}\n- {type: http_stream_truncate, after_events: 1}\n",
     );
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli([
-      "explore",
-      scenario,
-      "--menu",
-      menu,
-      "--baseline-runs",
-      "1",
-      "--output-dir",
-      out,
-    ]);
+    const result = await runInProcess(
+      ["explore", scenario, "--menu", menu, "--baseline-runs", "1", "--output-dir", out],
+      dir.path,
+    );
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(
       "menu entry [1] http_stream_truncate after_events=1 fits none of the 1 injection points",
@@ -167,9 +162,9 @@ describe("explore through the built CLI", () => {
       "- {type: http_error, status_code: 503}\n- {type: http_disconnect}\n",
     );
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli(
+    const result = await runInProcess(
       ["explore", scenario, "--menu", menu, "--jobs", "2", "--baseline-runs", "2", "--output-dir", out],
-      { timeoutMs: 60_000 },
+      dir.path,
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
