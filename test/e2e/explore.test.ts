@@ -240,7 +240,7 @@ describe("exploring an agent with an MCP server", () => {
     });
     const menu = await menuFile(dir.path, "menu", "- {type: http_latency, latency_ms: 1}\n");
     const out = join(dir.path, "explore");
-    const result = await runBuiltCli(
+    const result = await runInProcess(
       [
         "explore",
         scenario,
@@ -255,7 +255,7 @@ describe("exploring an agent with an MCP server", () => {
         "--output-dir",
         out,
       ],
-      { timeoutMs: 90_000 },
+      dir.path,
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
