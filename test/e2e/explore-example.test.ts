@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExploreDocument } from "../../src/report/explore-document.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { type CliResult, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { DEFAULT_COLUMNS, EXTENDED_COLUMNS } from "../helpers/explore-menus.js";
+import { runInProcess } from "../helpers/in-process.js";
 
 /**
  * `agentchaos explore examples/explore/order_agent.yaml`: the order agent retries every call but
@@ -83,12 +85,11 @@ describe("the explore example", () => {
     ]);
     for (const experiment of replays) {
       const runs = join(dir.path, `replay-${experiment.id}`);
-      // From another working directory: the replay names its programs relative to itself.
-      const run = await runBuiltCli(
+      // From another working directory: the replay names its programs relative to itself. The
+      // command runs in this process (what is checked is the replay, not the executable).
+      const run = await runInProcess(
         ["run", join(folder, experiment.replay as string), "--output-dir", runs],
-        {
-          cwd: dir.path,
-        },
+        dir.path,
       );
       expect(run.code).toBe(1);
       const [id] = await readdir(runs);
@@ -102,6 +103,13 @@ describe("the explore example", () => {
       });
     }
   }, 60_000);
+
+  it("keeps the default menu exactly without --menu", () => {
+    expect(result.stderr).toBe("");
+    expect(document.settings.menu).toBe("default");
+    expect(document.menu.map((entry) => entry.label)).toEqual(DEFAULT_COLUMNS);
+    for (const column of EXTENDED_COLUMNS) expect(result.stdout).not.toContain(column);
+  });
 
   it("writes one JUnit test case per experiment", async () => {
     const junit = new XMLParser({ ignoreAttributes: false }).parse(

@@ -1,11 +1,12 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/index.js";
 import type { SuiteDocument } from "../../src/report/suite-document.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
-import { runInProcess } from "../helpers/in-process.js";
+import { type Captured, runInProcess } from "../helpers/in-process.js";
 import { freePort } from "../helpers/scenario-files.js";
+import { tempDir } from "../helpers/temp.js";
 import { barrierScenario, exitScenario, lockScenario, recoveringScenario } from "../suite/scenarios.js";
 
 const dir = testFolder("each");
@@ -233,50 +234,63 @@ describe("agentchaos suite", () => {
     expect(document.entries.map((entry) => entry.name)).toEqual(["pick-d", "pick-e"]);
   });
 
-  it("prints a live done/total counter and colours on a TTY only, and no colour with NO_COLOR", async () => {
-    const scenarios = await scenariosFolder();
-    await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
-    const runWith = async (isTTY: boolean, env: Record<string, string>) => {
-      let stdout = "";
-      const code = await runCli(["suite", scenarios, "--output-dir", join(dir.path, "suites")], {
-        stdout: { write: (text: string) => (stdout += text), isTTY },
-        stderr: { write: () => true },
-        cwd: dir.path,
-        env,
-      });
-      return { code, stdout };
-    };
-    const tty = await runWith(true, {});
-    expect(tty.code).toBe(0);
-    expect(tty.stdout).toContain("0/1 done");
-    expect(tty.stdout).toContain("\r\u001b[K\u001b[36mRECOVERED");
-    const noColour = await runWith(true, { NO_COLOR: "1" });
-    expect(noColour.stdout).toContain("1/1 done");
-    for (const code of [31, 32, 36]) expect(noColour.stdout).not.toContain(`\u001b[${code}m`);
-    const pipe = await runWith(false, {});
-    expect(pipe.stdout).not.toContain("\u001b");
-    expect(pipe.stdout).not.toContain(" done");
-    expect(pipe.stdout).toMatch(
-      /^Agent Chaos suite\n\nScenarios: 1\nJobs: \d+\nOutput: .+\n\nRECOVERED {2}RECOVERY_OBSERVED {13}/,
-    );
-  });
+  describe("one recovering scenario", () => {
+    // Its piped suite run, read by both tests below (the same command, flags and output).
+    let shared: { path: string; remove: () => Promise<void> };
+    let scenarios: string;
+    let piped: { run: Captured; out: string };
+    beforeAll(async () => {
+      shared = await tempDir();
+      scenarios = join(shared.path, "scenarios");
+      await mkdir(scenarios);
+      await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
+      const out = join(shared.path, "suites");
+      piped = { run: await runInProcess(["suite", scenarios, "--output-dir", out], shared.path), out };
+    }, 60_000);
+    afterAll(async () => {
+      await shared?.remove();
+    });
 
-  it("writes suite.json, junit.xml and index.html by default, and report.html in each run folder", async () => {
-    const scenarios = await scenariosFolder();
-    await recoveringScenario(scenarios, "recovers", "recovers", await freePort());
-    const out = join(dir.path, "suites");
-    const run = await runInProcess(["suite", scenarios, "--output-dir", out], dir.path);
-    expect(run.code).toBe(0);
-    const { folder, document } = await onlySuite(out);
-    const runFolder = document.entries[0]?.run_folder as string;
-    expect((await readdir(folder)).sort()).toEqual(
-      ["index.html", "junit.xml", runFolder, "suite.json"].sort(),
-    );
-    expect(await readdir(join(folder, runFolder))).toContain("report.html");
-    expect(run.stdout).toContain(
-      `\nWritten:\n${join(folder, "suite.json")}\n${join(folder, "junit.xml")}\n${join(folder, "index.html")}\n`,
-    );
-    expect((await stat(join(folder, "suite.json"))).isFile()).toBe(true);
+    it("prints a live done/total counter and colours on a TTY only, and no colour with NO_COLOR", async () => {
+      const runWith = async (isTTY: boolean, env: Record<string, string>) => {
+        let stdout = "";
+        const code = await runCli(["suite", scenarios, "--output-dir", join(dir.path, "suites")], {
+          stdout: { write: (text: string) => (stdout += text), isTTY },
+          stderr: { write: () => true },
+          cwd: dir.path,
+          env,
+        });
+        return { code, stdout };
+      };
+      const tty = await runWith(true, {});
+      expect(tty.code).toBe(0);
+      expect(tty.stdout).toContain("0/1 done");
+      expect(tty.stdout).toContain("\r\u001b[K\u001b[36mRECOVERED");
+      const noColour = await runWith(true, { NO_COLOR: "1" });
+      expect(noColour.stdout).toContain("1/1 done");
+      for (const code of [31, 32, 36]) expect(noColour.stdout).not.toContain(`\u001b[${code}m`);
+      const pipe = piped.run;
+      expect(pipe.stdout).not.toContain("\u001b");
+      expect(pipe.stdout).not.toContain(" done");
+      expect(pipe.stdout).toMatch(
+        /^Agent Chaos suite\n\nScenarios: 1\nJobs: \d+\nOutput: .+\n\nRECOVERED {2}RECOVERY_OBSERVED {13}/,
+      );
+    });
+
+    it("writes suite.json, junit.xml and index.html by default, and report.html in each run folder", async () => {
+      const { run, out } = piped;
+      expect(run.code).toBe(0);
+      const { folder, document } = await onlySuite(out);
+      const runFolder = document.entries[0]?.run_folder as string;
+      expect((await readdir(folder)).sort()).toEqual(
+        ["index.html", "junit.xml", runFolder, "suite.json"].sort(),
+      );
+      expect(await readdir(join(folder, runFolder))).toContain("report.html");
+      expect(run.stdout).toContain(
+        `\nWritten:\n${join(folder, "suite.json")}\n${join(folder, "junit.xml")}\n${join(folder, "index.html")}\n`,
+      );
+      expect((await stat(join(folder, "suite.json"))).isFile()).toBe(true);
+    });
   });
 
   it("--trials runs each scenario N times into its own trials folder and judges it by its pass rate (suite.json version 2)", async () => {
@@ -290,7 +304,7 @@ describe("agentchaos suite", () => {
         "examples/trials/flaky_agent.yaml",
         scenarios,
         "--trials",
-        "4",
+        "2",
         "--jobs",
         "2",
         "--reporter",
@@ -309,12 +323,12 @@ describe("agentchaos suite", () => {
       result: "FAILED",
       reason_code: "flaky",
       exit_code: 1,
-      trials: { trials: 4, passed: 2, class: "flaky", min_pass_rate: 1 },
+      trials: { trials: 2, passed: 1, class: "flaky", min_pass_rate: 1 },
     });
     expect(byName.recovers).toMatchObject({
       result: "PASSED",
       reason_code: "stable_pass",
-      trials: { trials: 4, passed: 4, class: "stable_pass" },
+      trials: { trials: 2, passed: 2, class: "stable_pass" },
     });
     expect(byName["broken one"]).toMatchObject({ reason_code: "SCENARIO_INVALID", run_folder: null });
     expect(byName["broken one"]).not.toHaveProperty("trials");
@@ -323,13 +337,13 @@ describe("agentchaos suite", () => {
       const runFolders = entry?.trials?.runs.map((trial) => trial.run_folder?.split("/")[1]) ?? [];
       expect((await readdir(trialsFolder)).sort()).toEqual([...runFolders, "trials.json"].sort());
       const saved = JSON.parse(await readFile(join(trialsFolder, "trials.json"), "utf8"));
-      expect(saved).toMatchObject({ trials: 4, requested: 4, class: entry?.trials?.class });
+      expect(saved).toMatchObject({ trials: 2, requested: 2, class: entry?.trials?.class });
     }
     expect(
-      run.stdout.split("\n").filter((line) => / trial \d of 4 {2}(flaky-agent|recovers)$/.test(line)).length,
-    ).toBe(8);
+      run.stdout.split("\n").filter((line) => / trial \d of 2 {2}(flaky-agent|recovers)$/.test(line)).length,
+    ).toBe(4);
     expect(run.stdout).toContain(
-      "\n           4 trials: 2 passed, 2 failed (RECOVERY_NOT_OBSERVED ×2) — flaky, pass rate 0.50 [0.1500, 0.8500]\n",
+      "\n           2 trials: 1 passed, 1 failed (RECOVERY_NOT_OBSERVED ×1) — flaky, pass rate 0.50 [0.0945, 0.9055]\n",
     );
     expect(run.stdout).toContain("3 scenarios: 1 passed, 0 recovered, 2 failed, 1 flaky\n");
     const junit = await readFile(join(folder, "junit.xml"), "utf8");

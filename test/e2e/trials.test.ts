@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { TrialsDocument } from "../../src/trials/document.js";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
 import { runInProcess } from "../helpers/in-process.js";
+import { expectIsolatedRuns } from "../helpers/isolated-runs.js";
 import { fixtureDependency, freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { exitScenario } from "../suite/scenarios.js";
 
@@ -19,9 +20,9 @@ async function onlyTrials(outputDir: string): Promise<{ folder: string; document
 }
 
 describe("agentchaos run --trials", () => {
-  it("finds the steady example stable_pass over 10 trials, each a run folder under one trials folder, the same fault in each", async () => {
+  it("finds the steady example stable_pass over 4 trials side by side, each a run folder under one trials folder, the same fault in each, the runs kept apart", async () => {
     const out = join(dir.path, "out");
-    const result = await runBuiltCli(["run", STEADY, "--trials", "10", "--jobs", "2", "--output-dir", out], {
+    const result = await runBuiltCli(["run", STEADY, "--trials", "4", "--jobs", "4", "--output-dir", out], {
       timeoutMs: 170_000,
     });
     expect(result.stderr).toBe("");
@@ -30,14 +31,14 @@ describe("agentchaos run --trials", () => {
     expect(document).toMatchObject({
       schema_version: 1,
       scenario: { path: STEADY, name: "steady-agent" },
-      trials: 10,
-      passed: 10,
+      trials: 4,
+      passed: 4,
       pass_rate: 1,
       pass_hat_k: true,
       pass_at_k: true,
-      wilson_95: [0.7225, 1],
+      wilson_95: [0.5101, 1],
       class: "stable_pass",
-      outcomes: [{ result: "RECOVERED", reason_code: "RECOVERY_OBSERVED", count: 10 }],
+      outcomes: [{ result: "RECOVERED", reason_code: "RECOVERY_OBSERVED", count: 4 }],
       min_pass_rate: 1,
       interrupted: false,
     });
@@ -54,7 +55,7 @@ describe("agentchaos run --trials", () => {
       "outcomes",
       "runs",
     ]);
-    expect(document.runs.map((run) => run.trial)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(document.runs.map((run) => run.trial)).toEqual([1, 2, 3, 4]);
     const runFolders = document.runs.map((run) => run.run_folder as string);
     expect((await readdir(folder)).sort()).toEqual([...runFolders, "trials.json"].sort());
     for (const runFolder of runFolders) {
@@ -63,41 +64,43 @@ describe("agentchaos run --trials", () => {
         report.faults.map((fault: { id: string; injected: number }) => [fault.id, fault.injected]),
       ).toEqual([["customer-503", 1]]);
     }
-    const trialLines = result.stdout.split("\n").filter((line) => / trial \d+ of 10$/.test(line));
-    expect(trialLines.length).toBe(10);
+    const trialLines = result.stdout.split("\n").filter((line) => / trial \d+ of 4$/.test(line));
+    expect(trialLines.length).toBe(4);
     expect(result.stdout).toContain(
-      "\n10 trials: 10 passed, 0 failed — stable_pass, pass rate 1.00 [0.7225, 1.0000]\n",
+      "\n4 trials: 4 passed, 0 failed — stable_pass, pass rate 1.00 [0.5101, 1.0000]\n",
     );
     expect(result.stdout).not.toContain(" done");
+    // Four runs at once in one process: each its own proxy, recorder, dependency and fault state.
+    await expectIsolatedRuns(folder, runFolders);
   }, 180_000);
 
-  it("finds the flaky example flaky with exactly 5 of 10 (exit 0 at --min-pass-rate 0.5), and exits 1 below the default minimum", async () => {
+  it("finds the flaky example flaky with exactly 2 of 4 (exit 0 at --min-pass-rate 0.5), and exits 1 below the default minimum", async () => {
     const env = { FLAKY_AGENT_COUNTER: join(dir.path, "flaky.count") };
     const out = join(dir.path, "out");
     const result = await runBuiltCli(
-      ["run", FLAKY, "--trials", "10", "--jobs", "2", "--min-pass-rate", "0.5", "--output-dir", out],
+      ["run", FLAKY, "--trials", "4", "--jobs", "2", "--min-pass-rate", "0.5", "--output-dir", out],
       { env, timeoutMs: 170_000 },
     );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const { document } = await onlyTrials(out);
     expect(document).toMatchObject({
-      trials: 10,
-      passed: 5,
+      trials: 4,
+      passed: 2,
       pass_rate: 0.5,
       pass_hat_k: false,
       pass_at_k: true,
-      wilson_95: [0.2366, 0.7634],
+      wilson_95: [0.15, 0.85],
       class: "flaky",
       min_pass_rate: 0.5,
       passes: true,
     });
     expect([...document.outcomes].sort((a, b) => a.result.localeCompare(b.result))).toEqual([
-      { result: "FAILED", reason_code: "RECOVERY_NOT_OBSERVED", count: 5 },
-      { result: "RECOVERED", reason_code: "RECOVERY_OBSERVED", count: 5 },
+      { result: "FAILED", reason_code: "RECOVERY_NOT_OBSERVED", count: 2 },
+      { result: "RECOVERED", reason_code: "RECOVERY_OBSERVED", count: 2 },
     ]);
     expect(result.stdout).toContain(
-      "\n10 trials: 5 passed, 5 failed (RECOVERY_NOT_OBSERVED ×5) — flaky, pass rate 0.50 [0.2366, 0.7634]\n",
+      "\n4 trials: 2 passed, 2 failed (RECOVERY_NOT_OBSERVED ×2) — flaky, pass rate 0.50 [0.1500, 0.8500]\n",
     );
     expect(result.stdout).toContain("\nMinimum pass rate: 0.5 (reached)\n");
 

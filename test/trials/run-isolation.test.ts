@@ -1,86 +1,22 @@
 /**
  * One process serving many runs (trials, explore, a suite) must give each run its own proxy,
- * recorder, dependency, workload, folder and fault state, side by side and one after the other.
- * The bundled steady_agent.yaml starts its dependency on {port} and injects one 503 on the second
- * request its proxy sees: a fault state shared between runs would fire in one run and not in
- * the others, a shared recorder would mix run ids and sequence numbers, a shared proxy would
- * mix operations.
+ * recorder, dependency, workload, folder and fault state, one after the other (here) and side by
+ * side (the steady example's trials through the built CLI, test/e2e/trials.test.ts), checked by
+ * test/helpers/isolated-runs.ts on the bundled steady_agent.yaml.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runTrials } from "../../src/library/trials.js";
-import { groupAlive } from "../../src/support/process-group.js";
 import { testFolder } from "../helpers/cli.js";
+import { expectIsolatedRuns } from "../helpers/isolated-runs.js";
 
 const dir = testFolder("each");
 const SCENARIO = join(import.meta.dirname, "..", "..", "examples", "trials", "steady_agent.yaml");
 
-interface RecordedEvent {
-  readonly run_id: string;
-  readonly sequence: number;
-  readonly type: string;
-  readonly payload: Record<string, unknown>;
-}
-
-async function eventsOf(runFolder: string): Promise<RecordedEvent[]> {
-  const text = await readFile(join(runFolder, "events.jsonl"), "utf8");
-  return text
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as RecordedEvent);
-}
-
-const payloadsOf = (events: readonly RecordedEvent[], type: string) =>
-  events.filter((event) => event.type === type).map((event) => event.payload);
-
-async function expectIsolatedRuns(folder: string, runFolders: readonly string[]): Promise<void> {
-  const seen = { runIds: new Set<string>(), proxies: new Set<unknown>(), upstreams: new Set<unknown>() };
-  const pids: number[] = [];
-  for (const runFolder of runFolders) {
-    const absolute = join(folder, runFolder);
-    const events = await eventsOf(absolute);
-    const runId = events[0]?.run_id as string;
-    // Its own recorder: one run id (its folder's name), sequence numbers 1..n without a gap.
-    expect(absolute.endsWith(runId)).toBe(true);
-    expect(new Set(events.map((event) => event.run_id))).toEqual(new Set([runId]));
-    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
-    expect(events.at(-1)?.type).toBe("RUN_COMPLETED");
-    seen.runIds.add(runId);
-    // Its own dependency and proxy.
-    const [started] = payloadsOf(events, "DEPENDENCY_STARTED");
-    const [injector] = payloadsOf(events, "INJECTOR_STARTED");
-    seen.upstreams.add(started?.base_url);
-    seen.proxies.add(injector?.proxy_url);
-    pids.push(started?.pid as number, payloadsOf(events, "WORKLOAD_STARTED")[0]?.pid as number);
-    // Its own traffic and its own fault state: the agent's three requests (load, refresh,
-    // retry of the refresh), the 503 on the second of them, exactly once.
-    expect(payloadsOf(events, "OPERATION_OBSERVED")).toHaveLength(3);
-    expect(payloadsOf(events, "FAULT_INJECTED")).toHaveLength(1);
-    const report = JSON.parse(await readFile(join(absolute, "report.json"), "utf8"));
-    expect(report).toMatchObject({ run_id: runId, result: "RECOVERED" });
-    expect(await readFile(join(absolute, "stdout.log"), "utf8")).toBe(
-      "Loaded customer 123\nAttempt 1 failed: HTTPStatusError\nRefreshed customer 123 on attempt 2\n",
-    );
-  }
-  expect(seen.runIds.size).toBe(runFolders.length);
-  expect(seen.proxies.size).toBe(runFolders.length);
-  expect(seen.upstreams.size).toBe(runFolders.length);
-  // Every process of every run has ended.
-  for (const pid of pids) expect(groupAlive(pid)).toBe(false);
-}
-
 describe("runs served by one process", () => {
-  it("are isolated when they run side by side: own proxy, recorder, dependency, folder and fault state", async () => {
-    const done = await runTrials(SCENARIO, { trials: 4, jobs: 4, outputDir: join(dir.path, "out") });
-    expect(done.document).toMatchObject({ trials: 4, class: "stable_pass" });
-    const runFolders = done.document.runs.map((run) => run.run_folder as string);
-    await expectIsolatedRuns(done.folder, runFolders);
-  }, 120_000);
-
   it("carry nothing from one run to the next", async () => {
-    const done = await runTrials(SCENARIO, { trials: 3, jobs: 1, outputDir: join(dir.path, "out") });
-    expect(done.document).toMatchObject({ trials: 3, class: "stable_pass" });
+    const done = await runTrials(SCENARIO, { trials: 2, jobs: 1, outputDir: join(dir.path, "out") });
+    expect(done.document).toMatchObject({ trials: 2, class: "stable_pass" });
     const runFolders = done.document.runs.map((run) => run.run_folder as string);
     await expectIsolatedRuns(done.folder, runFolders);
   }, 120_000);
