@@ -3,11 +3,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, ROOT, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
+
+// The runs and inspects go through the CLI code in this process; the agents and dependencies are
+// real processes (examples.test.ts runs the built executable).
 
 interface Event {
   type: string;
@@ -48,7 +52,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(
       /^\d{4}\.\d{3} {2}RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency slow did not become ready within 1s: polled GET \/health \d+ times, last answer: (status 503|none within 0\.5s|connection refused); the process is still running; its output is in dependencies\/slow\.stdout\.log and dependencies\/slow\.stderr\.log$/m,
@@ -95,7 +99,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     const events = await readEvents(out);
     expect(events.find((event) => event.type === "RUN_ERROR")?.payload).toEqual({
@@ -123,7 +127,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(
       /RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency llm did not become ready within 3s: polled GET \/v1\/health \(base_url path \/v1 \+ readiness\.path \/health\) \d+ times, last answer: status 404; the process is still running; /,
@@ -161,13 +165,13 @@ success:
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(1);
     const sentence =
       "fault llm-503: the configured trigger produced no fault injection; observed on llm: POST /chat/completions (2), GET /models (1)";
     expect(result.stdout).toContain(`Reason: FAULT_NOT_TRIGGERED\n`);
     expect(result.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
-    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    const inspected = await runCliHere(["inspect", onlyRunDir(out)]);
     expect(inspected.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
   });
 
@@ -189,12 +193,12 @@ timeout_seconds: 0.5
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       "Reason: WORKLOAD_TIMED_OUT\n\nWorkload exit:          killed by SIGTERM (timeout)\n",
     );
-    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    const inspected = await runCliHere(["inspect", onlyRunDir(out)]);
     expect(inspected.stdout).toContain("Workload exit:          killed by SIGTERM (timeout)\n");
   });
 
@@ -219,7 +223,7 @@ success:
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(0);
     const events = await readEvents(out);
     const proxies = Object.fromEntries(
