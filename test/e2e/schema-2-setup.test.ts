@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
-import { onlyRunDir, ROOT, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
 import { runCliHere } from "../helpers/in-process-cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
@@ -11,7 +11,8 @@ import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js"
 const dir = testFolder("each");
 
 // The runs and inspects go through the CLI code in this process; the agents and dependencies are
-// real processes (examples.test.ts runs the built executable).
+// real processes. The never-ready run races a 1 s readiness limit against the other dependency's
+// start, so it runs in the built executable, whose code is loaded before any dependency starts.
 
 interface Event {
   type: string;
@@ -52,7 +53,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runCliHere(["run", file, "--output-dir", out]);
+    const result = await runBuiltCli(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(
       /^\d{4}\.\d{3} {2}RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency slow did not become ready within 1s: polled GET \/health \d+ times, last answer: (status 503|none within 0\.5s|connection refused); the process is still running; its output is in dependencies\/slow\.stdout\.log and dependencies\/slow\.stderr\.log$/m,
@@ -138,7 +139,7 @@ describe("schema-2 setup", () => {
     const agent = [
       process.execPath,
       "-e",
-      "for (const p of ['/chat/completions', '/chat/completions', '/models']) await fetch(process.env.AGENTCHAOS_LLM_URL + p, p === '/models' ? {} : { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) })",
+      "const http = require('http'); const send = (p, method, body) => new Promise((done, fail) => http.request(process.env.AGENTCHAOS_LLM_URL + p, { method }, (r) => r.resume().on('end', done)).on('error', fail).end(body)); (async () => { for (const p of ['/chat/completions', '/chat/completions', '/models']) await (p === '/models' ? send(p, 'GET') : send(p, 'POST', JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }))); })()",
     ];
     const file = await writeScenario(
       dir.path,
