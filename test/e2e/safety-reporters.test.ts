@@ -21,15 +21,22 @@ describe("planted secrets and the reporters", () => {
     const agent = join(dir.path, "secret-agent.mjs");
     await writeFile(
       agent,
-      `const url = process.env.AGENTCHAOS_PROXY_URL;
-for (let attempt = 0; attempt < 3; attempt++) {
-  const response = await fetch(url + "/customer/1?token=${SECRETS.query}", {
-    method: "POST",
-    headers: { authorization: "Bearer ${SECRETS.authorization}", "content-type": "application/json" },
-    body: JSON.stringify({ secret: "${SECRETS.body}" }),
-  });
-  await response.text();
-}
+      `import { request } from "node:http";
+const url = process.env.AGENTCHAOS_PROXY_URL;
+const post = () =>
+  new Promise((done, fail) =>
+    request(
+      url + "/customer/1?token=${SECRETS.query}",
+      {
+        method: "POST",
+        headers: { authorization: "Bearer ${SECRETS.authorization}", "content-type": "application/json" },
+      },
+      (response) => response.resume().on("end", done),
+    )
+      .on("error", fail)
+      .end(JSON.stringify({ secret: "${SECRETS.body}" })),
+  );
+for (let attempt = 0; attempt < 3; attempt++) await post();
 `,
     );
     const dependency = fixtureDependency(port).replace(

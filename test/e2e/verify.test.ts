@@ -55,11 +55,13 @@ const node = (code: string) => [process.execPath, "-e", code];
 describe("verify", () => {
   it("runs after the workload with the dependency's own URL and the workload's stdout path, bypassing the proxy", async () => {
     const file = await scenario(
-      node("console.log('done'); fetch(process.env.AGENTCHAOS_DESK_URL + '/health').then(() => {})"),
+      node(
+        "console.log('done'); require('http').get(process.env.AGENTCHAOS_DESK_URL + '/health', (r) => r.resume())",
+      ),
       `verify:
   command: ${yamlList(
     node(
-      "const fs=require('fs');fetch(process.env.AGENTCHAOS_DESK_UPSTREAM_URL+'/health').then(async r=>{console.log(r.status, process.env.AGENTCHAOS_DESK_UPSTREAM_URL, fs.readFileSync(process.env.AGENTCHAOS_WORKLOAD_STDOUT,'utf8').trim())})",
+      "const fs=require('fs');require('http').get(process.env.AGENTCHAOS_DESK_UPSTREAM_URL+'/health',r=>{r.resume();console.log(r.statusCode, process.env.AGENTCHAOS_DESK_UPSTREAM_URL, fs.readFileSync(process.env.AGENTCHAOS_WORKLOAD_STDOUT,'utf8').trim())})",
     ),
   )}`,
     );
