@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
@@ -118,14 +118,18 @@ const SCRIPT = `- when: {tool_result: true}
         arguments: {city: Paris}
 `;
 
-function scenario(name: string, port: number, fault: string): string {
+/** How a scenario starts the fake model: through npx, or by the `agentchaos` that npx puts on PATH. */
+const FAKE_LLM_THROUGH_NPX = "npx, agentchaos";
+const FAKE_LLM_ON_PATH = "agentchaos";
+
+function scenario(name: string, port: number, fault: string, fakeLlm = FAKE_LLM_THROUGH_NPX): string {
   return `schema_version: 1
 name: ${name}
 dependency:
   type: http
   base_url: http://127.0.0.1:${port}
   start:
-    command: [npx, agentchaos, fake-llm, --port, "${port}", --script, fake-llm.yaml]
+    command: [${fakeLlm}, fake-llm, --port, "${port}", --script, fake-llm.yaml]
     readiness:
       path: /health
       timeout_seconds: 30
@@ -147,6 +151,66 @@ const FAULT = `fault:
     occurrence: 2
   status_code: 503
 `;
+
+const SCHEMA_2 = `schema_version: 2
+name: my-agent-schema-2
+dependencies:
+  llm:
+    type: http
+    base_url: http://127.0.0.1:{port}
+    start:
+      command: [npx, agentchaos, fake-llm, --port, "{port}", --script, fake-llm.yaml]
+      readiness: {path: /health, timeout_seconds: 30}
+workload:
+  name: my-agent
+  command: [node, agent.mjs]
+faults:
+  - type: http_error
+    target: {method: POST, path: /v1/chat/completions}
+    trigger: {occurrence: 2}
+    status_code: 503
+success:
+  exit_code: 0
+timeout_seconds: 60
+`;
+
+interface SuiteRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The run folder of a scenario file of the suite. */
+  readonly runDir: (file: string) => string;
+}
+
+let suiteRun: Promise<SuiteRun> | undefined;
+
+/**
+ * The two fault scenarios, run once by one `npx agentchaos suite` (two at a time) for the tests
+ * that read them: one npm start and one CLI start instead of one each per scenario. The schema-1
+ * scenario's fake model is the `agentchaos` on the PATH npx gives the run; the schema-2 one's
+ * starts through npx.
+ */
+function faultSuite(): Promise<SuiteRun> {
+  suiteRun ??= (async () => {
+    const port = await freePort();
+    await writeFile(join(project, "recovery.yaml"), scenario("my-agent-503", port, FAULT, FAKE_LLM_ON_PATH));
+    await writeFile(join(project, "schema2.yaml"), SCHEMA_2);
+    const args = ["suite", "recovery.yaml", "schema2.yaml", "--jobs", "2", "--output-dir", "suite-runs"];
+    const result = await npxAgentchaos(project, args);
+    const [suiteId] = await readdir(join(project, "suite-runs"));
+    const suiteDir = join(project, "suite-runs", suiteId as string);
+    const { entries } = JSON.parse(await readFile(join(suiteDir, "suite.json"), "utf8")) as {
+      entries: { path: string; run_folder: string }[];
+    };
+    const runDir = (file: string): string => {
+      const entry = entries.find((candidate) => candidate.path === file);
+      if (entry === undefined) throw new Error(`the suite ran no ${file}: ${result.stdout}`);
+      return join(suiteDir, entry.run_folder);
+    };
+    return { ...result, runDir };
+  })();
+  return suiteRun;
+}
 
 let folder: { path: string; remove: () => Promise<void> };
 let project = "";
@@ -244,51 +308,25 @@ describe("the packed package installed into another project", () => {
   it("runs a schema-2 scenario on {port} whose fake model starts through npx: RECOVERED, exit 0", {
     timeout: 120_000,
   }, async () => {
-    await writeFile(
-      join(project, "schema2.yaml"),
-      `schema_version: 2
-name: my-agent-schema-2
-dependencies:
-  llm:
-    type: http
-    base_url: http://127.0.0.1:{port}
-    start:
-      command: [npx, agentchaos, fake-llm, --port, "{port}", --script, fake-llm.yaml]
-      readiness: {path: /health, timeout_seconds: 30}
-workload:
-  name: my-agent
-  command: [node, agent.mjs]
-faults:
-  - type: http_error
-    target: {method: POST, path: /v1/chat/completions}
-    trigger: {occurrence: 2}
-    status_code: 503
-success:
-  exit_code: 0
-timeout_seconds: 60
-`,
-    );
-    const result = await npxAgentchaos(project, ["run", "schema2.yaml", "--output-dir", "runs-v2"]);
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("[my-agent OUT] Answer: It is sunny in Paris.\n");
-    const report = JSON.parse(
-      await readFile(join(onlyRunDir(join(project, "runs-v2")), "report.json"), "utf8"),
-    );
+    const suite = await faultSuite();
+    expect(suite.stderr).toBe("");
+    expect(suite.code).toBe(0);
+    expect(suite.stdout).toMatch(/^RECOVERED +RECOVERY_OBSERVED +\S+ +my-agent-schema-2$/m);
+    const runDir = suite.runDir("schema2.yaml");
+    expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain("Answer: It is sunny in Paris.\n");
+    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ schema_version: 4, result: "RECOVERED", faults_injected: 1 });
   });
 
-  it("runs a scenario with a 503 on the second completion: the agent retries, RECOVERED, exit 0", {
+  it("runs a scenario with a 503 on the second completion, in a suite, its fake model the agentchaos on PATH: the agent retries, RECOVERED, exit 0", {
     timeout: 120_000,
   }, async () => {
-    const port = await freePort();
-    await writeFile(join(project, "recovery.yaml"), scenario("my-agent-503", port, FAULT));
-    const result = await npxAgentchaos(project, ["run", "recovery.yaml", "--output-dir", "runs-503"]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Result: RECOVERED\n");
-    const report = JSON.parse(
-      await readFile(join(onlyRunDir(join(project, "runs-503")), "report.json"), "utf8"),
-    );
+    const suite = await faultSuite();
+    expect(suite.code).toBe(0);
+    expect(suite.stdout).toMatch(/^RECOVERED +RECOVERY_OBSERVED +\S+ +my-agent-503$/m);
+    const runDir = suite.runDir("recovery.yaml");
+    expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain("Answer: It is sunny in Paris.\n");
+    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
     expect(report).toMatchObject({ result: "RECOVERED", faults_injected: 1, retries_observed: 1 });
   });
 });

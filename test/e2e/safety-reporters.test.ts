@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { fixtureDependency, freePort, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const SECRETS = {
@@ -20,15 +21,22 @@ describe("planted secrets and the reporters", () => {
     const agent = join(dir.path, "secret-agent.mjs");
     await writeFile(
       agent,
-      `const url = process.env.AGENTCHAOS_PROXY_URL;
-for (let attempt = 0; attempt < 3; attempt++) {
-  const response = await fetch(url + "/customer/1?token=${SECRETS.query}", {
-    method: "POST",
-    headers: { authorization: "Bearer ${SECRETS.authorization}", "content-type": "application/json" },
-    body: JSON.stringify({ secret: "${SECRETS.body}" }),
-  });
-  await response.text();
-}
+      `import { request } from "node:http";
+const url = process.env.AGENTCHAOS_PROXY_URL;
+const post = () =>
+  new Promise((done, fail) =>
+    request(
+      url + "/customer/1?token=${SECRETS.query}",
+      {
+        method: "POST",
+        headers: { authorization: "Bearer ${SECRETS.authorization}", "content-type": "application/json" },
+      },
+      (response) => response.resume().on("end", done),
+    )
+      .on("error", fail)
+      .end(JSON.stringify({ secret: "${SECRETS.body}" })),
+  );
+for (let attempt = 0; attempt < 3; attempt++) await post();
 `,
     );
     const dependency = fixtureDependency(port).replace(
@@ -72,9 +80,11 @@ success:
       texts.push(await readFile(join(folder, name), "utf8"));
     }
     texts.push(await readFile(join(runDir, "report.html"), "utf8"));
+    // The first rendering by the built executable, the others in this process by the same CLI code.
     for (const format of ["html", "junit", "ctrf"]) {
       for (const target of [runDir, folder]) {
-        const rendered = await runBuiltCli(["report", target, "--format", format]);
+        const render = format === "html" && target === runDir ? runBuiltCli : runCliHere;
+        const rendered = await render(["report", target, "--format", format]);
         expect(rendered.code).toBe(0);
         texts.push(rendered.stdout, rendered.stderr);
       }

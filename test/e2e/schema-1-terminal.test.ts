@@ -1,14 +1,16 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliResult, onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { type CliResult, onlyRunDir, testFolder } from "../helpers/cli.js";
 import { expectGolden } from "../helpers/golden.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { expectTerminalGolden, maskTerminal } from "../helpers/terminal-golden.js";
 
 /**
  * Schema 1 is frozen: the runs the example goldens do not cover (a setup error, the workload's
  * variables, a literal `{port}`) print exactly their golden terminal text and write exactly their
  * golden events and report. The bundled schema-1 examples are compared with their terminal
- * goldens in examples.test.ts, over the run that test makes of each.
+ * goldens in examples.test.ts, over the run that test makes of each. These fixtures run in this
+ * process through the CLI code, which prints what the executable prints.
  */
 const out = testFolder("all");
 
@@ -24,7 +26,7 @@ function runFixture(name: string): Promise<FixtureRun> {
   let pending = fixtureRuns.get(name);
   if (pending === undefined) {
     const outputDir = join(out.path, name);
-    pending = runBuiltCli(["run", `test/fixtures/schema-1/${name}.yaml`, "--output-dir", outputDir]).then(
+    pending = runCliHere(["run", `test/fixtures/schema-1/${name}.yaml`, "--output-dir", outputDir]).then(
       (run) => ({ outputDir, run }),
     );
     fixtureRuns.set(name, pending);

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, testFolder } from "../helpers/cli.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { runsAhead } from "../helpers/runs-ahead.js";
 
 interface Example {
@@ -192,16 +193,19 @@ const EXAMPLES: readonly Example[] = [
 
 const out = testFolder("all");
 
-/** The examples run three at a time before the tests: most of each run is a wait (streams, Retry-After). */
+/**
+ * The examples run three at a time before the tests: most of each run is a wait (streams, Retry-After).
+ * They run in this process through the CLI code (examples.test.ts runs the built executable).
+ */
 const runOf = runsAhead(
   EXAMPLES.map((example) => example.file),
   async (file) => {
     const outputDir = join(out.path, file);
-    return { outputDir, run: await runBuiltCli(["run", `examples/${file}.yaml`, "--output-dir", outputDir]) };
+    return { outputDir, run: await runCliHere(["run", `examples/${file}.yaml`, "--output-dir", outputDir]) };
   },
 );
 
-describe("the checks and expectations examples, and the listening-stream MCP examples, through the built CLI", () => {
+describe("the checks and expectations examples, and the listening-stream MCP examples, through the CLI", () => {
   it.each(EXAMPLES)("$file ends $result / $reason with exit $exit", async (example) => {
     const { outputDir, run } = await runOf(example.file);
     expect(run.stderr).toBe("");
@@ -221,7 +225,7 @@ describe("the checks and expectations examples, and the listening-stream MCP exa
     ).toEqual(example.checks);
     expect(run.stdout).toContain(`Result: ${example.result}\nReason: ${example.reason}\n`);
     example.more({ report, stdout: run.stdout, agent: await readFile(join(runDir, "stdout.log"), "utf8") });
-    const inspected = await runBuiltCli(["inspect", runDir]);
+    const inspected = await runCliHere(["inspect", runDir]);
     expect(run.stdout.endsWith(inspected.stdout)).toBe(true);
   });
 });

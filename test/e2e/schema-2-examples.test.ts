@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { type CliResult, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 
 /** The table of schema-2 examples in docs/examples.md: file → result, reason, exit, injected, failed, recovered/required. */
 const TABLE = [
@@ -14,12 +15,52 @@ const TABLE = [
 
 const out = testFolder("all");
 
+/** The scenario also run twice at once, by two built executables, to show they take different ports. */
+const TWICE = "support_tool_503_twice_chain";
+const PARALLEL = ["a", "b"] as const;
+
+interface ExampleRun {
+  readonly outputDir: string;
+  readonly run: CliResult;
+}
+
+let parallelRuns: Promise<ExampleRun[]> | undefined;
+
+/** The two simultaneous runs of TWICE by the built CLI, made once for the tests that read them. */
+function runTwiceAtOnce(): Promise<ExampleRun[]> {
+  parallelRuns ??= Promise.all(
+    PARALLEL.map(async (folder) => {
+      const outputDir = join(out.path, "parallel", folder);
+      const run = await runBuiltCli([
+        "run",
+        `examples/scenarios/v2/${TWICE}.yaml`,
+        "--output-dir",
+        outputDir,
+      ]);
+      return { outputDir, run };
+    }),
+  );
+  return parallelRuns;
+}
+
+/**
+ * One run of an example: TWICE's is the first of its two simultaneous runs; the others run in this
+ * process through the same CLI code.
+ */
+async function runExample(name: string): Promise<ExampleRun> {
+  if (name === TWICE) return (await runTwiceAtOnce())[0] as ExampleRun;
+  const outputDir = join(out.path, name);
+  return {
+    outputDir,
+    run: await runCliHere(["run", `examples/scenarios/v2/${name}.yaml`, "--output-dir", outputDir]),
+  };
+}
+
 describe("schema-2 examples through the built CLI", () => {
   it.each(TABLE)(
     "%s ends %s / %s with exit %i",
     async (name, result, reason, exit, injected, failed, [successful, required]) => {
-      const outputDir = join(out.path, name);
-      const run = await runBuiltCli(["run", `examples/scenarios/v2/${name}.yaml`, "--output-dir", outputDir]);
+      const { outputDir, run } = await runExample(name);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(exit);
       const runDir = onlyRunDir(outputDir);
@@ -61,7 +102,7 @@ describe("schema-2 examples through the built CLI", () => {
       expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}llm {12}POST \/v1\/chat\/completions #1$/m);
       expect(run.stdout).toMatch(/^\d{4}\.\d{3} {2}crm {12}GET \/customer\/42 #1$/m);
       expect(run.stdout).toContain(`Result: ${result}\nReason: ${reason}\n`);
-      const inspected = await runBuiltCli(["inspect", runDir]);
+      const inspected = await runCliHere(["inspect", runDir]);
       expect(inspected.code).toBe(0);
       expect(run.stdout.endsWith(inspected.stdout)).toBe(true);
       expect(await readFile(join(runDir, "scenario.yaml"))).toEqual(
@@ -71,22 +112,11 @@ describe("schema-2 examples through the built CLI", () => {
   );
 
   it("runs the same {port} scenario twice at once without a port clash", async () => {
-    const runs = await Promise.all(
-      ["a", "b"].map((folder) =>
-        runBuiltCli([
-          "run",
-          "examples/scenarios/v2/support_tool_503_twice_chain.yaml",
-          "--output-dir",
-          join(out.path, "parallel", folder),
-        ]),
-      ),
-    );
-    expect(runs.map((run) => run.code)).toEqual([0, 0]);
+    const runs = await runTwiceAtOnce();
+    expect(runs.map(({ run }) => run.code)).toEqual([0, 0]);
     const urls = await Promise.all(
-      ["a", "b"].map(async (folder) => {
-        const report = JSON.parse(
-          await readFile(join(onlyRunDir(join(out.path, "parallel", folder)), "report.json"), "utf8"),
-        );
+      runs.map(async ({ outputDir }) => {
+        const report = JSON.parse(await readFile(join(onlyRunDir(outputDir), "report.json"), "utf8"));
         return report.dependencies.map((d: { base_url: string }) => d.base_url) as string[];
       }),
     );

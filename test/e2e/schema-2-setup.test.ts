@@ -5,9 +5,14 @@ import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
+
+// The runs and inspects go through the CLI code in this process; the agents and dependencies are
+// real processes. The never-ready run races a 1 s readiness limit against the other dependency's
+// start, so it runs in the built executable, whose code is loaded before any dependency starts.
 
 interface Event {
   type: string;
@@ -95,7 +100,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     const events = await readEvents(out);
     expect(events.find((event) => event.type === "RUN_ERROR")?.payload).toEqual({
@@ -123,7 +128,7 @@ describe("schema-2 setup", () => {
       [process.execPath, "-e", "0"],
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(
       /RUN_ERROR {6}DEPENDENCY_START_FAILED: dependency llm did not become ready within 3s: polled GET \/v1\/health \(base_url path \/v1 \+ readiness\.path \/health\) \d+ times, last answer: status 404; the process is still running; /,
@@ -134,7 +139,7 @@ describe("schema-2 setup", () => {
     const agent = [
       process.execPath,
       "-e",
-      "for (const p of ['/chat/completions', '/chat/completions', '/models']) await fetch(process.env.AGENTCHAOS_LLM_URL + p, p === '/models' ? {} : { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) })",
+      "const http = require('http'); const send = (p, method, body) => new Promise((done, fail) => http.request(process.env.AGENTCHAOS_LLM_URL + p, { method }, (r) => r.resume().on('end', done)).on('error', fail).end(body)); (async () => { for (const p of ['/chat/completions', '/chat/completions', '/models']) await (p === '/models' ? send(p, 'GET') : send(p, 'POST', JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }))); })()",
     ];
     const file = await writeScenario(
       dir.path,
@@ -161,13 +166,13 @@ success:
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(1);
     const sentence =
       "fault llm-503: the configured trigger produced no fault injection; observed on llm: POST /chat/completions (2), GET /models (1)";
     expect(result.stdout).toContain(`Reason: FAULT_NOT_TRIGGERED\n`);
     expect(result.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
-    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    const inspected = await runCliHere(["inspect", onlyRunDir(out)]);
     expect(inspected.stdout).toContain(`\nDiagnostics:\n  ${sentence}\n`);
   });
 
@@ -189,12 +194,12 @@ timeout_seconds: 0.5
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       "Reason: WORKLOAD_TIMED_OUT\n\nWorkload exit:          killed by SIGTERM (timeout)\n",
     );
-    const inspected = await runBuiltCli(["inspect", onlyRunDir(out)]);
+    const inspected = await runCliHere(["inspect", onlyRunDir(out)]);
     expect(inspected.stdout).toContain("Workload exit:          killed by SIGTERM (timeout)\n");
   });
 
@@ -219,7 +224,7 @@ success:
 `,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(0);
     const events = await readEvents(out);
     const proxies = Object.fromEntries(

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canaryLiterals, canaryValues } from "../../src/faults/corruption/canary.js";
-import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, ROOT, testFolder } from "../helpers/cli.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 
 /** The truth examples (docs/examples.md): scenario → result, reason, exit, canary fault and type, original value. */
 const TABLE = [
@@ -61,12 +62,13 @@ function filesUnder(dir: string): string[] {
   );
 }
 
+// The runs go through the CLI code in this process; examples.test.ts runs the built executable.
 describe("truth examples through the CLI", () => {
   it.each(TABLE)(
     "%s ends %s / %s with exit %i, and no artifact holds the canary or the value it replaced",
     async (file, result, reason, exit, faultId, canaryType, original) => {
       const scenario = join(ROOT, "examples", "truth", "scenarios", `${file}.yaml`);
-      const run = await runBuiltCli(["run", scenario, "--output-dir", out.path]);
+      const run = await runCliHere(["run", scenario, "--output-dir", out.path]);
       const runDir = onlyRunDir(out.path);
       const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
       expect([report.result, report.reason_code, run.code]).toEqual([result, reason, exit]);

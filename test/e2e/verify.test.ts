@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
 import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 import { PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 
 const dir = testFolder("each");
@@ -48,19 +49,24 @@ ${extra}`,
 
 const node = (code: string) => [process.execPath, "-e", code];
 
+// Most runs go through the CLI code in this process; the interrupted run and `validate` are about
+// the executable (its signal handling, its exit code and error text), so they spawn it.
+
 describe("verify", () => {
   it("runs after the workload with the dependency's own URL and the workload's stdout path, bypassing the proxy", async () => {
     const file = await scenario(
-      node("console.log('done'); fetch(process.env.AGENTCHAOS_DESK_URL + '/health').then(() => {})"),
+      node(
+        "console.log('done'); require('http').get(process.env.AGENTCHAOS_DESK_URL + '/health', (r) => r.resume())",
+      ),
       `verify:
   command: ${yamlList(
     node(
-      "const fs=require('fs');fetch(process.env.AGENTCHAOS_DESK_UPSTREAM_URL+'/health').then(async r=>{console.log(r.status, process.env.AGENTCHAOS_DESK_UPSTREAM_URL, fs.readFileSync(process.env.AGENTCHAOS_WORKLOAD_STDOUT,'utf8').trim())})",
+      "const fs=require('fs');require('http').get(process.env.AGENTCHAOS_DESK_UPSTREAM_URL+'/health',r=>{r.resume();console.log(r.statusCode, process.env.AGENTCHAOS_DESK_UPSTREAM_URL, fs.readFileSync(process.env.AGENTCHAOS_WORKLOAD_STDOUT,'utf8').trim())})",
     ),
   )}`,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(0);
     const { runDir, events, report } = runOf(out);
     expect(new Set(events.map((event) => event.schema_version))).toEqual(new Set([3]));
@@ -83,7 +89,7 @@ describe("verify", () => {
       `verify:\n  command: ${yamlList(node("setTimeout(() => {}, 600000)"))}\n  timeout_seconds: 1`,
     );
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(1);
     const { events, report } = runOf(out);
     expect(events.find((event) => event.type === "VERIFY_COMPLETED")?.payload).toMatchObject({
@@ -100,7 +106,7 @@ describe("verify", () => {
       `verify:\n  command: ${yamlList(node("process.exit(1)"))}`,
     );
     const out = join(dir.path, "failed");
-    await runBuiltCli(["run", failed, "--output-dir", out]);
+    await runCliHere(["run", failed, "--output-dir", out]);
     expect(runOf(out).report).toMatchObject({
       reason_code: "WORKLOAD_EXIT_CODE_MISMATCH",
       verify: { exit_code: 1, passed: false },
@@ -111,7 +117,7 @@ describe("verify", () => {
       "timeout_seconds: 1\n",
     );
     const slowOut = join(dir.path, "slow");
-    await runBuiltCli(["run", slow, "--output-dir", slowOut]);
+    await runCliHere(["run", slow, "--output-dir", slowOut]);
     const run = runOf(slowOut);
     expect(run.events.map((event) => event.type)).not.toContain("VERIFY_COMPLETED");
     expect(run.report).toMatchObject({ reason_code: "WORKLOAD_TIMED_OUT", verify: null });
@@ -121,7 +127,7 @@ describe("verify", () => {
   it("a verify command that cannot be started is a setup error, exit 3", async () => {
     const file = await scenario(node("0"), "verify:\n  command: [agentchaos-no-such-program]");
     const out = join(dir.path, "runs");
-    const result = await runBuiltCli(["run", file, "--output-dir", out]);
+    const result = await runCliHere(["run", file, "--output-dir", out]);
     expect(result.code).toBe(3);
     const { report } = runOf(out);
     expect(report.reason_code).toBe("WORKLOAD_SPAWN_FAILED");

@@ -1,8 +1,12 @@
-/** The lifecycle examples (docs/checks.md, fail_fast and cancellation) through the built CLI. */
+/**
+ * The lifecycle examples (docs/checks.md, fail_fast and cancellation) through the CLI, run in this
+ * process: the agents, servers and shims are real processes; examples.test.ts runs the built executable.
+ */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { onlyRunDir, ROOT, testFolder } from "../helpers/cli.js";
+import { runCliHere } from "../helpers/in-process-cli.js";
 
 const dir = testFolder("each");
 const expected: Record<string, { result: string; reason_code: string }> = JSON.parse(
@@ -33,7 +37,7 @@ function runExample(key: string): Promise<ExampleRun> {
 
 async function runOnce(key: string) {
   const out = join(dir.path, `runs-${++runs}`);
-  const cli = await runBuiltCli(["run", join(ROOT, "examples/scenarios", key), "--output-dir", out]);
+  const cli = await runCliHere(["run", join(ROOT, "examples/scenarios", key), "--output-dir", out]);
   const runDir = onlyRunDir(out);
   const report = JSON.parse(readFileSync(join(runDir, "report.json"), "utf8"));
   const events: RecordedEvent[] = readFileSync(join(runDir, "events.jsonl"), "utf8")
