@@ -39,20 +39,38 @@ function commonJsFolder(): TsdownPlugin {
   };
 }
 
+const CRYPTO_ON_FIRST_USE = fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url));
+const FAKE_LLM_SOURCES = fileURLToPath(new URL("src/fake-llm/", import.meta.url));
+
+/**
+ * The fake model server's modules see `node:crypto` loaded on first use (only its embeddings
+ * hash): `agentchaos fake-llm`, which many scenarios start as a dependency, then starts without
+ * loading it (docs/performance.md#fourth-pass-the-fake-model-servers-start).
+ */
+function fakeLlmCryptoOnFirstUse(): TsdownPlugin {
+  return {
+    name: "agentchaos-fake-llm-crypto-on-first-use",
+    resolveId(source, importer) {
+      if (source !== "node:crypto" || importer === undefined) return null;
+      return importer.startsWith(FAKE_LLM_SOURCES) ? CRYPTO_ON_FIRST_USE : null;
+    },
+  };
+}
+
 export default defineConfig([
   {
     ...shared,
     entry: { agentchaos: "src/bin/agentchaos.ts" },
     format: "cjs",
     outExtensions: () => ({ js: ".js" }),
-    plugins: [commonJsFolder()],
+    plugins: [commonJsFolder(), fakeLlmCryptoOnFirstUse()],
   },
   {
     ...shared,
     entry: { "mcp-shim": "src/bin/mcp-shim.ts" },
     format: "cjs",
     alias: {
-      "node:crypto": fileURLToPath(new URL("src/bin/crypto-on-first-use.ts", import.meta.url)),
+      "node:crypto": CRYPTO_ON_FIRST_USE,
       "node:os": fileURLToPath(new URL("src/bin/os-on-first-use.ts", import.meta.url)),
     },
     outExtensions: () => ({ js: ".cjs" }),

@@ -23,11 +23,13 @@ import { recorder } from "./measure/recorder.mjs";
 import { relays } from "./measure/relays.mjs";
 import { replay } from "./measure/replay.mjs";
 import { runOverhead } from "./measure/run-overhead.mjs";
+import { startCpu } from "./measure/start-cpu.mjs";
 import { streaming } from "./measure/streaming.mjs";
 import { trials } from "./measure/trials.mjs";
 
 const MEASUREMENTS = {
   cliStart,
+  startCpu,
   passThrough,
   streaming,
   runOverhead,

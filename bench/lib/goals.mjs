@@ -97,6 +97,20 @@ const GOALS = [
     show: (ratio) => `${ratio.toFixed(2)}x`,
   },
   {
+    goal: "`agentchaos fake-llm` start CPU vs `node -e 0`",
+    target: "<= 1.25x",
+    from: (r) => r.startCpu?.fakeLlmRatioVsNode,
+    met: (ratio) => ratio <= 1.25,
+    show: (ratio) => `${ratio.toFixed(2)}x`,
+  },
+  {
+    goal: "`run support_baseline.yaml`: CPU of its own process after Node's start",
+    target: "<= 150 ms",
+    from: (r) => (r.startCpu ? r.startCpu.run.medianCpuMs - r.startCpu.node.medianCpuMs : undefined),
+    met: (ms) => ms <= 150,
+    show: (ms) => `${ms.toFixed(0)} ms`,
+  },
+  {
     goal: "run overhead ({port} example, managed dependencies) vs by hand",
     target: "<= 100 ms",
     from: (r) => r.runOverhead?.overheadMs,

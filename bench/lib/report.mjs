@@ -71,6 +71,21 @@ const SECTIONS = {
       ],
     ),
   ],
+  startCpu: (r) => [
+    `3b. Start-up CPU (user + system, from Node's start to the exit; median of ${r.runs} runs each, interleaved)`,
+    formatTable(
+      ["command", "CPU ms", "vs node -e 0"],
+      [
+        ["node -e 0", r.node.medianCpuMs, "1x"],
+        [
+          "agentchaos fake-llm --port 0, to its first line, SIGTERM",
+          r.fakeLlm.medianCpuMs,
+          `${r.fakeLlmRatioVsNode}x`,
+        ],
+        ["agentchaos run support_baseline.yaml (its own process)", r.run.medianCpuMs, `${r.runRatioVsNode}x`],
+      ],
+    ),
+  ],
   runOverhead: (r) => [
     `4. Run overhead: where one \`agentchaos run\` spends its time, against the same processes started by hand (median of ${r.runs} runs each, interleaved; phases from event timestamps, 1 ms resolution${r.retried ? `; ${r.retried} pair(s) taken again after a failed run` : ""})`,
     ...[

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rawCommand } from "../cli/raw-commands.js";
 import { useCodeCache } from "./code-cache.js";
 import { exitOnInternalError, exitWhenFlushed, listenForInterrupts, processIo } from "./process-exit.js";
 
@@ -15,6 +16,11 @@ const completesOnInterrupt = ["run", "suite", "explore", "fake-llm", "mcp-shim"]
 const io = processIo(listenForInterrupts(completesOnInterrupt));
 useCodeCache(dirname(fileURLToPath(import.meta.url)));
 
-import("../cli/index.js")
-  .then(({ runCli }) => runCli(argv, io))
-  .then(exitWhenFlushed, exitOnInternalError("agentchaos"));
+// A command that reads its own arguments starts without the rest of the CLI (its table, its
+// argument parser, the version): `fake-llm` is started by many scenarios as a dependency.
+const raw = rawCommand(argv[0]);
+const exitCode =
+  raw !== undefined
+    ? raw(argv.slice(1), io)
+    : import("../cli/index.js").then(({ runCli }) => runCli(argv, io));
+exitCode.then(exitWhenFlushed, exitOnInternalError("agentchaos"));

@@ -3,7 +3,9 @@
  * in its place): the real module is loaded on the first hash, not at start-up. Loading it costs
  * about 4 ms of CPU, which the shim then spends on the agent's first message, while the server
  * it has just spawned is still starting, instead of before that server is spawned.
- * (docs/mcp.md#cost). Only what the shim uses is here; a build that needs more fails.
+ * (docs/mcp.md#cost). The fake model server's modules get it too in the `agentchaos` build
+ * (docs/performance.md#fourth-pass-the-fake-model-servers-start): only its embeddings hash.
+ * Only what the shim and the fake model use is here; a build that needs more fails.
  * It is loaded with the CommonJS file's own `module.require` (the bundler leaves that call
  * alone), so that the shim need not load `node:module` for `createRequire` at start-up either.
  */

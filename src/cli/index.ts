@@ -1,6 +1,7 @@
 import { type CliIo, EXIT } from "../support/cli-io.js";
 import { packageVersion } from "../support/version.js";
 import { type ArgsSpec, asksForHelp, type ParsedArgs, parseCommandArgs } from "./args.js";
+import { rawCommand } from "./raw-commands.js";
 import { usageError } from "./usage.js";
 
 export const HELP = `Usage: agentchaos <command> [options]
@@ -173,12 +174,6 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
-/** Commands that read their own arguments (their options are their own business). */
-const RAW_COMMANDS: Readonly<Record<string, (args: readonly string[], io: CliIo) => Promise<number>>> = {
-  "fake-llm": async (args, io) => (await import("./commands/fake-llm.js")).fakeLlmCommand(args, io),
-  "mcp-shim": async (args, io) => (await import("../mcp/shim/command.js")).mcpShimCommand(args, io),
-};
-
 /** The CLI core: takes argv (without node and script) and streams, returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -191,7 +186,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(`agentchaos ${packageVersion()}\n`);
     return EXIT.OK;
   }
-  const raw = Object.hasOwn(RAW_COMMANDS, name) ? RAW_COMMANDS[name] : undefined;
+  const raw = rawCommand(name);
   if (raw !== undefined) return raw(rest, io);
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) return usageError(io, `unknown command '${name}'`);

@@ -1,4 +1,10 @@
-import { request as httpRequest } from "node:http";
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
+import { openReadinessConnection, type ReadinessAddress, readinessAddress } from "./readiness-connection.js";
 
 export type ReadinessOutcome =
   | { readonly ready: true }
@@ -81,6 +87,7 @@ export async function waitUntilReady(
   wake: ReadinessWake = new ReadinessWake(),
 ): Promise<ReadinessOutcome> {
   const deadline = Date.now() + timeoutMs;
+  const address = target.url.startsWith("https:") ? null : readinessAddress(target.url);
   let interval = FIRST_PAUSE_MS;
   while (!stop.aborted) {
     const started = Date.now();
@@ -88,7 +95,7 @@ export async function waitUntilReady(
     const limitMs = Math.min(ATTEMPT_TIMEOUT_MS, deadline - started);
     const attempt = AbortSignal.any([stop, AbortSignal.timeout(limitMs)]);
     wake.take();
-    const result = await probe(target, attempt);
+    const result = await probe(target, address, attempt);
     if (stop.aborted) break;
     // An attempt the overall deadline cut short says nothing about the dependency: not logged.
     const cutShort = "error" in result && result.error === "timeout" && limitMs < ATTEMPT_TIMEOUT_MS;
@@ -113,27 +120,42 @@ function errorCode(error: unknown, signal: AbortSignal): string {
 }
 
 /**
- * One readiness attempt on a fresh connection: the status, or why there was none. TLS is loaded
- * only for an https readiness URL, so that a run of plain http dependencies does not pay for it
- * before they start (docs/performance.md).
+ * One readiness attempt on a fresh connection: the status, or why there was none. An http
+ * attempt opens its connection first (`address`) and sends the request only once it is open.
+ * TLS is loaded only for an https readiness URL, so that a run of plain http dependencies does
+ * not pay for it before they start (docs/performance.md).
  */
 async function probe(
   target: { readonly url: string; readonly headers: Record<string, string> },
+  address: ReadinessAddress | null,
   signal: AbortSignal,
 ): Promise<ProbeResult> {
-  const send = target.url.startsWith("https:") ? (await import("node:https")).request : httpRequest;
+  const common = { method: "GET", headers: target.headers, signal };
+  let send: (
+    url: string,
+    options: RequestOptions,
+    onResponse: (response: IncomingMessage) => void,
+  ) => ClientRequest;
+  let options: RequestOptions;
+  if (address === null) {
+    send = (await import("node:https")).request;
+    options = { ...common, agent: false };
+  } else {
+    const opened = await openReadinessConnection(address, signal);
+    if ("failure" in opened) return { error: errorCode(opened.failure, signal) };
+    send = httpRequest;
+    // No agent: the request goes over the connection just opened, then closes it, as a fresh
+    // agent's request does.
+    options = { ...common, createConnection: () => opened.socket };
+  }
   return new Promise((resolve) => {
-    const outgoing = send(
-      target.url,
-      { method: "GET", headers: target.headers, agent: false, signal },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        response.resume();
-        response.on("end", () => resolve({ status }));
-        response.on("error", (error) => resolve({ error: errorCode(error, signal) }));
-        response.on("close", () => resolve({ error: errorCode(null, signal) }));
-      },
-    );
+    const outgoing = send(target.url, options, (response) => {
+      const status = response.statusCode ?? 0;
+      response.resume();
+      response.on("end", () => resolve({ status }));
+      response.on("error", (error) => resolve({ error: errorCode(error, signal) }));
+      response.on("close", () => resolve({ error: errorCode(null, signal) }));
+    });
     outgoing.on("error", (error) => resolve({ error: errorCode(error, signal) }));
     outgoing.end();
   });
