@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { testFolder } from "../helpers/cli.js";
+import { suiteOfExamples } from "../helpers/example-suite.js";
 
 /** The table of schema-2 LLM scenarios in docs/examples.md: file → result, reason, exit, a line the agent printed. */
 const TABLE = [
@@ -55,25 +56,24 @@ const CHECK_FINDINGS: Record<string, Record<string, number>> = {
 };
 
 const out = testFolder("all");
+const fileOf = (name: string): string => `examples/scenarios/v2/llm/${name}.yaml`;
+const runOf = suiteOfExamples(
+  TABLE.map(([name]) => fileOf(name)),
+  () => out.path,
+);
 
-describe("schema-2 LLM examples on the official SDKs, through the built CLI", () => {
+describe("schema-2 LLM examples on the official SDKs, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli([
-      "run",
-      `examples/scenarios/v2/llm/${name}.yaml`,
-      "--output-dir",
-      outputDir,
-    ]);
-    expect(run.code, run.stdout).toBe(exit);
-    const runDir = onlyRunDir(outputDir);
-    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
+    expect(exitCode, suite.stdout).toBe(exit);
     expect(report).toMatchObject({ schema_version: 4, result, reason_code: reason, faults_injected: 1 });
     expect(report.faults).toEqual([expect.objectContaining({ injected: 1, not_applied: 0 })]);
     if (printed !== null) expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain(printed);
     for (const [checkName, findings] of Object.entries(CHECK_FINDINGS[name] ?? {})) {
-      const check = report.checks.find((c: { name: string }) => c.name === checkName);
-      expect({ checkName, passed: check.passed, findings: check.findings.length }).toEqual({
+      const check = (report.checks as { name: string; passed: boolean; findings: unknown[] }[]).find(
+        (c) => c.name === checkName,
+      );
+      expect({ checkName, passed: check?.passed, findings: check?.findings.length }).toEqual({
         checkName,
         passed: findings === 0,
         findings,
