@@ -70,10 +70,8 @@ describe("schema-2 LLM examples on the official SDKs, through one suite of the b
     expect(report.faults).toEqual([expect.objectContaining({ injected: 1, not_applied: 0 })]);
     if (printed !== null) expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain(printed);
     for (const [checkName, findings] of Object.entries(CHECK_FINDINGS[name] ?? {})) {
-      const check = (report.checks as { name: string; passed: boolean; findings: unknown[] }[]).find(
-        (c) => c.name === checkName,
-      );
-      expect({ checkName, passed: check?.passed, findings: check?.findings.length }).toEqual({
+      const check = report.checks.find((c: { name: string }) => c.name === checkName);
+      expect({ checkName, passed: check.passed, findings: check.findings.length }).toEqual({
         checkName,
         passed: findings === 0,
         findings,

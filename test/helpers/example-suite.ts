@@ -9,7 +9,8 @@ export interface SuiteRun {
   /** The exit code `agentchaos run` would have returned for this scenario. */
   readonly exitCode: number;
   readonly runDir: string;
-  readonly report: Record<string, unknown> & { faults: Record<string, unknown>[] };
+  /** The parsed report.json, untyped as in the tests that read a run folder themselves. */
+  readonly report: ReturnType<typeof JSON.parse>;
   /** The suite process, for failure messages. */
   readonly suite: CliResult;
 }
@@ -21,18 +22,20 @@ interface SuiteEntry {
 }
 
 /**
- * Runs a file's example scenarios with one `agentchaos suite --jobs 2` process of the built CLI
- * before its tests (one CLI start instead of one per scenario; each scenario still runs as `run`
- * would, in its own run folder) and hands each test its scenario's run. `files` are relative to
- * the checkout; `outputDir` is called inside the hook (a `testFolder("all")` path).
+ * Runs a file's example scenarios with one `agentchaos suite` process of the built CLI before its
+ * tests (one CLI start instead of one per scenario; each scenario still runs as `run` would, in
+ * its own run folder) and hands each test its scenario's run. `files` are relative to the
+ * checkout; `outputDir` is called inside the hook (a `testFolder("all")` path). `jobs` is 2, or 1
+ * for examples whose verdict hangs on time windows, which then run one at a time as before.
  */
 export function suiteOfExamples(
   files: readonly string[],
   outputDir: () => string,
+  jobs: 1 | 2 = 2,
 ): (file: string) => Promise<SuiteRun> {
   let runs: Promise<Map<string, SuiteRun>> | null = null;
   beforeAll(async () => {
-    runs = runSuite(files, outputDir());
+    runs = runSuite(files, outputDir(), jobs);
     await runs.catch(() => undefined);
   }, 240_000);
   return async (file) => {
@@ -43,9 +46,13 @@ export function suiteOfExamples(
   };
 }
 
-async function runSuite(files: readonly string[], outputDir: string): Promise<Map<string, SuiteRun>> {
+async function runSuite(
+  files: readonly string[],
+  outputDir: string,
+  jobs: number,
+): Promise<Map<string, SuiteRun>> {
   const suite = await runBuiltCli(
-    ["suite", ...files, "--jobs", "2", "--output-dir", outputDir, "--reporter", "json"],
+    ["suite", ...files, "--jobs", String(jobs), "--output-dir", outputDir, "--reporter", "json"],
     { timeoutMs: 230_000 },
   );
   const folders = readdirSync(outputDir);
