@@ -50,3 +50,47 @@ describe("official-SDK agents under faults, through one suite of the built CLI",
     expect(spread).toBeGreaterThanOrEqual((chunks - 1) * 20);
   });
 });
+
+interface RunEvent {
+  readonly type: string;
+  readonly elapsed_ms: number;
+  readonly payload: Record<string, unknown>;
+}
+
+/** The agent's exit code and the requests the proxy saw, read from an example's run folder. */
+async function agentRun(name: string): Promise<{ exit: unknown; requests: RunEvent[] }> {
+  const { runDir } = await runOf(fileOf(name));
+  const events: RunEvent[] = (await readFile(join(runDir, "events.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  const exit = events.find((event) => event.type === "WORKLOAD_COMPLETED")?.payload.exit_code;
+  return { exit, requests: events.filter((event) => event.type === "OPERATION_OBSERVED") };
+}
+
+/** How the SDKs of the example agents retry, read from the same runs (what the proxy saw). */
+describe("the example agents' SDK retries, in those runs", () => {
+  it.each(["openai_429_recovery", "anthropic_429_recovery"])(
+    "%s: the SDK retries after a 429, waiting the Retry-After seconds",
+    async (name) => {
+      const { exit, requests } = await agentRun(name);
+      expect(exit).toBe(0);
+      const [first, second] = requests;
+      expect((second?.elapsed_ms ?? Number.NaN) - (first?.elapsed_ms ?? Number.NaN)).toBeGreaterThanOrEqual(
+        950,
+      );
+    },
+  );
+
+  it("openai: the SDK retries a dropped connection", async () => {
+    const { exit, requests } = await agentRun("openai_disconnect_recovery");
+    expect(exit).toBe(0);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("openai: LLM_MAX_RETRIES=0 makes a single attempt, and the agent exits 1", async () => {
+    const { exit, requests } = await agentRun("openai_503_no_retries_failure");
+    expect(exit).toBe(1);
+    expect(requests).toHaveLength(1);
+  });
+});

@@ -2,7 +2,8 @@ import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll } from "vitest";
-import { type CliResult, runBuiltCli } from "./cli.js";
+import { type CliResult, ROOT, runBuiltCli } from "./cli.js";
+import { fixedPortsOfCall, lockPorts } from "./port-lock.js";
 
 /** One scenario's run inside a suite: what `agentchaos run` of that file would have left. */
 export interface SuiteRun {
@@ -26,7 +27,8 @@ interface SuiteEntry {
  * tests (one CLI start instead of one per scenario; each scenario still runs as `run` would, in
  * its own run folder) and hands each test its scenario's run. `files` are relative to the
  * checkout; `outputDir` is called inside the hook (a `testFolder("all")` path). `jobs` is 2, or 1
- * for examples whose verdict hangs on time windows, which then run one at a time as before.
+ * for examples whose verdict hangs on time windows, which then run one at a time as before. The
+ * fixed ports of every file are locked for the suite, as a `run` of each would lock its own.
  */
 export function suiteOfExamples(
   files: readonly string[],
@@ -51,10 +53,17 @@ async function runSuite(
   outputDir: string,
   jobs: number,
 ): Promise<Map<string, SuiteRun>> {
-  const suite = await runBuiltCli(
-    ["suite", ...files, "--jobs", String(jobs), "--output-dir", outputDir, "--reporter", "json"],
-    { timeoutMs: 230_000 },
-  );
+  const ports = new Set(files.flatMap((file) => fixedPortsOfCall(["run", file], ROOT)));
+  const release = await lockPorts([...ports]);
+  let suite: CliResult;
+  try {
+    suite = await runBuiltCli(
+      ["suite", ...files, "--jobs", String(jobs), "--output-dir", outputDir, "--reporter", "json"],
+      { timeoutMs: 230_000 },
+    );
+  } finally {
+    await release();
+  }
   const folders = readdirSync(outputDir);
   if (folders.length !== 1) throw new Error(`no suite folder (${suite.stdout}${suite.stderr})`);
   const suiteDir = join(outputDir, folders[0] as string);
