@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { testFolder } from "../helpers/cli.js";
+import { suiteOfExamples } from "../helpers/example-suite.js";
 
 /** The model-fault examples (docs/examples.md): file → result, reason, exit, a line the agent printed. */
 const TABLE = [
@@ -53,19 +54,16 @@ const TABLE = [
 ] as const;
 
 const out = testFolder("all");
+const fileOf = (name: string): string => `examples/scenarios/v2/model-faults/${name}.yaml`;
+const runOf = suiteOfExamples(
+  TABLE.map(([name]) => fileOf(name)),
+  () => out.path,
+);
 
-describe("model-fault examples on the official clients, through the built CLI", () => {
+describe("model-fault examples on the official clients, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli([
-      "run",
-      `examples/scenarios/v2/model-faults/${name}.yaml`,
-      "--output-dir",
-      outputDir,
-    ]);
-    expect(run.code).toBe(exit);
-    const runDir = onlyRunDir(outputDir);
-    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
+    expect(exitCode, suite.stdout).toBe(exit);
     expect(report).toMatchObject({ schema_version: 5, result, reason_code: reason, faults_injected: 1 });
     const firstEvent = JSON.parse(
       (await readFile(join(runDir, "events.jsonl"), "utf8")).split("\n")[0] ?? "",

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { onlyRunDir, runBuiltCli, testFolder } from "../helpers/cli.js";
+import { testFolder } from "../helpers/cli.js";
+import { suiteOfExamples } from "../helpers/example-suite.js";
 
 /**
  * The quota and outage examples (docs/examples.md): file → result, reason, exit, and the trigger
@@ -17,6 +18,13 @@ const TABLE = [
 ] as const;
 
 const out = testFolder("all");
+const fileOf = (name: string): string => `examples/scenarios/v2/model-faults/${name}.yaml`;
+/** One suite process, one scenario at a time as before: the outage windows are timed. */
+const runOf = suiteOfExamples(
+  TABLE.map(([name]) => fileOf(name)),
+  () => out.path,
+  1,
+);
 
 async function eventsOf(runDir: string): Promise<{ type: string; payload: Record<string, unknown> }[]> {
   return (await readFile(join(runDir, "events.jsonl"), "utf8"))
@@ -25,18 +33,10 @@ async function eventsOf(runDir: string): Promise<{ type: string; payload: Record
     .map((line) => JSON.parse(line));
 }
 
-describe("quota and outage examples on the official clients, through the built CLI", () => {
+describe("quota and outage examples on the official clients, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
-    const outputDir = join(out.path, name);
-    const run = await runBuiltCli([
-      "run",
-      `examples/scenarios/v2/model-faults/${name}.yaml`,
-      "--output-dir",
-      outputDir,
-    ]);
-    expect(run.code).toBe(exit);
-    const runDir = onlyRunDir(outputDir);
-    const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
+    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
+    expect(exitCode, suite.stdout).toBe(exit);
     expect(report).toMatchObject({ schema_version: 5, result, reason_code: reason });
     const events = await eventsOf(runDir);
     expect(

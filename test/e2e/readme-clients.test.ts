@@ -36,12 +36,15 @@ function block(file: string): string {
   throw new Error(`no documented block starts with ${file}`);
 }
 
-const out = testFolder("each");
+const out = testFolder("all");
 
-/** A project folder holding `files`, resolving packages from this checkout. */
+let projects = 0;
+
+/** A project folder of its own holding `files`, resolving packages from this checkout. */
 async function project(files: Record<string, string>): Promise<string> {
-  const folder = join(out.path, "my-agent");
-  await mkdir(folder);
+  projects += 1;
+  const folder = join(out.path, `project-${projects}`, "my-agent");
+  await mkdir(folder, { recursive: true });
   await symlink(join(ROOT, "node_modules"), join(folder, "node_modules"), "dir");
   await writeFile(
     join(folder, "package.json"),
@@ -53,8 +56,9 @@ async function project(files: Record<string, string>): Promise<string> {
 
 async function run(
   folder: string,
+  scenario = "scenario.yaml",
 ): Promise<{ code: number | null; stdout: string; report: Record<string, unknown> }> {
-  const result = await runBuiltCli(["run", "scenario.yaml", "--output-dir", "runs"], { cwd: folder });
+  const result = await runBuiltCli(["run", scenario, "--output-dir", "runs"], { cwd: folder });
   expect(result.stderr).toBe("");
   const report = JSON.parse(await readFile(join(onlyRunDir(join(folder, "runs")), "report.json"), "utf8"));
   return { code: result.code, stdout: result.stdout, report };
@@ -88,26 +92,33 @@ timeout_seconds: 60
 const ECHO = "[my-agent OUT] Echo: What is the weather in Paris?\n";
 
 describe("the documented agents, written as the documentation says", () => {
+  /**
+   * The README's project folder (scenario, fake model script, agent side by side), made once: a
+   * suite over it and a `run` of the folder, which takes its scenario.yaml.
+   */
+  let readmeProject: Promise<{ folder: string; ran: Awaited<ReturnType<typeof run>> }> | null = null;
+  function readmeRun(): Promise<{ folder: string; ran: Awaited<ReturnType<typeof run>> }> {
+    readmeProject ??= (async () => {
+      const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
+      const folder = await project({
+        "agent.mjs": block("agent.mjs"),
+        "fake-llm.yaml": block("fake-llm.yaml"),
+        "scenario.yaml": scenario,
+      });
+      return { folder, ran: await run(folder, ".") };
+    })();
+    return readmeProject;
+  }
+
   it("the openai tool round trip recovers from a 503 on its second completion", async () => {
-    const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
-    const folder = await project({
-      "agent.mjs": block("agent.mjs"),
-      "fake-llm.yaml": block("fake-llm.yaml"),
-      "scenario.yaml": scenario,
-    });
-    const result = await run(folder);
+    const { ran: result } = await readmeRun();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("[my-agent OUT] It is sunny in Paris.\n");
     expect(result.report).toMatchObject({ result: "RECOVERED", faults_injected: 1, retries_observed: 1 });
   });
 
   it("a suite over the README's project folder (scenario, fake model script, agent side by side) is green", async () => {
-    const scenario = block("scenario.yaml").replace("[npx, agentchaos,", `[${process.execPath}, ${BIN},`);
-    const folder = await project({
-      "agent.mjs": block("agent.mjs"),
-      "fake-llm.yaml": block("fake-llm.yaml"),
-      "scenario.yaml": scenario,
-    });
+    const { folder, ran } = await readmeRun();
     const result = await runBuiltCli(["suite", ".", "--output-dir", "suites", "--reporter", "json"], {
       cwd: folder,
     });
@@ -121,7 +132,6 @@ describe("the documented agents, written as the documentation says", () => {
     // `run` and `validate` of the folder take its scenario.yaml.
     const valid = await runBuiltCli(["validate", "."], { cwd: folder });
     expect(valid).toMatchObject({ code: 0, stdout: "Valid scenario: weather-agent-503\n" });
-    const ran = await runBuiltCli(["run", ".", "--output-dir", "runs"], { cwd: folder });
     expect(ran.stdout).toContain("Result: RECOVERED\n");
     expect(ran.code).toBe(0);
   });
