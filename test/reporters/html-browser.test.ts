@@ -6,10 +6,9 @@ import { renderRunFolder } from "../../src/reporters/html/run-page.js";
 import { DETAIL_LIMIT } from "../../src/reporters/html/timeline.js";
 import { runSuite } from "../../src/suite/run-suite.js";
 import { writeFileAtomically } from "../../src/support/write-file.js";
-import { agentScenario } from "../explore/scenarios.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { testFolder } from "../helpers/cli.js";
-import { freePort } from "../helpers/scenario-files.js";
+import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { exitScenario, recoveringScenario } from "../suite/scenarios.js";
 import { writeBigRun } from "./big-run.js";
 
@@ -195,11 +194,15 @@ describe("HTML reports in a real browser", () => {
   it("a suite run with trials shows each scenario's trials as a row of marks, each linking to its trial's run page", async () => {
     const scenarios = join(dir.path, "scenarios");
     await mkdir(scenarios);
-    await agentScenario(scenarios, "a-flaky", {
-      paths: ["/a"],
-      env: { FLIP_FILE: join(dir.path, "flip.count") },
-    });
-    await recoveringScenario(scenarios, "b-recovering", "trials-recovering", await freePort());
+    // Flaky on its own: the agent fails every second run (FLIP_FILE) and calls nothing, so no
+    // dependency is started for it.
+    await writeScenario(
+      scenarios,
+      "a-flaky",
+      `schema_version: 2\nname: a-flaky\ndependencies:\n  api: {type: http, base_url: "http://127.0.0.1:${await freePort()}"}\nworkload:\n  name: agent\n  command: ${yamlList([process.execPath, join(PROGRAMS, "explore-agent.mjs")])}\n  env:\n    FLIP_FILE: ${JSON.stringify(join(dir.path, "flip.count"))}\nsuccess:\n  exit_code: 0\ntimeout_seconds: 20\n`,
+    );
+    // A steady second row: a workload that exits 0 passes every trial (no dependency to start).
+    await exitScenario(scenarios, "b-passing", "trials-passing", await freePort(), 0);
     const document = await runSuite([scenarios], {
       outputDir: join(dir.path, "suites"),
       jobs: 1,
