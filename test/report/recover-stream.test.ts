@@ -51,7 +51,10 @@ async function expectStreamedPage(report: Parameters<typeof serializeReport>[0])
 }
 
 describe("recovering a long run streams its events", () => {
-  it("gives a schema-1 run of 10,000 events the report the whole-log analysis gives, and the page the whole-log reading draws", async () => {
+  // CPU-bound: with other test files sharing the cores, a case may take longer than the default limit.
+  it("gives a schema-1 run of 10,000 events the report the whole-log analysis gives, and the page the whole-log reading draws", {
+    timeout: 120_000,
+  }, async () => {
     await writeLongRun(1);
     const scenario = schema1Source(await loadScenario(join(dir.path, "scenario.yaml")));
     const events = await readLegacyEvents(join(dir.path, "events.jsonl"));
@@ -76,7 +79,9 @@ describe("recovering a long run streams its events", () => {
     await expectStreamedPage(recovered.report);
   });
 
-  it("gives a schema-2 run of 10,000 events the report the whole-log analysis gives, and the page the whole-log reading draws", async () => {
+  it("gives a schema-2 run of 10,000 events the report the whole-log analysis gives, and the page the whole-log reading draws", {
+    timeout: 120_000,
+  }, async () => {
     await writeLongRun(2);
     const scenario = await loadScenario(join(dir.path, "scenario.yaml"));
     if (scenario.schemaVersion !== 2) throw new Error("expected schema 2");
