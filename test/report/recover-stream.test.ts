@@ -132,7 +132,13 @@ describe("recovering a log the streaming analysis cannot judge alone", () => {
     const text = legacyRunBuilder().setup().jsonl();
     await writeFile(
       join(dir.path, "events.jsonl"),
-      `${text}${"x".repeat(EVENT_LINE_MAX_BYTES + 1)}\n${text}`,
+      // The same bytes as the text `${text}${"x".repeat(EVENT_LINE_MAX_BYTES + 1)}\n${text}`, built
+      // without a 65 MiB string to encode.
+      Buffer.concat([
+        Buffer.from(text),
+        Buffer.alloc(EVENT_LINE_MAX_BYTES + 1, "x"),
+        Buffer.from(`\n${text}`),
+      ]),
     );
     const recovered = await recoverRun(dir.path);
     expect({ count: recovered.eventCount, stoppedAt: recovered.stoppedAtLine }).toEqual({
