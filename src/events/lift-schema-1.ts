@@ -23,14 +23,18 @@ const NOT_RECORDED: Readonly<Record<string, unknown>> = {
   closed_by_client: false,
 };
 
+/** Each type's internal payload keys, in order, listed once rather than for every event. */
+const PAYLOAD_KEYS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(PAYLOAD_FIELDS).map(([type, fields]) => [type, Object.keys(fields)]),
+);
+
 function liftPayload(payload: LegacyEventPayload): EventPayload {
-  const recorded = new Map(Object.entries(payload));
-  const keys = Object.keys(PAYLOAD_FIELDS[payload.kind]);
-  const entries = keys.map((key) => [
-    key,
-    recorded.has(key) ? recorded.get(key) : (NOT_RECORDED[key] ?? null),
-  ]);
-  return Object.fromEntries([["kind", payload.kind], ...entries]) as EventPayload;
+  const recorded = payload as Readonly<Record<string, unknown>>;
+  const lifted: Record<string, unknown> = { kind: payload.kind };
+  for (const key of PAYLOAD_KEYS.get(payload.kind) as readonly string[]) {
+    lifted[key] = Object.hasOwn(recorded, key) ? recorded[key] : (NOT_RECORDED[key] ?? null);
+  }
+  return lifted as unknown as EventPayload;
 }
 
 /** The internal-model event of a schema-1 event (the input is not modified). */

@@ -1,15 +1,13 @@
 import { cp, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runExperiment } from "../../src/library/experiment.js";
 import { renderRunFolder } from "../../src/reporters/html/run-page.js";
 import { DETAIL_LIMIT } from "../../src/reporters/html/timeline.js";
 import { runSuite } from "../../src/suite/run-suite.js";
 import { writeFileAtomically } from "../../src/support/write-file.js";
-import { agentScenario } from "../explore/scenarios.js";
 import { type Browser, launchBrowser } from "../helpers/browser.js";
 import { testFolder } from "../helpers/cli.js";
-import { freePort } from "../helpers/scenario-files.js";
+import { freePort, PROGRAMS, writeScenario, yamlList } from "../helpers/scenario-files.js";
 import { exitScenario, recoveringScenario } from "../suite/scenarios.js";
 import { writeBigRun } from "./big-run.js";
 
@@ -47,32 +45,30 @@ async function attributes(
   return values;
 }
 
-describe("HTML reports in a real browser", () => {
-  it("a schema-1 run's report.html shows the verdict, one lane, the injection, the retry link and the recovery", async () => {
-    const scenario = await recoveringScenario(dir.path, "recovering", "html-recovering", await freePort());
-    const outcome = await runExperiment(scenario, { outputDir: join(dir.path, "runs"), reporters: ["html"] });
-    expect(outcome.result).toBe("RECOVERED");
-    const file = join(outcome.runFolder, "report.html");
-    const html = await readFile(file, "utf8");
-    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i);
-    const page = await openChecked(file, "run-v1.png");
-    expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
-    expect(await page.locator("#reason").textContent()).toBe("RECOVERY_OBSERVED");
-    expect(await attributes(page, "g.lane", "data-lane")).toEqual(["dependency"]);
-    expect(await page.locator("rect.op").count()).toBe(2);
-    expect(await attributes(page, "g.injection", "data-fault-id")).toEqual(["http_error"]);
-    const report = outcome.report;
-    if (report.schema_version === 1) throw new Error("a schema-2 report was expected");
-    const [row] = report.recovery.evidence;
-    expect(await attributes(page, "path.retry-link", "data-from")).toEqual([row?.failed_operation_id]);
-    expect(await attributes(page, "path.retry-link", "data-to")).toEqual([row?.retry_operation_id]);
-    expect(await page.locator("text.recovery-label").textContent()).toBe(
-      `recovered +${row?.recovery_latency_ms} ms`,
-    );
-    expect(await page.locator("#recovery tbody tr").count()).toBe(1);
-    expect(await page.locator("#faults tbody tr td").first().textContent()).toBe("http_error");
-  });
+/** A schema-1 recovering run's report.html: the verdict, one lane, the injection, the retry link and the recovery. */
+async function expectRecoveringRunPage(runFolder: string): Promise<void> {
+  const file = join(runFolder, "report.html");
+  const html = await readFile(file, "utf8");
+  expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i);
+  const page = await openChecked(file, "run-v1.png");
+  expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
+  expect(await page.locator("#reason").textContent()).toBe("RECOVERY_OBSERVED");
+  expect(await attributes(page, "g.lane", "data-lane")).toEqual(["dependency"]);
+  expect(await page.locator("rect.op").count()).toBe(2);
+  expect(await attributes(page, "g.injection", "data-fault-id")).toEqual(["http_error"]);
+  const report = JSON.parse(await readFile(join(runFolder, "report.json"), "utf8"));
+  expect(report.schema_version).toBe(2);
+  const [row] = report.recovery.evidence;
+  expect(await attributes(page, "path.retry-link", "data-from")).toEqual([row?.failed_operation_id]);
+  expect(await attributes(page, "path.retry-link", "data-to")).toEqual([row?.retry_operation_id]);
+  expect(await page.locator("text.recovery-label").textContent()).toBe(
+    `recovered +${row?.recovery_latency_ms} ms`,
+  );
+  expect(await page.locator("#recovery tbody tr").count()).toBe(1);
+  expect(await page.locator("#faults tbody tr td").first().textContent()).toBe("http_error");
+}
 
+describe("HTML reports in a real browser", () => {
   it("a schema-4 run shows one lane per dependency, faults by id, every retry link and the checks", async () => {
     const folder = join(dir.path, "v4");
     await cp(FIXTURE_V4, folder, { recursive: true });
@@ -172,7 +168,8 @@ describe("HTML reports in a real browser", () => {
     expect(await page.locator("svg.timeline g.injection").count()).toBe(3);
   });
 
-  it("a suite's index.html lists every scenario with its verdict and links to each run's page", async () => {
+  // The suite's recovering run is also the schema-1 run whose own page is checked in detail.
+  it("a suite's index.html lists every scenario with its verdict and links to each run's page; a schema-1 run's report.html shows the verdict, one lane, the injection, the retry link and the recovery", async () => {
     const scenarios = join(dir.path, "scenarios");
     await mkdir(scenarios);
     await recoveringScenario(scenarios, "a-recovering", "suite-recovering", await freePort());
@@ -190,16 +187,21 @@ describe("HTML reports in a real browser", () => {
     await page.locator("a.run-link").first().click();
     await page.waitForURL(/report\.html$/);
     expect(await page.locator("#verdict").textContent()).toBe("RECOVERED");
+    await expectRecoveringRunPage(join(folder, document.entries[0]?.run_folder ?? ""));
   });
 
   it("a suite run with trials shows each scenario's trials as a row of marks, each linking to its trial's run page", async () => {
     const scenarios = join(dir.path, "scenarios");
     await mkdir(scenarios);
-    await agentScenario(scenarios, "a-flaky", {
-      paths: ["/a"],
-      env: { FLIP_FILE: join(dir.path, "flip.count") },
-    });
-    await recoveringScenario(scenarios, "b-recovering", "trials-recovering", await freePort());
+    // Flaky on its own: the agent fails every second run (FLIP_FILE) and calls nothing, so no
+    // dependency is started for it.
+    await writeScenario(
+      scenarios,
+      "a-flaky",
+      `schema_version: 2\nname: a-flaky\ndependencies:\n  api: {type: http, base_url: "http://127.0.0.1:${await freePort()}"}\nworkload:\n  name: agent\n  command: ${yamlList([process.execPath, join(PROGRAMS, "explore-agent.mjs")])}\n  env:\n    FLIP_FILE: ${JSON.stringify(join(dir.path, "flip.count"))}\nsuccess:\n  exit_code: 0\ntimeout_seconds: 20\n`,
+    );
+    // A steady second row: a workload that exits 0 passes every trial (no dependency to start).
+    await exitScenario(scenarios, "b-passing", "trials-passing", await freePort(), 0);
     const document = await runSuite([scenarios], {
       outputDir: join(dir.path, "suites"),
       jobs: 1,
