@@ -32,9 +32,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Most test files wait on real processes and sockets, not on the CPU: two files at a time keep
-    // a 2-core machine busy while the timing of the examples stays reliable (docs/performance.md).
-    maxWorkers: 2,
+    // Many test files wait on real processes, sockets and timed windows rather than on the CPU:
+    // three files at a time keep a 2-core machine busy through those waits (two left it idle a
+    // quarter of the time) while the timing of the examples stays reliable (docs/performance.md).
+    maxWorkers: 3,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
     setupFiles: ["./test/setup/cleanups.ts"],
     globalSetup: ["./test/setup/stray-processes.ts"],

@@ -1,20 +1,28 @@
 #!/usr/bin/env node
-// The checks `npm test` runs before the tests: the type check of the sources and tests on one
-// side, and lint, the layer rules and the build on the other, side by side (each side is one
-// thread of work, so a 2-core machine runs both at once). Each side's output is printed when it
-// ends, under its name; the first failure ends the other side and the exit code is 1.
-// An interruption (Ctrl-C, SIGTERM) stops both sides' process groups and exits 130.
+// The checks of `npm test`, side by side: the type check of the sources and tests; lint and the
+// layer rules; the build. With --tests, Vitest runs as soon as the build is done, beside the
+// checks still running (they are short; the tests need only the build). The checks' output is
+// printed when each side ends, under its name; Vitest prints as it goes. The first failure ends
+// the other sides and the exit code is 1, so a lint or layer error still fails `npm test`.
+// An interruption (Ctrl-C, SIGTERM) stops every side and exits 130.
 import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+const VITEST = join(import.meta.dirname, "..", "node_modules", ".bin", "vitest");
+const withTests = process.argv.includes("--tests");
 
 const SIDES = [
   { name: "typecheck", steps: [["npm", "run", "--silent", "typecheck"]] },
   {
-    name: "lint, layers, build",
+    name: "lint, layers",
     steps: [
       ["npm", "run", "--silent", "lint"],
       ["npm", "run", "--silent", "lint:layers"],
-      ["npm", "run", "--silent", "build"],
     ],
+  },
+  {
+    name: withTests ? "build, tests" : "build",
+    steps: [["npm", "run", "--silent", "build"], ...(withTests ? [[VITEST, "run"]] : [])],
   },
 ];
 
@@ -25,7 +33,8 @@ function stopAll() {
   stopping = true;
   for (const child of running) {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      if (child.live) child.kill("SIGTERM");
+      else process.kill(-child.pid, "SIGTERM");
     } catch {
       // already gone
     }
@@ -34,11 +43,18 @@ function stopAll() {
 
 function runStep([command, ...args]) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // Vitest prints as it goes and stays in the terminal's process group (Ctrl-C reaches it and
+    // its workers as it would without this script); each check runs in a group of its own.
+    const live = command === VITEST;
+    const child = spawn(command, args, {
+      stdio: live ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+      detached: !live,
+    });
+    child.live = live;
     running.add(child);
     const output = [];
-    child.stdout.on("data", (chunk) => output.push(chunk));
-    child.stderr.on("data", (chunk) => output.push(chunk));
+    child.stdout?.on("data", (chunk) => output.push(chunk));
+    child.stderr?.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => {
       running.delete(child);
       resolve({ ok: false, output: `${command}: ${error.message}\n` });
@@ -59,7 +75,7 @@ async function runSide(side) {
     if (!result.ok) {
       if (stopping) return false;
       process.stderr.write(
-        `checks: ${step.slice(3).join(" ") || step.join(" ")} failed (${result.failure})\n`,
+        `checks: ${step[0] === VITEST ? "tests" : step.slice(3).join(" ")} failed (${result.failure})\n`,
       );
       return false;
     }

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { readRegularFileSync } from "../support/regular-file.js";
+import { PortReservations } from "./port-reservation.js";
 
 /** Where the OS picks ports for outgoing connections and `listen(0)` (Linux default 32768–60999). */
 function ephemeralRange(): { readonly low: number; readonly high: number } {
@@ -34,20 +35,27 @@ function tryPort(port: number): Promise<number | null> {
 const LOWEST = 20_000;
 const ATTEMPTS = 64;
 
+const reservations = new PortReservations();
+
 /**
  * One free loopback TCP port for a `{port}` dependency. It is chosen at random below the OS's
  * ephemeral range when there is room: the OS never hands those ports to outgoing connections or
  * to `listen(0)`, so nothing else running here takes it between this check and the dependency's
- * own bind (a port from `listen(0)` could be reused at once by any new connection). Falls back to
- * an OS-chosen port.
+ * own bind (a port from `listen(0)` could be reused at once by any new connection), and a
+ * reservation keeps the other Agent Chaos processes of the machine from choosing it meanwhile
+ * (port-reservation.ts). Falls back to an OS-chosen port.
  */
-export async function freeLoopbackPort(): Promise<number> {
+export async function freeLoopbackPort(
+  options: { readonly random?: () => number; readonly reservations?: PortReservations } = {},
+): Promise<number> {
+  const random = options.random ?? Math.random;
+  const held = options.reservations ?? reservations;
   const { low } = ephemeralRange();
   if (low - LOWEST >= 1000) {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const candidate = LOWEST + Math.floor(Math.random() * (low - LOWEST));
+      const candidate = LOWEST + Math.floor(random() * (low - LOWEST));
       const port = await tryPort(candidate);
-      if (port !== null) return port;
+      if (port !== null && held.reserve(port)) return port;
     }
   }
   const port = await tryPort(0);

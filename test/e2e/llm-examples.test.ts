@@ -27,8 +27,8 @@ const runOf = suiteOfExamples(
 
 describe("official-SDK agents under faults, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, injected, retries) => {
-    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
-    expect(exitCode, suite.stdout).toBe(exit);
+    const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
+    expect(exitCode, explain).toBe(exit);
     expect(report).toMatchObject({
       result,
       reason_code: reason,

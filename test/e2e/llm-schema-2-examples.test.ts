@@ -64,8 +64,8 @@ const runOf = suiteOfExamples(
 
 describe("schema-2 LLM examples on the official SDKs, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
-    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
-    expect(exitCode, suite.stdout).toBe(exit);
+    const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
+    expect(exitCode, explain).toBe(exit);
     expect(report).toMatchObject({ schema_version: 4, result, reason_code: reason, faults_injected: 1 });
     expect(report.faults).toEqual([expect.objectContaining({ injected: 1, not_applied: 0 })]);
     if (printed !== null) expect(await readFile(join(runDir, "stdout.log"), "utf8")).toContain(printed);

@@ -62,8 +62,8 @@ const runOf = suiteOfExamples(
 
 describe("model-fault examples on the official clients, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit, printed) => {
-    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
-    expect(exitCode, suite.stdout).toBe(exit);
+    const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
+    expect(exitCode, explain).toBe(exit);
     expect(report).toMatchObject({ schema_version: 5, result, reason_code: reason, faults_injected: 1 });
     const firstEvent = JSON.parse(
       (await readFile(join(runDir, "events.jsonl"), "utf8")).split("\n")[0] ?? "",

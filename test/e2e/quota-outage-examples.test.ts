@@ -35,8 +35,8 @@ async function eventsOf(runDir: string): Promise<{ type: string; payload: Record
 
 describe("quota and outage examples on the official clients, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
-    const { exitCode, runDir, report, suite } = await runOf(fileOf(name));
-    expect(exitCode, suite.stdout).toBe(exit);
+    const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
+    expect(exitCode, explain).toBe(exit);
     expect(report).toMatchObject({ schema_version: 5, result, reason_code: reason });
     const events = await eventsOf(runDir);
     expect(

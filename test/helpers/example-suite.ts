@@ -14,6 +14,20 @@ export interface SuiteRun {
   readonly report: ReturnType<typeof JSON.parse>;
   /** The suite process, for failure messages. */
   readonly suite: CliResult;
+  /** For a failure message: the suite's output and the ends of this run's `*.stderr.log` files. */
+  readonly explain: string;
+}
+
+/** The suite's output and the last lines of each stderr log of one run folder. */
+async function explanation(suite: CliResult, runDir: string): Promise<string> {
+  const logs = readdirSync(runDir).filter((name) => name.endsWith("stderr.log"));
+  const tails = await Promise.all(
+    logs.map(async (name) => {
+      const text = await readFile(join(runDir, name), "utf8").catch(() => "");
+      return `--- ${name}\n${text.split("\n").slice(-15).join("\n")}`;
+    }),
+  );
+  return [suite.stdout, suite.stderr, ...tails].join("\n");
 }
 
 interface SuiteEntry {
@@ -74,7 +88,8 @@ async function runSuite(
   for (const entry of document.entries) {
     const runDir = join(suiteDir, entry.run_folder);
     const report = JSON.parse(await readFile(join(runDir, "report.json"), "utf8"));
-    runs.set(entry.path, { exitCode: entry.exit_code, runDir, report, suite });
+    const explain = entry.exit_code === 0 ? suite.stdout : await explanation(suite, runDir);
+    runs.set(entry.path, { exitCode: entry.exit_code, runDir, report, suite, explain });
   }
   return runs;
 }
