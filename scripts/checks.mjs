@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // The checks of `npm test`, side by side: the type check of the sources and tests; lint and the
 // layer rules; the build. With --tests, Vitest runs as soon as the build is done, beside the
-// checks still running (they are short; the tests need only the build). The checks' output is
-// printed when each side ends, under its name; Vitest prints as it goes. The first failure ends
-// the other sides and the exit code is 1, so a lint or layer error still fails `npm test`.
+// checks still running (they are short, run at a lower priority, and the tests need only the
+// build). The checks' output is printed when each side ends, under its name; Vitest prints as it
+// goes. The first failure ends the other sides and the exit code is 1, so a lint or layer error
+// still fails `npm test`.
 // An interruption (Ctrl-C, SIGTERM) stops every side and exits 130.
 import { spawn } from "node:child_process";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 
 const VITEST = join(import.meta.dirname, "..", "node_modules", ".bin", "vitest");
 const withTests = process.argv.includes("--tests");
 
+// With --tests, the type check and lint run at a lower priority: the build, and then the tests,
+// come first, and the checks take the time the tests leave idle (waiting on their processes).
 const SIDES = [
-  { name: "typecheck", steps: [["npm", "run", "--silent", "typecheck"]] },
+  { name: "typecheck", background: withTests, steps: [["npm", "run", "--silent", "typecheck"]] },
   {
     name: "lint, layers",
+    background: withTests,
     steps: [
       ["npm", "run", "--silent", "lint"],
       ["npm", "run", "--silent", "lint:layers"],
@@ -41,7 +46,7 @@ function stopAll() {
   }
 }
 
-function runStep([command, ...args]) {
+function runStep([command, ...args], background) {
   return new Promise((resolve) => {
     // Vitest prints as it goes and stays in the terminal's process group (Ctrl-C reaches it and
     // its workers as it would without this script); each check runs in a group of its own.
@@ -51,6 +56,13 @@ function runStep([command, ...args]) {
       detached: !live,
     });
     child.live = live;
+    if (background && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        // Not allowed here: it runs at the normal priority.
+      }
+    }
     running.add(child);
     const output = [];
     child.stdout?.on("data", (chunk) => output.push(chunk));
@@ -70,7 +82,7 @@ function runStep([command, ...args]) {
 async function runSide(side) {
   const started = performance.now();
   for (const step of side.steps) {
-    const result = await runStep(step);
+    const result = await runStep(step, side.background === true);
     if (result.output) process.stdout.write(result.output);
     if (!result.ok) {
       if (stopping) return false;

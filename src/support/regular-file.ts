@@ -134,7 +134,9 @@ class WholeFile {
   readonly #maxBytes: number;
 
   constructor(size: number, maxBytes: number) {
-    this.#buffer = Buffer.allocUnsafe(size + 1);
+    // A size of 0 may be a file of /proc, whose size is not known before it is read; a sysctl
+    // file there answers only a read from its start, so its first read must hold all of it.
+    this.#buffer = Buffer.allocUnsafe(size === 0 ? Math.min(4096, maxBytes + 1) : size + 1);
     this.#maxBytes = maxBytes;
   }
 

@@ -51,6 +51,23 @@ describe("port reservations", () => {
     second.release(b);
   });
 
+  it.runIf(process.platform === "linux")(
+    "lie below the ephemeral range the OS gives to outgoing connections and listen(0)",
+    async () => {
+      const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+        .trim()
+        .split(/\s+/)
+        .map(Number);
+      const reservations = new PortReservations(join(dir.path, "ports"));
+      for (let pick = 0; pick < 20; pick++) {
+        const port = await freeLoopbackPort({ reservations });
+        expect(port).toBeGreaterThanOrEqual(20_000);
+        expect(port).toBeLessThan(low as number);
+        reservations.release(port);
+      }
+    },
+  );
+
   it("choose without reservations where their folder cannot be written", () => {
     const file = join(dir.path, "a-file");
     writeFileSync(file, "");

@@ -67,6 +67,18 @@ describe("the regular-file reader", () => {
     }
   });
 
+  it.runIf(process.platform === "linux")(
+    "reads a sysctl file of /proc whole, although it answers only a read from its start",
+    async () => {
+      // The ephemeral port range, which `{port}` stays below: it must be read whole, not as "3".
+      const path = "/proc/sys/net/ipv4/ip_local_port_range";
+      const expected = readFileSync(path);
+      expect(expected.toString()).toMatch(/^\d+\s+\d+\n$/);
+      expect((await readRegularFile(path, 4096)).equals(expected)).toBe(true);
+      expect(readRegularFileSync(path, 4096).equals(expected)).toBe(true);
+    },
+  );
+
   it("refuses a file over the limit without reading it", async () => {
     const path = join(dir.path, "a.txt");
     await writeFile(path, "0123456789");
