@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testFolder } from "../helpers/cli.js";
-import { suiteOfExamples } from "../helpers/example-suite.js";
+import { suiteOfExamples } from "../helpers/suite-runs.js";
 
 /** The table of LLM scenarios in docs/examples.md: file → result, reason, exit, injected, retries. */
 const TABLE = [

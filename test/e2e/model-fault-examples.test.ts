@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testFolder } from "../helpers/cli.js";
-import { suiteOfExamples } from "../helpers/example-suite.js";
+import { suiteOfExamples } from "../helpers/suite-runs.js";
 
 /** The model-fault examples (docs/examples.md): file → result, reason, exit, a line the agent printed. */
 const TABLE = [
