@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { runCli } from "../../src/cli/index.js";
 import type { loadRunModules } from "../../src/runtime/run-modules.js";
-import type { CliIo } from "../../src/support/cli-io.js";
+import { capturedIo } from "./captured-io.js";
 import { type CliResult, ROOT } from "./cli.js";
 import { fixedPortsOfCall, lockPorts } from "./port-lock.js";
 
@@ -52,17 +52,10 @@ export async function runCliHere(args: readonly string[], cwd: string = ROOT): P
   if (args[0] === "run") await loadRunCode();
   const ports = fixedPortsOfCall(args, cwd);
   const release = ports.length > 0 ? await lockPorts(ports) : null;
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    cwd,
-    env: {},
-  };
+  const { io, text } = capturedIo(cwd);
   try {
     const code = await run(args, io);
-    return { code, signal: null, stdout, stderr };
+    return { code, signal: null, ...text() };
   } finally {
     await release?.();
   }
