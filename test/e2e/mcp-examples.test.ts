@@ -201,6 +201,20 @@ function expectStale(outcome: Outcome): Outcome {
   return outcome;
 }
 
+/** What every malformed-answer example shows (stdio or HTTP): the retry after `problem`. */
+function expectMalformedRecovered({ cli, report, events }: Outcome, problem: string): void {
+  expect(cli.code).toBe(0);
+  expect(report).toMatchObject({
+    schema_version: 5,
+    result: "RECOVERED",
+    reason_code: "RECOVERY_OBSERVED",
+  });
+  expect(failures(events)).toEqual([["injected_malformed", null]]);
+  const injected = events.find((event) => event.type === "FAULT_INJECTED");
+  expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
+  expect(cli.stdout).toContain(`read_note: attempt 1 failed (${problem}), retrying`);
+}
+
 describe("the MCP session-fault examples, through the built CLI", () => {
   it("stdio_tools_changed_relist: the agent lists its tools again and completes (PASSED / FAULT_TOLERATED)", () => {
     expectRelisted(run("stdio_tools_changed_relist"));
@@ -211,17 +225,7 @@ describe("the MCP session-fault examples, through the built CLI", () => {
   });
 
   it("stdio_malformed_recovered: a not_json answer, the SDK's deadline, a retry (RECOVERED)", () => {
-    const { cli, report, events } = run("stdio_malformed_recovered");
-    expect(cli.code).toBe(0);
-    expect(report).toMatchObject({
-      schema_version: 5,
-      result: "RECOVERED",
-      reason_code: "RECOVERY_OBSERVED",
-    });
-    expect(failures(events)).toEqual([["injected_malformed", null]]);
-    const injected = events.find((event) => event.type === "FAULT_INJECTED");
-    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
-    expect(cli.stdout).toContain("read_note: attempt 1 failed (timed out), retrying");
+    expectMalformedRecovered(run("stdio_malformed_recovered"), "timed out");
   });
 
   it("http_tools_changed_relist: over Streamable HTTP the agent lists its tools again and completes", () => {
@@ -238,17 +242,7 @@ describe("the MCP session-fault examples, through the built CLI", () => {
   });
 
   it("http_malformed_recovered: a not_json body over Streamable HTTP fails the call at once, a retry (RECOVERED)", () => {
-    const { cli, report, events } = run("http_malformed_recovered");
-    expect(cli.code).toBe(0);
-    expect(report).toMatchObject({
-      schema_version: 5,
-      result: "RECOVERED",
-      reason_code: "RECOVERY_OBSERVED",
-    });
-    expect(failures(events)).toEqual([["injected_malformed", null]]);
-    const injected = events.find((event) => event.type === "FAULT_INJECTED");
-    expect(injected?.payload.parameters).toEqual({ shape: "not_json" });
     // Unlike stdio, the transport fails the call at once: the body cannot be parsed.
-    expect(cli.stdout).toContain("read_note: attempt 1 failed (request failed), retrying");
+    expectMalformedRecovered(run("http_malformed_recovered"), "request failed");
   });
 });
