@@ -2,6 +2,16 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
+ * The tests reach nothing beyond loopback, and the one test that trusts a certificate names its
+ * own. A machine-wide NODE_EXTRA_CA_CERTS makes every Node process parse that bundle as it starts
+ * (about 60 ms of CPU on a 2-core machine, more than Node's whole start without it), and the tests
+ * start well over a thousand processes: they run without it. The packed-package test gives it back
+ * to npm, as a user's shell would (CONTRIBUTING.md, "Testing").
+ */
+const shellCaCerts = process.env.NODE_EXTRA_CA_CERTS ?? "";
+delete process.env.NODE_EXTRA_CA_CERTS;
+
+/**
  * The files that keep a fresh worker of their own: those that look at the worker's own child
  * processes, interrupt a run or time signals against a child's start-up, and those that fake the
  * global timers around real sockets. The files that run the built CLI on whole scenarios share
@@ -38,6 +48,7 @@ export default defineConfig({
     maxWorkers: 3,
     reporters: ["default", "./test/reporters/plain-summary.ts"],
     setupFiles: ["./test/setup/cleanups.ts"],
+    provide: { shellCaCerts },
     globalSetup: ["./test/setup/stray-processes.ts"],
     projects: [
       {

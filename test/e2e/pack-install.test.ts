@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { groupAlive } from "../../src/support/process-group.js";
 import { BIN, onlyRunDir, ROOT } from "../helpers/cli.js";
 import { eventually } from "../helpers/eventually.js";
+import { shellCaCerts } from "../helpers/shell-ca-certs.js";
 import { tempDir } from "../helpers/temp.js";
 
 const run = promisify(execFile);
@@ -22,6 +23,9 @@ function userEnv(): Record<string, string> {
     if (value !== undefined && !name.toLowerCase().startsWith("npm_") && name !== "INIT_CWD")
       env[name] = value;
   }
+  // The shell's extra CA bundle, which the test run itself does without (vitest.config.ts).
+  const caCerts = shellCaCerts();
+  if (caCerts !== undefined) env.NODE_EXTRA_CA_CERTS = caCerts;
   env.PATH = (process.env.PATH ?? "")
     .split(delimiter)
     .filter((entry) => !entry.startsWith(ROOT))
