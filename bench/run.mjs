@@ -27,6 +27,19 @@ import { startCpu } from "./measure/start-cpu.mjs";
 import { streaming } from "./measure/streaming.mjs";
 import { trials } from "./measure/trials.mjs";
 
+// The benchmarks reach nothing beyond loopback. A machine-wide NODE_EXTRA_CA_CERTS makes every
+// Node process parse that certificate bundle as it starts (about 60 ms of CPU on a 2-core machine,
+// twice Node's own start): a cost of the machine, paid alike by Agent Chaos and by every reference,
+// so the bench's processes run without it unless AGENTCHAOS_BENCH_KEEP_CA_CERTS=1, and the report
+// says which (docs/performance.md#running-the-benchmarks).
+const caCerts =
+  process.env.NODE_EXTRA_CA_CERTS === undefined
+    ? "not set"
+    : process.env.AGENTCHAOS_BENCH_KEEP_CA_CERTS === "1"
+      ? "kept"
+      : "removed";
+if (caCerts === "removed") delete process.env.NODE_EXTRA_CA_CERTS;
+
 const MEASUREMENTS = {
   cliStart,
   startCpu,
@@ -90,11 +103,12 @@ const machine = {
   platform: `${os.platform()} ${os.arch()}`,
   cpus: os.cpus().length,
   loadAverage: os.loadavg().map((load) => Math.round(load * 100) / 100),
+  nodeExtraCaCerts: caCerts,
 };
 removeAllTempDirs();
 process.stdout.write(`\n${renderReport(results, errors, goals)}`);
 process.stdout.write(
-  `machine: ${machine.cpus} CPUs, load average ${machine.loadAverage.join(" ")} at the end\n`,
+  `machine: ${machine.cpus} CPUs, load average ${machine.loadAverage.join(" ")} at the end; NODE_EXTRA_CA_CERTS ${caCerts}\n`,
 );
 await mkdir(RESULTS, { recursive: true });
 const document = { generatedAt: new Date().toISOString(), machine, results, errors, goals };
