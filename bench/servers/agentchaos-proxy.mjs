@@ -11,6 +11,7 @@
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
 import { sampleAllocations, trackMemoryPeaks } from "../lib/memory-peaks.mjs";
 import { fromDist } from "../lib/paths.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const { Recorder } = await fromDist("events/recorder.js");
 const { startProxy } = await fromDist("proxy/server.js");
@@ -58,7 +59,7 @@ onShutdown(async () => {
   recorder.close();
   const report = {
     events: recorder.lastSequence,
-    maxRssKb: process.resourceUsage().maxRSS,
+    maxRssKb: peakRssKb(),
     memoryPeaksMb: memoryPeaks(),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);

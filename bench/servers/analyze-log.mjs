@@ -8,6 +8,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, writeFileSync } f
 import { resolve } from "node:path";
 import { flags } from "../lib/child-lifecycle.mjs";
 import { DIST, fromDist } from "../lib/paths.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const options = flags();
 const { loadScenario } = await fromDist("scenario/load.js");
@@ -102,5 +103,5 @@ writeFileSync(options.report, text);
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
-  `${JSON.stringify({ wallMs: Math.round(wallMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssKb: process.resourceUsage().maxRSS, result: report.result, reasonCode: report.reason_code, reportBytes: text.length })}\n`,
+  `${JSON.stringify({ wallMs: Math.round(wallMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssKb: peakRssKb(), result: report.result, reasonCode: report.reason_code, reportBytes: text.length })}\n`,
 );

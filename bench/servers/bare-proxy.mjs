@@ -3,6 +3,7 @@
 import http from "node:http";
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
 import { trackMemoryPeaks } from "../lib/memory-peaks.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const upstream = new URL(flags().upstream);
 const memoryPeaks = trackMemoryPeaks();
@@ -30,6 +31,6 @@ onShutdown(async () => {
   agent.destroy();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  const report = { maxRssKb: process.resourceUsage().maxRSS, memoryPeaksMb: memoryPeaks() };
+  const report = { maxRssKb: peakRssKb(), memoryPeaksMb: memoryPeaks() };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 });

@@ -4,6 +4,7 @@
 // Usage: node mask-logs.mjs --dir <run folder> --run-id <run id>
 import { flags } from "../lib/child-lifecycle.mjs";
 import { fromDist } from "../lib/paths.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const options = flags();
 const { CanaryBook } = await fromDist("faults/corruption/canary-book.js");
@@ -15,4 +16,4 @@ book.arm("wrong-price", "number");
 const started = performance.now();
 await maskCanariesInLogs(options.dir, book);
 const wallMs = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ wallMs, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ wallMs, maxRssKb: peakRssKb() })}\n`);

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { flags } from "../lib/child-lifecycle.mjs";
 import { fromDist } from "../lib/paths.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const { Recorder } = await fromDist("events/recorder.js");
 const options = flags();
@@ -100,5 +101,5 @@ await new Promise((resolve) => {
 recorder.close();
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(
-  `${JSON.stringify({ events: emitted, seconds, eventsPerS: Math.round(emitted / seconds), bytes: statSync(options.events).size, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+  `${JSON.stringify({ events: emitted, seconds, eventsPerS: Math.round(emitted / seconds), bytes: statSync(options.events).size, maxRssKb: peakRssKb() })}\n`,
 );

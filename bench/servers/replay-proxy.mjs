@@ -6,6 +6,7 @@
 // Usage: node replay-proxy.mjs --upstream http://127.0.0.1:PORT --events FILE --cassette FILE
 import { announce, flags, onShutdown } from "../lib/child-lifecycle.mjs";
 import { fromDist } from "../lib/paths.mjs";
+import { peakRssKb } from "../lib/peak-rss.mjs";
 
 const { Recorder } = await fromDist("events/recorder.js");
 const { startProxy } = await fromDist("proxy/server.js");
@@ -53,7 +54,5 @@ onShutdown(async () => {
   await proxy.close();
   await served.close();
   recorder.close();
-  process.stdout.write(
-    `${JSON.stringify({ events: recorder.lastSequence, maxRssKb: process.resourceUsage().maxRSS })}\n`,
-  );
+  process.stdout.write(`${JSON.stringify({ events: recorder.lastSequence, maxRssKb: peakRssKb() })}\n`);
 });
