@@ -6,8 +6,11 @@
 // `prepack` runs `strip` (package.json is saved as package.json.packing and rewritten without
 // the prepare, prepack and postpack scripts) and `postpack` runs `restore` (the saved file is put back). `strip` refuses to
 // run over an earlier saved copy, so a pack that failed halfway never loses the original.
-import { existsSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+// package.json is never missing or partly written on the way (other processes may read it while a
+// pack runs, the tests' module resolution among them): the original is copied aside, and the
+// stripped manifest is written beside it and renamed over it.
+import { constants, existsSync } from "node:fs";
+import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const root = process.cwd();
@@ -25,8 +28,10 @@ async function strip() {
   if (data.scripts === undefined) return;
   // The pack scripts themselves are of no use in a tarball either.
   for (const name of ["prepare", "prepack", "postpack"]) delete data.scripts[name];
-  await rename(manifest, saved);
-  await writeFile(manifest, `${JSON.stringify(data, null, 2)}\n`);
+  await copyFile(manifest, saved, constants.COPYFILE_EXCL);
+  const stripped = join(root, "package.json.stripped");
+  await writeFile(stripped, `${JSON.stringify(data, null, 2)}\n`);
+  await rename(stripped, manifest);
 }
 
 async function restore() {
