@@ -4,6 +4,8 @@
  * after each test, even when it fails.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { PayloadSink } from "../../src/events/operation.js";
@@ -12,6 +14,7 @@ import { type McpStdioHost, startMcpStdioHost } from "../../src/mcp/stdio/host.j
 import type { Fault, McpStdioDependency, McpTarget, OccurrenceTrigger } from "../../src/scenario/types.js";
 import { eventually } from "./eventually.js";
 import { onCleanup } from "./proxy-harness.js";
+import { tempDir } from "./temp.js";
 
 export const PROGRAMS = new URL("../fixtures/programs/", import.meta.url).pathname;
 
@@ -147,6 +150,34 @@ export async function startTestHost(
   const command = host.env.AGENTCHAOS_TOOLS_COMMAND as string;
   const args = JSON.parse(host.env.AGENTCHAOS_TOOLS_ARGS as string) as string[];
   return { host, log, command, args, interrupt };
+}
+
+/** One `tools/call` request line as an agent writes it to the shim. */
+export function toolCallLine(id: string, name: string, args = "{}"): string {
+  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}\n`;
+}
+
+/**
+ * A stdio host in front of `mcp-scripted-server.mjs`, with `received()`: the lines the server
+ * has read so far, from its log.
+ */
+export async function startScriptedHost(
+  faults: readonly Fault[],
+): Promise<TestHost & { received(): string[] }> {
+  const folder = await tempDir();
+  onCleanup(folder.remove);
+  const log = join(folder.path, "server.log");
+  const test = await startTestHost(faults, stdioDependency("mcp-scripted-server.mjs", { MCP_TEST_LOG: log }));
+  const received = (): string[] => {
+    try {
+      return readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line !== "");
+    } catch {
+      return [];
+    }
+  };
+  return { ...test, received };
 }
 
 /** An SDK client connected through the shim (a new session), closed after the test. */

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
 import { eventually } from "../helpers/eventually.js";
@@ -7,46 +5,24 @@ import {
   mcpFaults,
   occurrences,
   spawnRawShim,
-  startTestHost,
-  stdioDependency,
+  startScriptedHost,
   tool,
+  toolCallLine,
 } from "../helpers/mcp.js";
-import { onCleanup } from "../helpers/proxy-harness.js";
-import { tempDir } from "../helpers/temp.js";
-
-const call = (id: string, name: string, args = "{}") =>
-  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}\n`;
-
-async function scriptedHost(faults: Parameters<typeof startTestHost>[0]) {
-  const folder = await tempDir();
-  onCleanup(folder.remove);
-  const log = join(folder.path, "server.log");
-  const test = await startTestHost(faults, stdioDependency("mcp-scripted-server.mjs", { MCP_TEST_LOG: log }));
-  const received = (): string[] => {
-    try {
-      return readFileSync(log, "utf8")
-        .split("\n")
-        .filter((line) => line !== "");
-    } catch {
-      return [];
-    }
-  };
-  return { ...test, received };
-}
 
 describe("synthetic answers over stdio", () => {
   it("answers mcp_error and mcp_tool_error with exact bytes and the original number and string ids", async () => {
-    const test = await scriptedHost([
+    const test = await startScriptedHost([
       mcpFaults.error("rpc", tool("lookup"), occurrences(1)),
       mcpFaults.error("rpc-code", tool("lookup"), occurrences(2), -32001),
       mcpFaults.toolError("tool", tool("search"), occurrences(1, 2)),
     ]);
     const shim = spawnRawShim(test);
-    shim.write(call("7", "lookup"));
-    shim.write(call('"req-\\u0041"', "lookup"));
-    shim.write(call("1.0", "search"));
-    shim.write(call('"s"', "search"));
-    shim.write(call("12345678901234567890", "lookup"));
+    shim.write(toolCallLine("7", "lookup"));
+    shim.write(toolCallLine('"req-\\u0041"', "lookup"));
+    shim.write(toolCallLine("1.0", "search"));
+    shim.write(toolCallLine('"s"', "search"));
+    shim.write(toolCallLine("12345678901234567890", "lookup"));
     const lines = await shim.lines(5);
     expect(lines).toEqual([
       '{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Injected by Agent Chaos"}}',
@@ -56,7 +32,7 @@ describe("synthetic answers over stdio", () => {
       '{"jsonrpc":"2.0","id":12345678901234567890,"result":{"echo":"tools/call"}}',
     ]);
     // Only the unfaulted request reached the server.
-    expect(test.received()).toEqual([call("12345678901234567890", "lookup").trimEnd()]);
+    expect(test.received()).toEqual([toolCallLine("12345678901234567890", "lookup").trimEnd()]);
     const failed = test.log.ofKind("OPERATION_FAILED");
     expect(
       failed.map((event) => [
@@ -80,7 +56,7 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("withholds an mcp_no_response request for good; a later cancellation adds nothing", async () => {
-    const test = await scriptedHost([
+    const test = await startScriptedHost([
       mcpFaults.noResponse("silent", tool(null, "tools/list"), occurrences(1)),
     ]);
     const shim = spawnRawShim(test);
@@ -110,16 +86,16 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("mcp_disconnect stops the server and closes the agent's pipes; other open requests end connection_closed", async () => {
-    const test = await scriptedHost([
+    const test = await startScriptedHost([
       mcpFaults.latency("held", tool("held"), occurrences(1), 60_000),
       mcpFaults.disconnect("cut", tool("cut"), occurrences(1)),
     ]);
     const shim = spawnRawShim(test);
-    shim.write(call("1", "held"));
-    shim.write(call("2", "echo"));
+    shim.write(toolCallLine("1", "held"));
+    shim.write(toolCallLine("2", "echo"));
     await shim.lines(1);
     const started = test.log.ofKind("SESSION_STARTED")[0];
-    shim.write(call("3", "cut"));
+    shim.write(toolCallLine("3", "cut"));
     expect(await shim.exited).toBe(1);
     expect(shim.output()).toBe('{"jsonrpc":"2.0","id":2,"result":{"echo":"tools/call"}}\n');
     expect(processAlive(started?.pid as number)).toBe(false);
@@ -136,11 +112,11 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("mcp_latency forwards at once and hands the answer over latency_ms after it arrives", async () => {
-    const test = await scriptedHost([mcpFaults.latency("slow", tool("lookup"), occurrences(1), 300)]);
+    const test = await startScriptedHost([mcpFaults.latency("slow", tool("lookup"), occurrences(1), 300)]);
     const shim = spawnRawShim(test);
     const sent = Date.now();
-    shim.write(call("1", "lookup"));
-    shim.write(call("2", "other"));
+    shim.write(toolCallLine("1", "lookup"));
+    shim.write(toolCallLine("2", "other"));
     // The other request's answer overtakes the delayed one.
     const first = await shim.lines(1);
     expect(first).toEqual(['{"jsonrpc":"2.0","id":2,"result":{"echo":"tools/call"}}']);
@@ -159,10 +135,10 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("a same-params request during an mcp_latency wait abandons the waiting one as client_timeout_inferred", async () => {
-    const test = await scriptedHost([mcpFaults.latency("slow", tool("lookup"), occurrences(1), 400)]);
+    const test = await startScriptedHost([mcpFaults.latency("slow", tool("lookup"), occurrences(1), 400)]);
     const shim = spawnRawShim(test);
-    shim.write(call("1", "lookup", '{"q":"a"}'));
-    shim.write(call("2", "lookup", '{"q":"a"}'));
+    shim.write(toolCallLine("1", "lookup", '{"q":"a"}'));
+    shim.write(toolCallLine("2", "lookup", '{"q":"a"}'));
     const lines = await shim.lines(2);
     expect(lines).toEqual([
       '{"jsonrpc":"2.0","id":2,"result":{"echo":"tools/call"}}',
@@ -178,7 +154,7 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("relays malformed lines from either side unchanged and counts them", async () => {
-    const test = await scriptedHost([]);
+    const test = await startScriptedHost([]);
     const shim = spawnRawShim(test);
     shim.write("not json at all\n");
     shim.write('{"id":1,"method":"no jsonrpc member"}\n');
@@ -197,9 +173,9 @@ describe("synthetic answers over stdio", () => {
   });
 
   it("a shim killed outright: its open requests end connection_closed and the run stops its server", async () => {
-    const test = await scriptedHost([mcpFaults.latency("held", tool("held"), occurrences(1), 60_000)]);
+    const test = await startScriptedHost([mcpFaults.latency("held", tool("held"), occurrences(1), 60_000)]);
     const shim = spawnRawShim(test);
-    shim.write(call("1", "held"));
+    shim.write(toolCallLine("1", "held"));
     await eventually(() => test.log.ofKind("FAULT_INJECTED").length === 1);
     const pid = test.log.ofKind("SESSION_STARTED")[0]?.pid as number;
     shim.child.kill("SIGKILL");

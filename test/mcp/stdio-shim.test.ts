@@ -1,6 +1,4 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/support/process-group.js";
@@ -11,13 +9,14 @@ import {
   occurrences,
   PROGRAMS,
   spawnRawShim,
+  startScriptedHost,
   startTestHost,
   stdioDependency,
   textOf,
   tool,
+  toolCallLine,
 } from "../helpers/mcp.js";
 import { onCleanup } from "../helpers/proxy-harness.js";
-import { tempDir } from "../helpers/temp.js";
 
 /**
  * The SDK's own server answers the first test, which relays a whole SDK session; the others are
@@ -312,26 +311,6 @@ describe("the run's channel", () => {
   });
 });
 
-const call = (id: string, name: string) =>
-  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}\n`;
-
-async function scriptedHost(faults: Parameters<typeof startTestHost>[0]) {
-  const folder = await tempDir();
-  onCleanup(folder.remove);
-  const log = join(folder.path, "server.log");
-  const test = await startTestHost(faults, stdioDependency("mcp-scripted-server.mjs", { MCP_TEST_LOG: log }));
-  const received = (): string[] => {
-    try {
-      return readFileSync(log, "utf8")
-        .split("\n")
-        .filter((line) => line !== "");
-    } catch {
-      return [];
-    }
-  };
-  return { ...test, received };
-}
-
 /** What an SDK call ended with: its result text, or its error's code and message. */
 async function outcomeOf(promise: Promise<unknown>) {
   try {
@@ -343,23 +322,23 @@ async function outcomeOf(promise: Promise<unknown>) {
 
 describe("mcp_malformed over stdio", () => {
   it("writes each shape's exact line in place of the server's answer, which never sees the request", async () => {
-    const test = await scriptedHost([
+    const test = await startScriptedHost([
       mcpFaults.malformed("cut", tool("a"), occurrences(1), "not_json"),
       mcpFaults.malformed("other", tool("b"), occurrences(1), "wrong_id"),
       mcpFaults.malformed("bare", tool("c"), occurrences(1), "missing_result"),
     ]);
     const shim = spawnRawShim(test);
-    shim.write(call("1", "a"));
-    shim.write(call('"two"', "b"));
-    shim.write(call("3", "c"));
-    shim.write(call("4", "d"));
+    shim.write(toolCallLine("1", "a"));
+    shim.write(toolCallLine('"two"', "b"));
+    shim.write(toolCallLine("3", "c"));
+    shim.write(toolCallLine("4", "d"));
     expect(await shim.lines(4)).toEqual([
       '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Injected by Agent Chaos',
       '{"jsonrpc":"2.0","id":"agentchaos-unknown-id","result":{"content":[{"type":"text","text":"Injected by Agent Chaos"}]}}',
       '{"jsonrpc":"2.0","id":3}',
       '{"jsonrpc":"2.0","id":4,"result":{"echo":"tools/call"}}',
     ]);
-    expect(test.received()).toEqual([call("4", "d").trimEnd()]);
+    expect(test.received()).toEqual([toolCallLine("4", "d").trimEnd()]);
     expect(test.log.ofKind("FAULT_INJECTED").map((event) => [event.fault_id, event.parameters])).toEqual([
       ["cut", { shape: "not_json" }],
       ["other", { shape: "wrong_id" }],
@@ -400,15 +379,15 @@ describe("mcp_malformed over stdio", () => {
 
 describe("mcp_oversized over stdio", () => {
   it("pads the server's result to size_bytes (a text content added when it has none)", async () => {
-    const test = await scriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), 4096)]);
+    const test = await startScriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), 4096)]);
     const shim = spawnRawShim(test);
-    shim.write(call("9", "a"));
+    shim.write(toolCallLine("9", "a"));
     const [line] = await shim.lines(1);
     expect(Buffer.byteLength(line as string)).toBe(4096);
     const answer = JSON.parse(line as string);
     expect(answer).toMatchObject({ jsonrpc: "2.0", id: 9, result: { echo: "tools/call" } });
     expect(answer.result.content[0].text).toMatch(/^x+$/);
-    expect(test.received()).toEqual([call("9", "a").trimEnd()]);
+    expect(test.received()).toEqual([toolCallLine("9", "a").trimEnd()]);
     expect(test.log.ofKind("FAULT_INJECTED")[0]?.parameters).toEqual({ size_bytes: 4096 });
     expect(test.log.ofKind("OPERATION_FAILED").map((event) => event.failure_kind)).toEqual([
       "injected_oversized",
@@ -417,9 +396,9 @@ describe("mcp_oversized over stdio", () => {
 
   it("writes a 64 MiB answer as one line", async () => {
     const size = 64 * 1024 * 1024;
-    const test = await scriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), size)]);
+    const test = await startScriptedHost([mcpFaults.oversized("big", tool("a"), occurrences(1), size)]);
     const shim = spawnRawShim(test);
-    shim.write(call("1", "a"));
+    shim.write(toolCallLine("1", "a"));
     const [line] = await shim.lines(1);
     expect((line as string).length).toBe(size);
     expect((line as string).endsWith('xxx"}]}}')).toBe(true);

@@ -25,14 +25,10 @@ async function whileReading(folder: string, step: string): Promise<string[]> {
   const manifest = join(folder, "package.json");
   const child = run(process.execPath, [SCRIPT, step], { cwd: folder });
   let done = false;
-  child.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
+  const settled = (): void => {
+    done = true;
+  };
+  child.then(settled, settled);
   const seen: string[] = [];
   while (!done) {
     let text: string;
