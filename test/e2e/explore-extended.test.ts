@@ -8,6 +8,9 @@ import { DEFAULT_COLUMNS, EXTENDED_COLUMNS } from "../helpers/explore-menus.js";
 /**
  * `explore --menu extended` of the order agent (examples/explore), kept small with a budget: seed
  * 5124 samples the outage of the model, a corruption and both misbehaving answers of its third call.
+ * Two baseline runs: the outage starts at the earliest first call to the model over the baseline
+ * (docs/explore.md), and one baseline slowed by a busy machine could put that start after every
+ * model call of the experiment, which then injects nothing.
  * The same explore without `--menu` keeping the default menu's columns only is checked on the
  * example's full run (explore-example.test.ts).
  */
@@ -20,7 +23,7 @@ async function exploreRun(name: string, extra: readonly string[]) {
       "explore",
       "examples/explore/order_agent.yaml",
       "--baseline-runs",
-      "1",
+      "2",
       "--jobs",
       "2",
       "--output-dir",
