@@ -22,20 +22,36 @@ const hasProc = process.platform === "linux";
 /**
  * Whether any live (non-zombie) process remains in the group. Zombies are ignored: an
  * orphan's zombie may never be reaped in a container whose init does not reap.
+ * `listProcesses` lists /proc (a test takes its listing at a moment it chooses).
  */
-export function groupAlive(pgid: number): boolean {
+export function groupAlive(pgid: number, listProcesses: () => string[] = listProc): boolean {
   // A group with no member at all (not even a zombie) is gone: one system call says so, and
   // that is the usual answer once a leader has been reaped. Only a group that still has a
   // member needs the scan of /proc, to tell live members from zombies.
   if (!groupHasMember(pgid)) return false;
-  if (hasProc) {
-    for (const entry of readdirSync("/proc")) {
-      if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+  if (!hasProc) return true;
+  // A member may start a process and end while the scan runs: the new process is not in the
+  // listing the scan began with, and the member it came from is a zombie by the time it is read.
+  // So the scan goes on over what each new listing adds, until one adds nothing.
+  const seen = new Set<string>();
+  for (let listing = 0; listing < MAX_LISTINGS; listing += 1) {
+    let added = false;
+    for (const entry of listProcesses()) {
+      if (seen.has(entry) || entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+      seen.add(entry);
+      added = true;
       if (procStat(entry)?.pgrp === pgid) return true;
     }
-    return false;
+    if (!added) return false;
   }
-  return true;
+  return false;
+}
+
+/** Listings of /proc one scan of a group takes at most (each reads only the processes it adds). */
+const MAX_LISTINGS = 8;
+
+function listProc(): string[] {
+  return readdirSync("/proc");
 }
 
 /** Whether any process (a zombie included) is in the group: `kill(-pgid, 0)`. */
