@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type CliResult, onlyRunDir, ROOT, runBuiltCli, testFolder } from "../helpers/cli.js";
 import { expectGolden } from "../helpers/golden.js";
 import { runCliHere } from "../helpers/in-process-cli.js";
+import { starvedRun } from "../helpers/starved-run.js";
 import { expectTerminalGolden, maskTerminal } from "../helpers/terminal-golden.js";
 
 /** docs/examples.md: file → result, reason, exit, injected, failed ops, retries, recoveries, schedule lists. */
@@ -51,14 +52,22 @@ interface ExampleRun {
 
 const exampleRuns = new Map<string, Promise<ExampleRun>>();
 
-/** Runs a bundled example once; every test about that example reads the same run. */
+/** Attempts at an example whose runs keep showing a starved machine before its run is taken as it is. */
+const STARVED_ATTEMPTS = 3;
+
+async function runExampleOnce(name: string, attempt: number): Promise<ExampleRun> {
+  const outputDir = join(out.path, attempt === 1 ? name : `${name}-attempt-${attempt}`);
+  const run = await cliOf(name)(["run", `examples/scenarios/${name}.yaml`, "--output-dir", outputDir]);
+  if (attempt === STARVED_ATTEMPTS) return { outputDir, run };
+  const events = await readFile(join(onlyRunDir(outputDir), "events.jsonl"), "utf8").catch(() => "");
+  return starvedRun(run.stdout, events) ? runExampleOnce(name, attempt + 1) : { outputDir, run };
+}
+
+/** Runs a bundled example once (again only on a starved machine); every test about it reads that run. */
 function runExample(name: string): Promise<ExampleRun> {
   let pending = exampleRuns.get(name);
   if (pending === undefined) {
-    const outputDir = join(out.path, name);
-    pending = cliOf(name)(["run", `examples/scenarios/${name}.yaml`, "--output-dir", outputDir]).then(
-      (run) => ({ outputDir, run }),
-    );
+    pending = runExampleOnce(name, 1);
     exampleRuns.set(name, pending);
   }
   return pending;
