@@ -33,17 +33,45 @@ async function eventsOf(runDir: string): Promise<{ type: string; payload: Record
     .map((line) => JSON.parse(line));
 }
 
+/** The outage examples' window: 2 s from 1 s after WORKLOAD_STARTED. */
+const OUTAGE = { startMs: 1000, durationMs: 2000 };
+
+/** How many model calls were observed inside the outage, on the events' clock. */
+function callsInOutage(events: { type: string }[]): number {
+  const elapsed = (event: { type: string }): number =>
+    (event as unknown as { elapsed_ms: number }).elapsed_ms;
+  const started = events.find((event) => event.type === "WORKLOAD_STARTED");
+  if (started === undefined) return 0;
+  return events.filter((event) => {
+    if (event.type !== "OPERATION_OBSERVED") return false;
+    const offset = elapsed(event) - elapsed(started);
+    return offset >= OUTAGE.startMs && offset < OUTAGE.startMs + OUTAGE.durationMs;
+  }).length;
+}
+
 describe("quota and outage examples on the official clients, through one suite of the built CLI", () => {
-  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, result, reason, exit) => {
+  it.each(TABLE)("%s ends %s / %s with exit %i", async (name, listedResult, listedReason, listedExit) => {
     const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
+    const events = await eventsOf(runDir);
+    const [fault] = report.faults;
+    // The outage is timed from WORKLOAD_STARTED on the events' clock. A machine busy enough that
+    // the agent's first model call (after loading its client) comes when the outage is over selects
+    // nothing: then the verdict is FAULT_NOT_TRIGGERED (docs/model-faults.md), and the events show it.
+    const missed = fault?.trigger?.kind === "outage" && callsInOutage(events) === 0;
+    const [result, reason, exit] = missed
+      ? ["FAILED", "FAULT_NOT_TRIGGERED", 1]
+      : [listedResult, listedReason, listedExit];
     expect(exitCode, explain).toBe(exit);
     expect(report).toMatchObject({ schema_version: 5, result, reason_code: reason });
-    const events = await eventsOf(runDir);
     expect(
       new Set(events.map((event) => (event as unknown as { schema_version: number }).schema_version)),
     ).toEqual(new Set([3]));
-    const [fault] = report.faults;
     const injected = events.filter((event) => event.type === "FAULT_INJECTED");
+    if (missed) {
+      expect(injected).toEqual([]);
+      expect(fault.trigger.selected).toBe(0);
+      return;
+    }
     expect(fault.injected).toBe(injected.length);
     expect(fault.trigger.selected).toBe(injected.length);
     expect(injected.length).toBeGreaterThan(0);
@@ -65,7 +93,11 @@ describe("quota and outage examples on the official clients, through one suite o
         expect(tokens).toBeGreaterThanOrEqual(fault.trigger.limit);
       }
     } else {
-      expect(fault.trigger).toMatchObject({ kind: "outage", start_ms: 1000, duration_ms: 2000 });
+      expect(fault.trigger).toMatchObject({
+        kind: "outage",
+        start_ms: OUTAGE.startMs,
+        duration_ms: OUTAGE.durationMs,
+      });
       expect(fault.trigger.first_selected_ordinal).toBeLessThanOrEqual(fault.trigger.last_selected_ordinal);
       // Every selected operation was observed inside the outage, on the events' clock.
       const started = events.find((event) => event.type === "WORKLOAD_STARTED") as unknown as {
@@ -81,8 +113,8 @@ describe("quota and outage examples on the official clients, through one suite o
       );
       for (const event of injected) {
         const offset = (observedAt.get(event.payload.operation_id) as number) - started.elapsed_ms;
-        expect(offset).toBeGreaterThanOrEqual(1000);
-        expect(offset).toBeLessThan(3000);
+        expect(offset).toBeGreaterThanOrEqual(OUTAGE.startMs);
+        expect(offset).toBeLessThan(OUTAGE.startMs + OUTAGE.durationMs);
       }
     }
   });
