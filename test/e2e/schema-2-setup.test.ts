@@ -65,11 +65,14 @@ describe("schema-2 setup", () => {
     const types = events.map(
       (event) => `${event.type}${event.payload.dependency ? ` ${event.payload.dependency}` : ""}`,
     );
+    // `first` is usually ready well within `slow`'s 1 s; on a machine busy enough that it is not,
+    // the run has ended before it could be, and its readiness is simply not recorded.
+    const firstReady = types.includes("DEPENDENCY_READY first") ? ["DEPENDENCY_READY first"] : [];
     expect(types).toEqual([
       "RUN_STARTED",
       "DEPENDENCY_STARTED first",
       "DEPENDENCY_STARTED slow",
-      "DEPENDENCY_READY first",
+      ...firstReady,
       "RUN_ERROR",
       "DEPENDENCY_STOPPED slow",
       "DEPENDENCY_STOPPED first",
