@@ -35,7 +35,15 @@ function startAgent(test: TestHost): Agent {
     stderr += chunk.toString("utf8");
   });
   const lines: Buffer[] = [];
-  const waiting: ((line: Buffer) => void)[] = [];
+  const waiting: { resolve: (line: Buffer) => void; reject: (error: Error) => void }[] = [];
+  // A shim that ended writes no more lines: a test waiting for one fails at once, with its stderr.
+  let closed = false;
+  const ended = (): Error =>
+    new Error(`the shim ended before its next line; stderr: ${JSON.stringify(stderr)}`);
+  child.once("close", () => {
+    closed = true;
+    for (const taker of waiting.splice(0)) taker.reject(ended());
+  });
   let parts: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => {
     let start = 0;
@@ -45,7 +53,7 @@ function startAgent(test: TestHost): Agent {
       start = newline + 1;
       const taker = waiting.shift();
       if (taker === undefined) lines.push(line);
-      else taker(line);
+      else taker.resolve(line);
     }
     if (start < chunk.length) parts.push(chunk.subarray(start));
   });
@@ -55,7 +63,9 @@ function startAgent(test: TestHost): Agent {
     },
     nextLine: () => {
       const line = lines.shift();
-      return line === undefined ? new Promise((resolve) => waiting.push(resolve)) : Promise.resolve(line);
+      if (line !== undefined) return Promise.resolve(line);
+      if (closed) return Promise.reject(ended());
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     errors: () => stderr,
   };

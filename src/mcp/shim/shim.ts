@@ -15,8 +15,11 @@ export interface ShimIo extends Pick<CliIo, "stderr" | "env" | "interrupt" | "fo
   readonly stdout: Writable;
 }
 
-/** The run answers a join within this time, or the shim gives up. */
-const JOIN_TIMEOUT_MS = 5000;
+/**
+ * The run answers a join within this time, or the shim gives up (docs/limits.md). The run answers
+ * at once unless the machine starves it; a run that is gone is known sooner, by its closed channel.
+ */
+const JOIN_TIMEOUT_MS = 30_000;
 /** After the agent closed its input, the server gets this long to exit by itself. */
 const EOF_GRACE_MS = 1000;
 /** SIGTERM to SIGKILL. */
