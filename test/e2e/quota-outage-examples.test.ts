@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testFolder } from "../helpers/cli.js";
+import { observedInOutage } from "../helpers/outage-window.js";
 import { suiteOfExamples } from "../helpers/suite-runs.js";
 
 /**
@@ -36,19 +37,6 @@ async function eventsOf(runDir: string): Promise<{ type: string; payload: Record
 /** The outage examples' window: 2 s from 1 s after WORKLOAD_STARTED. */
 const OUTAGE = { startMs: 1000, durationMs: 2000 };
 
-/** How many model calls were observed inside the outage, on the events' clock. */
-function callsInOutage(events: { type: string }[]): number {
-  const elapsed = (event: { type: string }): number =>
-    (event as unknown as { elapsed_ms: number }).elapsed_ms;
-  const started = events.find((event) => event.type === "WORKLOAD_STARTED");
-  if (started === undefined) return 0;
-  return events.filter((event) => {
-    if (event.type !== "OPERATION_OBSERVED") return false;
-    const offset = elapsed(event) - elapsed(started);
-    return offset >= OUTAGE.startMs && offset < OUTAGE.startMs + OUTAGE.durationMs;
-  }).length;
-}
-
 describe("quota and outage examples on the official clients, through one suite of the built CLI", () => {
   it.each(TABLE)("%s ends %s / %s with exit %i", async (name, listedResult, listedReason, listedExit) => {
     const { exitCode, runDir, report, explain } = await runOf(fileOf(name));
@@ -57,7 +45,7 @@ describe("quota and outage examples on the official clients, through one suite o
     // The outage is timed from WORKLOAD_STARTED on the events' clock. A machine busy enough that
     // the agent's first model call (after loading its client) comes when the outage is over selects
     // nothing: then the verdict is FAULT_NOT_TRIGGERED (docs/model-faults.md), and the events show it.
-    const missed = fault?.trigger?.kind === "outage" && callsInOutage(events) === 0;
+    const missed = fault?.trigger?.kind === "outage" && observedInOutage(events, OUTAGE).inside === 0;
     const [result, reason, exit] = missed
       ? ["FAILED", "FAULT_NOT_TRIGGERED", 1]
       : [listedResult, listedReason, listedExit];

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,16 +9,6 @@ import { eventually } from "../helpers/eventually.js";
 import { tempDir } from "../helpers/temp.js";
 
 const groups: number[] = [];
-
-/** The state letter of a process in /proc (Z: ended, not reaped), or null when it is gone. */
-function stateOf(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /** Blocks this thread until `condition` holds (checked every 5 ms); throws after 10 s. */
 function blockUntil(condition: () => boolean, what: string): void {
@@ -103,7 +93,7 @@ describe("groupAlive", () => {
             // The listing is taken; now the leader starts its process and ends before the scan
             // reads it (nothing reaps it while this thread is blocked, so it stays a zombie).
             writeFileSync(go, "");
-            blockUntil(() => existsSync(pidFile) && stateOf(pgid) === "Z", "the leader has ended");
+            blockUntil(() => existsSync(pidFile) && !processAlive(pgid), "the leader has ended");
           }
           return entries;
         };
